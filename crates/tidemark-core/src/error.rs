@@ -1,0 +1,360 @@
+//! The errors of tidemark-core's types and traits.
+//!
+//! Each trait has an error type of its own, named for the component that
+//! failed. Implementors outside this crate carry their own failures in the
+//! variants that take a [`BoxError`] source. Display texts are lowercase, end
+//! without a period and never repeat their source: print the whole chain
+//! (for example with `anyhow`'s `{:#}`) to see every cause.
+
+use std::time::Duration;
+
+use crate::id::Seq;
+use crate::unit::Violation;
+
+/// A boxed error from an implementation outside tidemark-core.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// An error followed by each of its sources, joined with `": "`: the whole chain on one line, each cause once.
+pub fn chain_text(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+/// Why a text is not a valid [`ConversationId`](crate::ConversationId).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConversationIdError {
+    /// The id is the empty string.
+    #[error("conversation id is empty")]
+    Empty,
+    /// The id is longer than allowed.
+    #[error("conversation id is {len} bytes long, more than the {max} allowed")]
+    TooLong {
+        /// The id's length in bytes.
+        len: usize,
+        /// The largest length allowed.
+        max: usize,
+    },
+    /// The id contains a control character.
+    #[error("conversation id has a control character at byte {index}")]
+    ControlCharacter {
+        /// The byte offset of the first control character.
+        index: usize,
+    },
+}
+
+/// Text that is not a message, or a history, in tidemark's JSON format.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DecodeError {
+    /// The JSON is malformed or has the wrong shape.
+    #[error("malformed message json")]
+    Json {
+        /// What the JSON parser reported, with line and column.
+        #[source]
+        source: serde_json::Error,
+    },
+}
+
+/// A failure of a [`ConversationStore`](crate::ConversationStore).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The storage backend failed (I/O, database, connection).
+    #[error("store backend failed during {operation}")]
+    Backend {
+        /// The store operation that failed, such as `"append"`.
+        operation: &'static str,
+        /// The backend's error.
+        #[source]
+        source: BoxError,
+    },
+    /// Someone else changed the compaction state since it was read.
+    #[error("compaction state changed concurrently: expected generation {expected}, found {found}")]
+    StateConflict {
+        /// The generation the writer read.
+        expected: u64,
+        /// The generation now stored.
+        found: u64,
+    },
+    /// A compaction state that breaks the store's rules was refused.
+    #[error("invalid compaction state: {reason}")]
+    InvalidState {
+        /// Which rule it breaks.
+        reason: &'static str,
+    },
+    /// The stored data was written by a newer schema than this build understands.
+    #[error("store schema version {found} is newer than the newest this build supports ({supported})")]
+    SchemaTooNew {
+        /// The version found in the store.
+        found: u32,
+        /// The newest version this build supports.
+        supported: u32,
+    },
+    /// A stored message could not be decoded.
+    #[error("stored message {seq} could not be decoded")]
+    Corrupt {
+        /// The message's sequence number.
+        seq: Seq,
+        /// Why decoding failed.
+        #[source]
+        source: DecodeError,
+    },
+}
+
+impl StoreError {
+    /// A [`StoreError::Backend`] for `operation`.
+    pub fn backend(operation: &'static str, source: impl Into<BoxError>) -> Self {
+        Self::Backend { operation, source: source.into() }
+    }
+}
+
+/// A failure reported by a [`DemotionHook`](crate::DemotionHook).
+///
+/// It is a transparent wrapper: its text and source are those of the hook's own error.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct HookError(BoxError);
+
+impl HookError {
+    /// Wrap the hook's own error.
+    pub fn new(error: impl Into<BoxError>) -> Self {
+        Self(error.into())
+    }
+
+    /// The hook's own error.
+    pub fn into_inner(self) -> BoxError {
+        self.0
+    }
+}
+
+/// A failure reported by a [`CompactionObserver`](crate::CompactionObserver).
+///
+/// It is a transparent wrapper: its text and source are those of the observer's own error.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct ObserverError(BoxError);
+
+impl ObserverError {
+    /// Wrap the observer's own error.
+    pub fn new(error: impl Into<BoxError>) -> Self {
+        Self(error.into())
+    }
+
+    /// The observer's own error.
+    pub fn into_inner(self) -> BoxError {
+        self.0
+    }
+}
+
+/// A failure of a [`CompletionModel`](crate::CompletionModel) call.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CompletionError {
+    /// The credentials were missing, wrong or not allowed to use the model.
+    #[error("authentication failed (status {status}): {message}")]
+    Authentication {
+        /// The HTTP status (401 or 403 for HTTP providers).
+        status: u16,
+        /// The server's explanation.
+        message: String,
+    },
+    /// The server refused the request as malformed.
+    #[error("request rejected: {message}")]
+    BadRequest {
+        /// The server's explanation.
+        message: String,
+    },
+    /// The prompt is longer than the model's context window; compact and retry.
+    #[error("prompt exceeds the model's context length: {message}")]
+    ContextLengthExceeded {
+        /// The server's explanation.
+        message: String,
+    },
+    /// The provider still limited the rate after the last retry.
+    #[error("rate limited after {attempts} attempts")]
+    RateLimited {
+        /// How many requests were sent.
+        attempts: u32,
+        /// How long the provider asked to wait, if it said.
+        retry_after: Option<Duration>,
+    },
+    /// The server failed (5xx) on every attempt.
+    #[error("server error (status {status}) after {attempts} attempts: {message}")]
+    Server {
+        /// The last HTTP status.
+        status: u16,
+        /// How many requests were sent.
+        attempts: u32,
+        /// The server's explanation.
+        message: String,
+    },
+    /// No answer came within the time limit.
+    #[error("no answer within {limit:?} after {attempts} attempts")]
+    Timeout {
+        /// The time limit of one attempt.
+        limit: Duration,
+        /// How many requests were sent.
+        attempts: u32,
+    },
+    /// The connection failed.
+    #[error("connection to the model failed after {attempts} attempts")]
+    Transport {
+        /// How many requests were sent.
+        attempts: u32,
+        /// The transport's error.
+        #[source]
+        source: BoxError,
+    },
+    /// The answer could not be understood.
+    #[error("malformed response: {reason}")]
+    MalformedResponse {
+        /// What was wrong with it.
+        reason: String,
+    },
+    /// The answer held no text.
+    #[error("the model returned an empty answer")]
+    EmptyResponse,
+    /// The model declined to answer (content filter or refusal).
+    #[error("the model refused: {reason}")]
+    Refused {
+        /// The refusal text or filter reason.
+        reason: String,
+    },
+    /// A model implementation outside tidemark failed in its own way.
+    #[error("model call failed")]
+    Backend {
+        /// The implementation's error.
+        #[source]
+        source: BoxError,
+    },
+}
+
+/// A failure to compact evicted messages into a summary.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CompactionError {
+    /// The summarising model call failed.
+    #[error("summary model call failed")]
+    Model {
+        /// The model's error.
+        #[source]
+        source: CompletionError,
+    },
+    /// The model answered with nothing usable; an empty text is never stored as a summary.
+    #[error("the model returned an empty summary")]
+    EmptySummary,
+    /// The model declined to summarise; its refusal is never stored as a summary.
+    #[error("the model refused to summarise: {reason}")]
+    Refused {
+        /// The refusal text.
+        reason: String,
+    },
+    /// A stored carry-over artifact has a shape this compactor does not read.
+    #[error("stored summary artifact could not be decoded")]
+    Artifact {
+        /// The decoder's error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A compactor implementation outside tidemark failed in its own way.
+    #[error("compactor failed")]
+    Backend {
+        /// The implementation's error.
+        #[source]
+        source: BoxError,
+    },
+}
+
+impl From<CompletionError> for CompactionError {
+    fn from(source: CompletionError) -> Self {
+        match source {
+            CompletionError::EmptyResponse => Self::EmptySummary,
+            CompletionError::Refused { reason } => Self::Refused { reason },
+            source => Self::Model { source },
+        }
+    }
+}
+
+/// A failure of a [`ConversationMemory`](crate::ConversationMemory) operation.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum MemoryError {
+    /// The underlying store failed.
+    #[error("conversation store failed")]
+    Store(#[source] StoreError),
+    /// The demotion hook failed; the demoted messages stay undelivered and are offered again.
+    #[error("demotion hook failed")]
+    Hook(#[source] HookError),
+    /// Compacting the evicted messages failed; nothing was removed.
+    #[error("compaction failed")]
+    Compaction(#[source] CompactionError),
+    /// The messages to append would make the history break a tool-call rule.
+    #[error("appended messages would make the history invalid")]
+    InvalidHistory(#[source] Violation),
+}
+
+impl From<StoreError> for MemoryError {
+    fn from(source: StoreError) -> Self {
+        Self::Store(source)
+    }
+}
+
+impl From<HookError> for MemoryError {
+    fn from(source: HookError) -> Self {
+        Self::Hook(source)
+    }
+}
+
+impl From<CompactionError> for MemoryError {
+    fn from(source: CompactionError) -> Self {
+        Self::Compaction(source)
+    }
+}
+
+impl From<Violation> for MemoryError {
+    fn from(source: Violation) -> Self {
+        Self::InvalidHistory(source)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::*;
+
+    // The message of a wrapping error never contains its source's message, so a
+    // printed chain shows each cause exactly once.
+    #[test]
+    fn display_never_repeats_the_source() {
+        let inner = std::io::Error::other("disk on fire");
+        let error = MemoryError::from(StoreError::backend("append", inner));
+        assert_eq!(error.to_string(), "conversation store failed");
+        let store = error.source().expect("has a source");
+        assert_eq!(store.to_string(), "store backend failed during append");
+        assert_eq!(store.source().expect("has a source").to_string(), "disk on fire");
+        assert_eq!(
+            chain_text(&error),
+            "conversation store failed: store backend failed during append: disk on fire"
+        );
+    }
+
+    #[test]
+    fn empty_or_refused_answers_become_compaction_failures() {
+        assert!(matches!(
+            CompactionError::from(CompletionError::EmptyResponse),
+            CompactionError::EmptySummary
+        ));
+        assert!(matches!(
+            CompactionError::from(CompletionError::Refused { reason: "no".into() }),
+            CompactionError::Refused { .. }
+        ));
+    }
+}

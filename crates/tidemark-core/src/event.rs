@@ -1,0 +1,116 @@
+//! What a compaction did: [`CompactionEvent`] and its [`Outcome`].
+
+use std::fmt;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::id::ConversationId;
+
+/// How a compaction ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Outcome {
+    /// The history was shrunk and the result is in use.
+    Applied,
+    /// Nothing worth doing: no gain, or nothing to compact. Not an error.
+    Skipped,
+    /// The compaction failed and the error went to the caller; nothing changed.
+    Failed,
+    /// The compaction failed and the caller got the previous state instead.
+    Degraded,
+}
+
+impl Outcome {
+    /// The lowercase name used in JSON and logs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Applied => "applied",
+            Outcome::Skipped => "skipped",
+            Outcome::Failed => "failed",
+            Outcome::Degraded => "degraded",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A record of one compaction, sent to observers and to `tracing`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct CompactionEvent {
+    /// The conversation compacted.
+    pub conversation: ConversationId,
+    /// The compactor or strategy that ran, such as `"template"`.
+    pub strategy: String,
+    /// Messages in the prompt before.
+    pub messages_before: usize,
+    /// Messages in the prompt after.
+    pub messages_after: usize,
+    /// Prompt tokens before.
+    pub tokens_before: u64,
+    /// Prompt tokens after.
+    pub tokens_after: u64,
+    /// Tokens of the summary message after.
+    pub summary_tokens: u64,
+    /// How long it took.
+    pub duration: Duration,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// For failed or degraded outcomes, what went wrong (the error chain as text).
+    pub error: Option<String>,
+}
+
+impl CompactionEvent {
+    /// An event for `conversation` with all figures zero; fill the figures in with the `with_*` methods.
+    pub fn new(conversation: ConversationId, strategy: impl Into<String>, outcome: Outcome) -> Self {
+        Self {
+            conversation,
+            strategy: strategy.into(),
+            messages_before: 0,
+            messages_after: 0,
+            tokens_before: 0,
+            tokens_after: 0,
+            summary_tokens: 0,
+            duration: Duration::ZERO,
+            outcome,
+            error: None,
+        }
+    }
+
+    /// The same event with message counts before and after.
+    #[must_use]
+    pub fn with_messages(mut self, before: usize, after: usize) -> Self {
+        self.messages_before = before;
+        self.messages_after = after;
+        self
+    }
+
+    /// The same event with token counts before and after, and the summary's tokens.
+    #[must_use]
+    pub fn with_tokens(mut self, before: u64, after: u64, summary: u64) -> Self {
+        self.tokens_before = before;
+        self.tokens_after = after;
+        self.summary_tokens = summary;
+        self
+    }
+
+    /// The same event with its duration.
+    #[must_use]
+    pub fn with_duration(mut self, duration: Duration) -> Self {
+        self.duration = duration;
+        self
+    }
+
+    /// The same event with the error that made it fail or degrade.
+    #[must_use]
+    pub fn with_error(mut self, error: &dyn std::error::Error) -> Self {
+        self.error = Some(crate::error::chain_text(error));
+        self
+    }
+}

@@ -1,0 +1,72 @@
+//! Types and traits shared by every tidemark crate: messages, conversation identity, tool units and the contracts of stores, memories, policies, hooks, compactors, counters, models and observers.
+//!
+//! This crate holds no implementation beyond the pure functions its types need
+//! (validation, unit partitioning, content hashing): stores live in
+//! `tidemark-memory`, strategies and compactors in `tidemark-compaction`, and
+//! HTTP models in `tidemark-providers`.
+//! A crate that only implements one of the traits depends on this crate alone.
+//!
+//! # A first look
+//!
+//! ```
+//! use tidemark_core::{Message, ToolCall, validate, units};
+//!
+//! let history = vec![
+//!     Message::system("You are a careful coding agent."),
+//!     Message::user("What is in Cargo.toml?"),
+//!     Message::assistant_tool_calls([ToolCall::new("call_1", "read_file", serde_json::json!({"path": "Cargo.toml"}))]),
+//!     Message::tool_result("call_1", "[workspace]\nmembers = [\"crates/*\"]"),
+//!     Message::assistant("It declares a workspace."),
+//! ];
+//! validate(&history)?;
+//! // The tool call and its result form one unit that no policy may split.
+//! let spans: Vec<_> = units(&history).map(|unit| unit.range()).collect();
+//! assert_eq!(spans, vec![0..1, 1..2, 2..4, 4..5]);
+//! # Ok::<(), tidemark_core::Violation>(())
+//! ```
+
+pub mod boxed;
+pub mod compactor;
+pub mod counter;
+pub mod error;
+pub mod event;
+pub mod hash;
+pub mod hook;
+pub mod id;
+pub mod memory;
+pub mod message;
+pub mod model;
+pub mod observer;
+pub mod policy;
+pub mod store;
+pub mod unit;
+
+mod forward;
+
+// The README's examples are compiled and run as doctests of this crate, so they cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
+
+pub use compactor::Compactor;
+pub use counter::TokenCounter;
+pub use error::{
+    BoxError, CompactionError, CompletionError, ConversationIdError, DecodeError, HookError, MemoryError,
+    ObserverError, StoreError,
+};
+pub use event::{CompactionEvent, Outcome};
+pub use hash::ContentHash;
+pub use hook::DemotionHook;
+pub use id::{ConversationId, Seq, SeqRange};
+pub use memory::ConversationMemory;
+pub use message::{
+    Attachment, AttachmentSource, Message, Part, Role, ToolCall, ToolResult, history_from_json,
+    history_to_json,
+};
+pub use model::{Completion, CompletionModel, CompletionRequest, FinishReason, Usage};
+pub use observer::CompactionObserver;
+pub use policy::{MemoryPolicy, Selection, Window};
+pub use store::{
+    CompactionState, ConversationStats, ConversationStore, NewMessage, StoredMessage, StoredSummary,
+};
+pub use unit::{Unit, UnitKind, Violation, ViolationKind, units, validate};

@@ -1,0 +1,301 @@
+//! The persistence contract: [`ConversationStore`] and the records it keeps.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::StoreError;
+use crate::id::{ConversationId, Seq, SeqRange};
+use crate::message::Message;
+
+/// A message to append, with its token count under the caller's counter.
+///
+/// Stores keep the count so that loads never tokenize again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct NewMessage {
+    /// The message.
+    pub message: Message,
+    /// Its token count.
+    pub tokens: u32,
+}
+
+impl NewMessage {
+    /// A message to append with its token count.
+    pub fn new(message: Message, tokens: u32) -> Self {
+        Self { message, tokens }
+    }
+}
+
+/// A message as stored: its sequence number, token count and shared content.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StoredMessage {
+    /// Its place in the conversation.
+    pub seq: Seq,
+    /// The token count recorded at append.
+    pub tokens: u32,
+    /// The message, shared so that loading from an in-memory store copies no text.
+    pub message: Arc<Message>,
+}
+
+impl StoredMessage {
+    /// A stored message.
+    pub fn new(seq: Seq, tokens: u32, message: impl Into<Arc<Message>>) -> Self {
+        Self { seq, tokens, message: message.into() }
+    }
+}
+
+/// The rolled-up summary of everything compacted so far in a conversation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct StoredSummary {
+    /// The compactor's artifact in JSON, handed back to it as carry-over on the next roll.
+    pub artifact: serde_json::Value,
+    /// The artifact rendered as the message placed in front of the kept window.
+    pub message: Message,
+    /// The rendered message's token count.
+    pub tokens: u32,
+    /// The name of the compactor that made it.
+    pub compactor: String,
+}
+
+impl StoredSummary {
+    /// A summary record.
+    pub fn new(
+        artifact: serde_json::Value,
+        message: Message,
+        tokens: u32,
+        compactor: impl Into<String>,
+    ) -> Self {
+        Self { artifact, message, tokens, compactor: compactor.into() }
+    }
+}
+
+/// What a memory adapter has already done to a conversation, kept beside it so that it survives restarts.
+///
+/// Every message with a sequence number below `watermark` has left the prompt
+/// window (it was delivered to a demotion hook or folded into `summary`),
+/// except those listed in `retained`, which stay in the prompt because they are
+/// pinned or are system messages.
+/// `generation` grows by one with every write of the state and with every
+/// clear, which lets writers detect that someone else got there first.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct CompactionState {
+    /// How many times this state has been written (zero if never).
+    pub generation: u64,
+    /// Messages below this sequence number have left the window, except `retained` ones.
+    pub watermark: Seq,
+    /// Sequence numbers below the watermark that stay in the prompt, ascending.
+    pub retained: Vec<Seq>,
+    /// The rolling summary, once anything was compacted.
+    pub summary: Option<StoredSummary>,
+}
+
+impl CompactionState {
+    /// A state to write: `generation` is set by the store.
+    pub fn new(watermark: Seq, retained: Vec<Seq>, summary: Option<StoredSummary>) -> Self {
+        Self { generation: 0, watermark, retained, summary }
+    }
+}
+
+/// How much a store holds for one conversation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ConversationStats {
+    /// The sequence number the next appended message will get.
+    pub next_seq: Seq,
+    /// How many messages are stored (fewer than `next_seq` after a clear or a prune).
+    pub stored: u64,
+    /// The sum of the stored messages' token counts.
+    pub stored_tokens: u64,
+}
+
+impl ConversationStats {
+    /// Statistics with the given figures.
+    pub fn new(next_seq: Seq, stored: u64, stored_tokens: u64) -> Self {
+        Self { next_seq, stored, stored_tokens }
+    }
+}
+
+/// Where conversations and their compaction state are kept: an in-memory map, an SQLite file or a PostgreSQL database.
+///
+/// # Contract
+///
+/// - `append` stores all of its messages or none, gives them consecutive
+///   sequence numbers after every earlier one and returns that range. Concurrent
+///   appends to one conversation never share or skip a number.
+/// - Sequence numbers are never reused: `clear` deletes the messages and the
+///   state but the next append continues after the last number handed out.
+/// - `load_range` returns the stored messages in the range in ascending order,
+///   skipping numbers that were cleared or pruned; `load_seqs` does the same for
+///   a sorted list of numbers.
+/// - `state` returns the stored [`CompactionState`], or the default one (generation 0)
+///   if none was written. `save_state` is a compare-and-swap: it succeeds only if
+///   the stored generation equals `expected_generation`, writes the state with
+///   generation `expected_generation + 1` and returns it; otherwise it fails with
+///   [`StoreError::StateConflict`] and changes nothing. It refuses
+///   ([`StoreError::InvalidState`]) a watermark beyond `next_seq`, a watermark lower
+///   than the stored one, and `retained` numbers that are unsorted or not below the watermark.
+/// - `clear` removes messages and summary and advances the generation, so a
+///   compaction that read the state before the clear cannot write it back.
+/// - `prune` deletes the messages below the watermark that are not retained,
+///   which only a caller that no longer needs them should do.
+/// - Several handles (threads, or processes for a shared database) may use a
+///   store at once; each method is atomic on its own.
+///
+/// The `tidemark-testkit` conformance suite checks all of this against a reference model.
+///
+/// # Example
+///
+/// A store is usually wrapped by a memory adapter; driving it directly looks like this
+/// (`store` is any implementation, such as tidemark-memory's `InMemoryStore`):
+///
+/// ```
+/// use tidemark_core::{ConversationId, ConversationStore, Message, NewMessage, Seq, SeqRange, StoreError};
+///
+/// async fn remember(store: &impl ConversationStore) -> Result<(), StoreError> {
+///     let id = ConversationId::new("demo").expect("a valid id");
+///     let range = store.append(&id, vec![NewMessage::new(Message::user("hi"), 4)]).await?;
+///     let stored = store.load_range(&id, range).await?;
+///     assert_eq!(stored[0].message.text(), "hi");
+///     let state = store.state(&id).await?;
+///     assert_eq!(state.watermark, Seq::ZERO);
+///     Ok(())
+/// }
+/// ```
+pub trait ConversationStore: Send + Sync {
+    /// Append `messages` to `conversation`, all or none, and return their sequence range.
+    fn append(
+        &self,
+        conversation: &ConversationId,
+        messages: Vec<NewMessage>,
+    ) -> impl Future<Output = Result<SeqRange, StoreError>> + Send;
+
+    /// The stored messages whose sequence numbers lie in `range`, ascending.
+    fn load_range(
+        &self,
+        conversation: &ConversationId,
+        range: SeqRange,
+    ) -> impl Future<Output = Result<Vec<StoredMessage>, StoreError>> + Send;
+
+    /// The stored messages with the given ascending sequence numbers (missing ones are skipped).
+    fn load_seqs(
+        &self,
+        conversation: &ConversationId,
+        seqs: &[Seq],
+    ) -> impl Future<Output = Result<Vec<StoredMessage>, StoreError>> + Send;
+
+    /// How much the store holds for `conversation` (all zero for an unknown one).
+    fn stats(
+        &self,
+        conversation: &ConversationId,
+    ) -> impl Future<Output = Result<ConversationStats, StoreError>> + Send;
+
+    /// Remove every message and the compaction state of `conversation`.
+    fn clear(&self, conversation: &ConversationId) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The compaction state of `conversation` (the default state if never written).
+    fn state(
+        &self,
+        conversation: &ConversationId,
+    ) -> impl Future<Output = Result<CompactionState, StoreError>> + Send;
+
+    /// Write `state` if the stored generation is still `expected_generation`; return the state as stored.
+    fn save_state(
+        &self,
+        conversation: &ConversationId,
+        expected_generation: u64,
+        state: CompactionState,
+    ) -> impl Future<Output = Result<CompactionState, StoreError>> + Send;
+
+    /// Delete the messages below the watermark that are not retained; return how many were deleted.
+    fn prune(&self, conversation: &ConversationId) -> impl Future<Output = Result<u64, StoreError>> + Send;
+
+    /// Every conversation that has stored messages or state, in ascending order.
+    fn conversations(&self) -> impl Future<Output = Result<Vec<ConversationId>, StoreError>> + Send;
+}
+
+/// Check a state against the rules of [`ConversationStore::save_state`]; stores call this before writing.
+///
+/// # Errors
+///
+/// Returns [`StoreError::InvalidState`] naming the broken rule.
+pub fn check_state(
+    current: &CompactionState,
+    next_seq: Seq,
+    state: &CompactionState,
+) -> Result<(), StoreError> {
+    if state.watermark > next_seq {
+        return Err(StoreError::InvalidState { reason: "watermark beyond the last appended message" });
+    }
+    if state.watermark < current.watermark {
+        return Err(StoreError::InvalidState { reason: "watermark moved backwards" });
+    }
+    let sorted = state.retained.windows(2).all(|pair| pair[0] < pair[1]);
+    if !sorted || state.retained.last().is_some_and(|seq| *seq >= state.watermark) {
+        return Err(StoreError::InvalidState {
+            reason: "retained sequence numbers must be ascending and below the watermark",
+        });
+    }
+    Ok(())
+}
+
+crate::forward::forward! {
+    impl ConversationStore {
+        fn append(
+            &self,
+            conversation: &ConversationId,
+            messages: Vec<NewMessage>,
+        ) -> impl Future<Output = Result<SeqRange, StoreError>> + Send {
+            (**self).append(conversation, messages)
+        }
+
+        fn load_range(
+            &self,
+            conversation: &ConversationId,
+            range: SeqRange,
+        ) -> impl Future<Output = Result<Vec<StoredMessage>, StoreError>> + Send {
+            (**self).load_range(conversation, range)
+        }
+
+        fn load_seqs(
+            &self,
+            conversation: &ConversationId,
+            seqs: &[Seq],
+        ) -> impl Future<Output = Result<Vec<StoredMessage>, StoreError>> + Send {
+            (**self).load_seqs(conversation, seqs)
+        }
+
+        fn stats(&self, conversation: &ConversationId) -> impl Future<Output = Result<ConversationStats, StoreError>> + Send {
+            (**self).stats(conversation)
+        }
+
+        fn clear(&self, conversation: &ConversationId) -> impl Future<Output = Result<(), StoreError>> + Send {
+            (**self).clear(conversation)
+        }
+
+        fn state(&self, conversation: &ConversationId) -> impl Future<Output = Result<CompactionState, StoreError>> + Send {
+            (**self).state(conversation)
+        }
+
+        fn save_state(
+            &self,
+            conversation: &ConversationId,
+            expected_generation: u64,
+            state: CompactionState,
+        ) -> impl Future<Output = Result<CompactionState, StoreError>> + Send {
+            (**self).save_state(conversation, expected_generation, state)
+        }
+
+        fn prune(&self, conversation: &ConversationId) -> impl Future<Output = Result<u64, StoreError>> + Send {
+            (**self).prune(conversation)
+        }
+
+        fn conversations(&self) -> impl Future<Output = Result<Vec<ConversationId>, StoreError>> + Send {
+            (**self).conversations()
+        }
+    }
+}

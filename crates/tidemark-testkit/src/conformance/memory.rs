@@ -1,0 +1,220 @@
+//! The [`ConversationMemory`] conformance suite: histories appended step by step as an agent would, with the prompt-shape rules checked after every load.
+
+use std::future::Future;
+
+use tidemark_core::{ConversationId, ConversationMemory, Message, Role, validate};
+
+use super::{Failure, Ids, Report, Samples, chain, ensure, fail_on};
+use crate::strategies::{HistoryConfig, arb_history_with};
+
+/// What the memory suite generates and what it may expect.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct MemoryConfig {
+    /// How many generated histories to replay.
+    pub cases: usize,
+    /// The shape of the generated histories.
+    pub history: HistoryConfig,
+    /// Whether the memory keeps everything for these histories, so every load must equal what was appended.
+    pub lossless: bool,
+}
+
+impl Default for MemoryConfig {
+    fn default() -> Self {
+        Self { cases: 24, history: HistoryConfig::default(), lossless: false }
+    }
+}
+
+impl MemoryConfig {
+    /// The default configuration for a memory that keeps everything it is given.
+    pub fn lossless() -> Self {
+        Self { lossless: true, ..Self::default() }
+    }
+
+    /// The same configuration with `cases` histories.
+    #[must_use]
+    pub fn with_cases(mut self, cases: usize) -> Self {
+        self.cases = cases;
+        self
+    }
+
+    /// The same configuration with histories shaped by `history`.
+    #[must_use]
+    pub fn with_history(mut self, history: HistoryConfig) -> Self {
+        self.history = history;
+        self
+    }
+}
+
+/// Run every memory check; `make` returns a fresh memory each time it is called.
+///
+/// # Errors
+///
+/// Returns the first [`Failure`].
+pub async fn run<M, F, Fut>(mut make: F, config: &MemoryConfig) -> Result<Report, Failure>
+where
+    M: ConversationMemory,
+    F: FnMut() -> Fut,
+    Fut: Future<Output = M>,
+{
+    let mut ids = Ids::new("memory");
+    unknown_conversations_load_empty(&make().await, &mut ids).await?;
+    appends_get_consecutive_ranges(&make().await, &mut ids).await?;
+    clear_forgets_and_starts_over(&make().await, &mut ids).await?;
+    conversations_are_isolated(&make().await, &mut ids).await?;
+    let mut histories = Samples::new(arb_history_with(config.history.clone()));
+    for case in 0..config.cases {
+        let memory = make().await;
+        replay_keeps_prompt_shape(&memory, &mut ids, &histories.draw(), case, config.lossless).await?;
+    }
+    Ok(Report { checks: 5, cases: config.cases })
+}
+
+async fn unknown_conversations_load_empty<M: ConversationMemory>(
+    memory: &M,
+    ids: &mut Ids,
+) -> Result<(), Failure> {
+    const CHECK: &str = "unknown_conversations_load_empty";
+    let loaded = fail_on(CHECK, memory.load(&ids.fresh("unknown")).await)?;
+    ensure!(loaded.is_empty(), CHECK, "a conversation never appended to loaded {loaded:?}");
+    Ok(())
+}
+
+async fn appends_get_consecutive_ranges<M: ConversationMemory>(
+    memory: &M,
+    ids: &mut Ids,
+) -> Result<(), Failure> {
+    const CHECK: &str = "appends_get_consecutive_ranges";
+    let id = ids.fresh("ranges");
+    let first = fail_on(CHECK, memory.append(&id, vec![Message::user("a"), Message::assistant("b")]).await)?;
+    let second = fail_on(CHECK, memory.append(&id, vec![Message::user("c")]).await)?;
+    ensure!(
+        first.len() == 2 && second.len() == 1 && second.start == first.end,
+        CHECK,
+        "appends of 2 then 1 messages returned {first} and {second}"
+    );
+    Ok(())
+}
+
+async fn clear_forgets_and_starts_over<M: ConversationMemory>(
+    memory: &M,
+    ids: &mut Ids,
+) -> Result<(), Failure> {
+    const CHECK: &str = "clear_forgets_and_starts_over";
+    let id = ids.fresh("clear");
+    fail_on(
+        CHECK,
+        memory.append(&id, vec![Message::user("old question"), Message::assistant("old answer")]).await,
+    )?;
+    fail_on(CHECK, memory.load(&id).await)?;
+    fail_on(CHECK, memory.clear(&id).await)?;
+    let loaded = fail_on(CHECK, memory.load(&id).await)?;
+    ensure!(loaded.is_empty(), CHECK, "after clear the memory loaded {loaded:?}");
+    fail_on(CHECK, memory.append(&id, vec![Message::user("new question")]).await)?;
+    let loaded = fail_on(CHECK, memory.load(&id).await)?;
+    ensure!(
+        loaded == [Message::user("new question")],
+        CHECK,
+        "after clear and one append the memory loaded {loaded:?}"
+    );
+    Ok(())
+}
+
+async fn conversations_are_isolated<M: ConversationMemory>(memory: &M, ids: &mut Ids) -> Result<(), Failure> {
+    const CHECK: &str = "conversations_are_isolated";
+    let (a, b) = (ids.fresh("a"), ids.fresh("b"));
+    fail_on(CHECK, memory.append(&a, vec![Message::user("for a")]).await)?;
+    fail_on(CHECK, memory.append(&b, vec![Message::user("for b")]).await)?;
+    fail_on(CHECK, memory.clear(&a).await)?;
+    let loaded = fail_on(CHECK, memory.load(&b).await)?;
+    ensure!(
+        loaded == [Message::user("for b")],
+        CHECK,
+        "conversation b loaded {loaded:?} after a was cleared"
+    );
+    Ok(())
+}
+
+/// Whether `needle` occurs in `haystack` in order (not necessarily contiguously).
+fn is_subsequence(needle: &[Message], haystack: &[Message]) -> bool {
+    let mut rest = haystack.iter();
+    needle.iter().all(|wanted| rest.any(|candidate| candidate == wanted))
+}
+
+/// Check one loaded prompt against everything appended so far.
+fn check_prompt(loaded: &[Message], appended: &[Message], lossless: bool) -> Result<(), String> {
+    if let Err(violation) = validate(loaded) {
+        return Err(format!("the loaded history is invalid: {violation}"));
+    }
+    if lossless {
+        return if loaded == appended {
+            Ok(())
+        } else {
+            Err("a lossless memory lost or changed messages".into())
+        };
+    }
+    if loaded.last() != appended.last() {
+        return Err("the newest appended message is not last".into());
+    }
+    // Everything but a leading summary must come from the history, in order.
+    let from_history = if is_subsequence(loaded, appended) {
+        loaded
+    } else {
+        let summary = &loaded[0];
+        if summary.role == Role::Tool || summary.has_tool_calls() || summary.has_tool_results() {
+            return Err(format!("the leading summary carries tool parts: {summary:?}"));
+        }
+        if summary.text().trim().is_empty() {
+            return Err("the leading summary is empty".into());
+        }
+        &loaded[1..]
+    };
+    if !is_subsequence(from_history, appended) {
+        return Err("the loaded messages are not the appended ones in order".into());
+    }
+    let must_keep: Vec<Message> =
+        appended.iter().filter(|m| m.pinned || m.role == Role::System).cloned().collect();
+    if !is_subsequence(&must_keep, from_history) {
+        return Err("a pinned or system message was dropped".into());
+    }
+    Ok(())
+}
+
+async fn replay_keeps_prompt_shape<M: ConversationMemory>(
+    memory: &M,
+    ids: &mut Ids,
+    history: &[Message],
+    case: usize,
+    lossless: bool,
+) -> Result<(), Failure> {
+    const CHECK: &str = "replay_keeps_prompt_shape";
+    let id: ConversationId = ids.fresh("replay");
+    // Append one message at a time, as an agent does while tools run, and load
+    // whenever the history is at a point where an agent would call the model.
+    for end in 1..=history.len() {
+        let message = history[end - 1].clone();
+        memory.append(&id, vec![message]).await.map_err(|error| {
+            Failure::new(
+                CHECK,
+                format!("case {case}: appending message {} failed: {}", end - 1, chain(&error)),
+            )
+        })?;
+        let next_is_result = history.get(end).is_some_and(|next| next.role == Role::Tool);
+        if next_is_result {
+            continue;
+        }
+        let loaded = memory.load(&id).await.map_err(|error| {
+            Failure::new(CHECK, format!("case {case}: load after {end} messages failed: {}", chain(&error)))
+        })?;
+        if let Err(problem) = check_prompt(&loaded, &history[..end], lossless) {
+            return Err(Failure::new(
+                CHECK,
+                format!(
+                    "case {case}, after {end} messages: {problem}\n  loaded: {loaded:#?}\n  appended: {:#?}",
+                    &history[..end]
+                ),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,20 @@
+//! Testing tools for tidemark and for anyone who implements its traits: proptest strategies, reference models and conformance suites.
+//!
+//! - [`strategies`]: generators of messages and of *valid* histories (parallel
+//!   tool calls, results spread over several messages, pinned and system
+//!   messages, non-ASCII text), and mutations that break a history in one
+//!   known way.
+//! - [`reference`](mod@reference): small, obviously correct implementations used as oracles:
+//!   a store, a memory, policies and a compactor.
+//! - [`scripted`]: a deterministic [`CompletionModel`](tidemark_core::CompletionModel)
+//!   that plays back answers and errors and records every request.
+//! - [`conformance`]: suites that check a [`ConversationStore`](tidemark_core::ConversationStore),
+//!   [`ConversationMemory`](tidemark_core::ConversationMemory),
+//!   [`MemoryPolicy`](tidemark_core::MemoryPolicy) or
+//!   [`Compactor`](tidemark_core::Compactor) against the contract written in its docs.
+//!   Run them on your own implementations from an ordinary test.
+
+pub mod conformance;
+pub mod reference;
+pub mod scripted;
+pub mod strategies;

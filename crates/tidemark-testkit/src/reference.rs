@@ -1,0 +1,287 @@
+//! Reference implementations: small, obviously correct models of the core traits, used as oracles.
+//!
+//! They favour clarity over speed: the store keeps everything in one locked
+//! map, the memory re-applies its policy to the whole history on every load.
+//! Conformance suites compare real implementations against them.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use tidemark_core::store::{ConversationStats, check_state};
+use tidemark_core::{
+    CompactionError, CompactionState, Compactor, ConversationId, ConversationMemory, ConversationStore,
+    MemoryError, MemoryPolicy, Message, NewMessage, Part, Role, Selection, Seq, SeqRange, StoreError,
+    StoredMessage, Window, units,
+};
+
+/// One conversation inside [`ReferenceStore`].
+#[derive(Debug, Default, Clone)]
+struct Conversation {
+    messages: BTreeMap<Seq, StoredMessage>,
+    next_seq: Seq,
+    state: CompactionState,
+}
+
+/// A [`ConversationStore`] that keeps everything in one mutex-guarded map, written to mirror the trait's contract line by line.
+#[derive(Debug, Default, Clone)]
+pub struct ReferenceStore {
+    conversations: Arc<Mutex<BTreeMap<ConversationId, Conversation>>>,
+}
+
+impl ReferenceStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, BTreeMap<ConversationId, Conversation>> {
+        // A panic while holding the lock can only come from a bug in this
+        // module's own short critical sections; the data is still consistent
+        // because every section finishes its checks before it writes.
+        self.conversations.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl ConversationStore for ReferenceStore {
+    async fn append(
+        &self,
+        conversation: &ConversationId,
+        messages: Vec<NewMessage>,
+    ) -> Result<SeqRange, StoreError> {
+        let mut all = self.lock();
+        if messages.is_empty() {
+            // Appending nothing must not make an unknown conversation appear.
+            let next = all.get(conversation).map_or(Seq::ZERO, |entry| entry.next_seq);
+            return Ok(SeqRange::new(next, next));
+        }
+        let entry = all.entry(conversation.clone()).or_default();
+        let start = entry.next_seq;
+        for (offset, new) in messages.into_iter().enumerate() {
+            let seq = start.after(offset as u64);
+            entry.messages.insert(seq, StoredMessage::new(seq, new.tokens, new.message));
+            entry.next_seq = seq.after(1);
+        }
+        Ok(SeqRange::new(start, entry.next_seq))
+    }
+
+    async fn load_range(
+        &self,
+        conversation: &ConversationId,
+        range: SeqRange,
+    ) -> Result<Vec<StoredMessage>, StoreError> {
+        let all = self.lock();
+        let Some(entry) = all.get(conversation) else { return Ok(Vec::new()) };
+        if range.is_empty() {
+            return Ok(Vec::new());
+        }
+        Ok(entry.messages.range(range.start..range.end).map(|(_, stored)| stored.clone()).collect())
+    }
+
+    async fn load_seqs(
+        &self,
+        conversation: &ConversationId,
+        seqs: &[Seq],
+    ) -> Result<Vec<StoredMessage>, StoreError> {
+        let all = self.lock();
+        let Some(entry) = all.get(conversation) else { return Ok(Vec::new()) };
+        Ok(seqs.iter().filter_map(|seq| entry.messages.get(seq).cloned()).collect())
+    }
+
+    async fn stats(&self, conversation: &ConversationId) -> Result<ConversationStats, StoreError> {
+        let all = self.lock();
+        Ok(all.get(conversation).map_or_else(ConversationStats::default, |entry| {
+            let tokens = entry.messages.values().map(|stored| u64::from(stored.tokens)).sum();
+            ConversationStats::new(entry.next_seq, entry.messages.len() as u64, tokens)
+        }))
+    }
+
+    async fn clear(&self, conversation: &ConversationId) -> Result<(), StoreError> {
+        let mut all = self.lock();
+        if let Some(entry) = all.get_mut(conversation) {
+            entry.messages.clear();
+            let generation = entry.state.generation + 1;
+            entry.state = CompactionState::new(entry.next_seq, Vec::new(), None);
+            entry.state.generation = generation;
+        }
+        Ok(())
+    }
+
+    async fn state(&self, conversation: &ConversationId) -> Result<CompactionState, StoreError> {
+        Ok(self.lock().get(conversation).map(|entry| entry.state.clone()).unwrap_or_default())
+    }
+
+    async fn save_state(
+        &self,
+        conversation: &ConversationId,
+        expected_generation: u64,
+        mut state: CompactionState,
+    ) -> Result<CompactionState, StoreError> {
+        let mut all = self.lock();
+        let current = all.get(conversation).map(|entry| (entry.state.clone(), entry.next_seq));
+        let (current_state, next_seq) = current.unwrap_or_default();
+        if current_state.generation != expected_generation {
+            return Err(StoreError::StateConflict {
+                expected: expected_generation,
+                found: current_state.generation,
+            });
+        }
+        check_state(&current_state, next_seq, &state)?;
+        state.generation = expected_generation + 1;
+        all.entry(conversation.clone()).or_default().state = state.clone();
+        Ok(state)
+    }
+
+    async fn prune(&self, conversation: &ConversationId) -> Result<u64, StoreError> {
+        let mut all = self.lock();
+        let Some(entry) = all.get_mut(conversation) else { return Ok(0) };
+        let before = entry.messages.len();
+        let state = &entry.state;
+        entry.messages.retain(|seq, _| *seq >= state.watermark || state.retained.binary_search(seq).is_ok());
+        Ok((before - entry.messages.len()) as u64)
+    }
+
+    async fn conversations(&self) -> Result<Vec<ConversationId>, StoreError> {
+        Ok(self.lock().keys().cloned().collect())
+    }
+}
+
+/// A policy that keeps every message.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct KeepAll;
+
+impl MemoryPolicy for KeepAll {
+    fn select(&self, window: &Window<'_>) -> Selection {
+        Selection::keep_all(window.len())
+    }
+}
+
+/// The plainest unit-respecting policy: keep the last `n` units, and retain pinned units and system messages before them.
+///
+/// It is the oracle for count-based window policies. The newest unit is always
+/// kept, so `LastUnits(0)` behaves like `LastUnits(1)`.
+#[derive(Debug, Clone, Copy)]
+pub struct LastUnits(pub usize);
+
+impl MemoryPolicy for LastUnits {
+    fn select(&self, window: &Window<'_>) -> Selection {
+        let messages = window.messages();
+        let all: Vec<_> = units(messages).collect();
+        let keep_from = all.len().saturating_sub(self.0.max(1));
+        let cut = all.get(keep_from).map_or(messages.len(), |unit| unit.start());
+        let retained = all[..keep_from]
+            .iter()
+            .filter(|unit| unit.is_pinned(messages) || messages[unit.start()].role == Role::System)
+            .flat_map(|unit| unit.range())
+            .collect();
+        Selection::new(messages.len(), cut, retained)
+    }
+}
+
+/// A [`ConversationMemory`] that stores everything in a [`ReferenceStore`] and applies its policy to the whole history on every load.
+///
+/// Its cost grows with the conversation, which is exactly what makes it a
+/// trustworthy oracle: there is no state to get wrong.
+#[derive(Debug, Default, Clone)]
+pub struct ReferenceMemory<P = KeepAll> {
+    store: ReferenceStore,
+    policy: P,
+}
+
+impl ReferenceMemory<KeepAll> {
+    /// A memory that keeps everything.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl<P: MemoryPolicy> ReferenceMemory<P> {
+    /// A memory that applies `policy` on every load.
+    pub fn with_policy(policy: P) -> Self {
+        Self { store: ReferenceStore::new(), policy }
+    }
+
+    /// The backing store.
+    pub fn store(&self) -> &ReferenceStore {
+        &self.store
+    }
+}
+
+impl<P: MemoryPolicy> ConversationMemory for ReferenceMemory<P> {
+    async fn load(&self, conversation: &ConversationId) -> Result<Vec<Message>, MemoryError> {
+        let stored = self.store.load_range(conversation, SeqRange::from(Seq::ZERO)).await?;
+        let messages: Vec<Message> = stored.iter().map(|s| Message::clone(&s.message)).collect();
+        let tokens: Vec<u32> = stored.iter().map(|s| s.tokens).collect();
+        let selection = self.policy.select(&Window::new(&messages).with_tokens(&tokens));
+        let (kept, _) = selection.split(&messages);
+        Ok(kept.into_iter().cloned().collect())
+    }
+
+    async fn append(
+        &self,
+        conversation: &ConversationId,
+        messages: Vec<Message>,
+    ) -> Result<SeqRange, MemoryError> {
+        let news = messages.into_iter().map(|message| NewMessage::new(message, 0)).collect();
+        Ok(self.store.append(conversation, news).await?)
+    }
+
+    async fn clear(&self, conversation: &ConversationId) -> Result<(), MemoryError> {
+        Ok(self.store.clear(conversation).await?)
+    }
+}
+
+/// The artifact of [`ConcatCompactor`]: every evicted message as one line, oldest first.
+pub type ConcatArtifact = Vec<String>;
+
+/// A deterministic compactor that summarises by listing each evicted message as `role: text` on its own line.
+///
+/// Tool calls appear as `call name(arguments)` and results as `result: content`,
+/// so nothing said is lost; it never fails and never shortens, which makes it an
+/// oracle for what a summary must at least account for.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ConcatCompactor;
+
+impl ConcatCompactor {
+    /// The one-line rendering of `message` used in the artifact.
+    pub fn line(message: &Message) -> String {
+        let parts: Vec<String> = message
+            .parts
+            .iter()
+            .map(|part| match part {
+                Part::Text { text } => text.clone(),
+                Part::ToolCall(call) => format!("call {}({})", call.name, call.arguments),
+                Part::ToolResult(result) => format!("result: {}", result.content),
+                Part::Attachment(attachment) => format!("[attachment {}]", attachment.media_type),
+                _ => String::from("[unknown part]"),
+            })
+            .collect();
+        format!("{}: {}", message.role, parts.join(" | "))
+    }
+}
+
+impl Compactor for ConcatCompactor {
+    type Artifact = ConcatArtifact;
+
+    fn name(&self) -> &str {
+        "reference-concat"
+    }
+
+    async fn compact(
+        &self,
+        _conversation: &ConversationId,
+        evicted: &[Message],
+        carry_over: Option<&ConcatArtifact>,
+        hint: Option<&str>,
+    ) -> Result<ConcatArtifact, CompactionError> {
+        let mut lines = carry_over.cloned().unwrap_or_default();
+        if let Some(hint) = hint {
+            lines.push(format!("hint: {hint}"));
+        }
+        lines.extend(evicted.iter().map(Self::line));
+        Ok(lines)
+    }
+
+    fn render(&self, artifact: &ConcatArtifact) -> Message {
+        Message::system(format!("Summary of earlier messages:\n{}", artifact.join("\n")))
+    }
+}

@@ -1,0 +1,68 @@
+//! `cargo xtask`: the workspace's automation entry point, which reads the subcommand and dispatches to it.
+//!
+//! The tasks are plain Rust so that CI and a developer's machine run exactly
+//! the same checks, with nothing but cargo installed.
+
+mod ci;
+#[cfg(test)]
+mod tidy;
+mod util;
+
+use std::process::ExitCode;
+
+/// Text shown for `cargo xtask help` and for any command that is not known.
+const USAGE: &str = "\
+Usage: cargo xtask <command>
+
+Commands:
+  ci      run every CI check in order: fmt, clippy, tests and doctests, docs, cargo-deny
+  tidy    run only the tidy tests (cargo test -p xtask tidy)
+  help    show this text
+";
+
+/// Exit code for a command line that could not be understood, following the
+/// common convention that 2 means a usage error rather than a failed check.
+const USAGE_EXIT: u8 = 2;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+
+    let outcome = match args.as_slice() {
+        ["ci"] => ci::run(),
+        ["tidy"] => tidy(),
+        ["help" | "--help" | "-h"] => {
+            print!("{USAGE}");
+            return ExitCode::from(USAGE_EXIT);
+        }
+        [] => {
+            eprint!("xtask: no command given\n\n{USAGE}");
+            return ExitCode::from(USAGE_EXIT);
+        }
+        other => {
+            eprint!("xtask: unknown command `{}`\n\n{USAGE}", other.join(" "));
+            return ExitCode::from(USAGE_EXIT);
+        }
+    };
+
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs the tidy tests on their own, for a quick check before pushing.
+///
+/// They are ordinary unit tests of this crate, so the test filter is all it takes.
+fn tidy() -> Result<(), String> {
+    let mut command = util::cargo(&["test", "--package", "xtask", "tidy"]);
+    let status = util::run_inherited(&mut command)?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("xtask tidy: tests failed ({})", util::describe_status(status)))
+    }
+}

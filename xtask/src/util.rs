@@ -1,0 +1,102 @@
+//! Small helpers shared by the xtask commands: locating the workspace, building `cargo` invocations and running them.
+
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::Duration;
+
+/// Returns the workspace root, which is the parent of the xtask crate.
+///
+/// The path is fixed at compile time, so it is correct no matter which
+/// directory `cargo xtask` is started from.
+pub(crate) fn workspace_root() -> PathBuf {
+    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest_dir.parent().map_or_else(|| manifest_dir.to_path_buf(), Path::to_path_buf)
+}
+
+/// Returns the cargo binary to run.
+///
+/// Cargo exports `CARGO` to the programs it runs, and using it keeps every
+/// nested invocation on the same toolchain as the outer `cargo xtask`.
+pub(crate) fn cargo_program() -> OsString {
+    std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"))
+}
+
+/// Builds a `cargo` command with the given arguments, run from the workspace root.
+pub(crate) fn cargo(args: &[&str]) -> Command {
+    let mut command = Command::new(cargo_program());
+    command.args(args).current_dir(workspace_root());
+    // Colour is only forced when a person is watching; piped output such as a
+    // CI log keeps whatever cargo would choose on its own.
+    if std::io::stdout().is_terminal() && std::env::var_os("CARGO_TERM_COLOR").is_none() {
+        command.env("CARGO_TERM_COLOR", "always");
+    }
+    command
+}
+
+/// Renders a command line for the log, so a failing step can be re-run by hand.
+pub(crate) fn describe(command: &Command) -> String {
+    let mut text = String::new();
+    for (key, value) in command.get_envs() {
+        // Only the variables that change the outcome are worth showing; the
+        // colour switch is noise when copying the line.
+        if key == "CARGO_TERM_COLOR" {
+            continue;
+        }
+        if let Some(value) = value {
+            text.push_str(&key.to_string_lossy());
+            text.push_str("=\"");
+            text.push_str(&value.to_string_lossy());
+            text.push_str("\" ");
+        }
+    }
+    // The full path of the cargo binary is long and not what a person types.
+    let program = command.get_program().to_string_lossy();
+    let program = Path::new(program.as_ref())
+        .file_stem()
+        .map_or_else(|| program.to_string(), |stem| stem.to_string_lossy().into_owned());
+    text.push_str(&program);
+    for arg in command.get_args() {
+        text.push(' ');
+        text.push_str(&arg.to_string_lossy());
+    }
+    text
+}
+
+/// Runs a command with inherited output and reports how it ended.
+///
+/// The error case means the command could not be started at all, which is a
+/// different problem from the command running and failing.
+pub(crate) fn run_inherited(command: &mut Command) -> Result<ExitStatus, String> {
+    println!("    $ {}", describe(command));
+    command.status().map_err(|error| format!("could not start `{}`: {error}", describe(command)))
+}
+
+/// Runs a command silently and reports whether it succeeded.
+///
+/// This is used to probe for optional tools, where the output is irrelevant
+/// and a failure to start simply means the tool is not there.
+pub(crate) fn succeeds_quietly(command: &mut Command) -> bool {
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success())
+}
+
+/// Describes an exit status in the words used by the CI log.
+pub(crate) fn describe_status(status: ExitStatus) -> String {
+    match status.code() {
+        Some(code) => format!("exit status {code}"),
+        // Without a code the process was killed by a signal; the standard
+        // library's wording already says which one.
+        None => status.to_string(),
+    }
+}
+
+/// Formats a duration as seconds with one decimal, which is enough precision for build steps.
+pub(crate) fn seconds(duration: Duration) -> String {
+    format!("{:.1}s", duration.as_secs_f64())
+}

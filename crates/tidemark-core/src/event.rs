@@ -64,6 +64,8 @@ pub struct CompactionEvent {
     pub outcome: Outcome,
     /// For failed or degraded outcomes, what went wrong (the error chain as text).
     pub error: Option<String>,
+    /// What went wrong in the observer's pre-compress step, which never stops the compaction.
+    pub observer_error: Option<String>,
 }
 
 impl CompactionEvent {
@@ -80,6 +82,7 @@ impl CompactionEvent {
             duration: Duration::ZERO,
             outcome,
             error: None,
+            observer_error: None,
         }
     }
 
@@ -111,6 +114,13 @@ impl CompactionEvent {
     #[must_use]
     pub fn with_error(mut self, error: &dyn std::error::Error) -> Self {
         self.error = Some(crate::error::chain_text(error));
+        self
+    }
+
+    /// The same event noting that the observer's pre-compress step failed or timed out.
+    #[must_use]
+    pub fn with_observer_error(mut self, problem: impl Into<String>) -> Self {
+        self.observer_error = Some(problem.into());
         self
     }
 }

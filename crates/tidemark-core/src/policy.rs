@@ -1,5 +1,6 @@
 //! The window contract: [`MemoryPolicy`] decides which messages stay in the prompt.
 
+use crate::counter::TokenCounter;
 use crate::message::Message;
 
 /// The messages a policy chooses from, with their token counts.
@@ -220,12 +221,25 @@ impl Selection {
 pub trait MemoryPolicy: Send + Sync {
     /// Choose the kept and demoted messages of `window`.
     fn select(&self, window: &Window<'_>) -> Selection;
+
+    /// The counter whose counts this policy budgets with, if it has one.
+    ///
+    /// Memory adapters record every appended message's tokens with this counter
+    /// (or their own default when there is none), so the counts handed to the
+    /// policy in [`Window::tokens`] are the ones it expects.
+    fn token_counter(&self) -> Option<&dyn TokenCounter> {
+        None
+    }
 }
 
 crate::forward::forward! {
     impl MemoryPolicy {
         fn select(&self, window: &Window<'_>) -> Selection {
             (**self).select(window)
+        }
+
+        fn token_counter(&self) -> Option<&dyn TokenCounter> {
+            (**self).token_counter()
         }
     }
 }

@@ -235,13 +235,27 @@ pub type ConcatArtifact = Vec<String>;
 
 /// A deterministic compactor that summarises by listing each evicted message as `role: text` on its own line.
 ///
-/// Tool calls appear as `call name(arguments)` and results as `result: content`,
-/// so nothing said is lost; it never fails and never shortens, which makes it an
-/// oracle for what a summary must at least account for.
+/// Tool calls appear as `call name(arguments)` and results as `result: content`.
+/// Without a cap nothing said is lost and it never fails, which makes it an
+/// oracle for what a summary must at least account for; with a cap it drops
+/// the oldest lines first until the lines fit, which makes it a stand-in for
+/// a bounded summariser in tests and benchmarks.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct ConcatCompactor;
+pub struct ConcatCompactor {
+    max_bytes: Option<usize>,
+}
 
 impl ConcatCompactor {
+    /// A compactor that keeps every line.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A compactor whose artifact holds at most `max_bytes` bytes of lines (the newest lines win).
+    pub fn capped(max_bytes: usize) -> Self {
+        Self { max_bytes: Some(max_bytes) }
+    }
+
     /// The one-line rendering of `message` used in the artifact.
     pub fn line(message: &Message) -> String {
         let parts: Vec<String> = message
@@ -278,6 +292,15 @@ impl Compactor for ConcatCompactor {
             lines.push(format!("hint: {hint}"));
         }
         lines.extend(evicted.iter().map(Self::line));
+        if let Some(max) = self.max_bytes {
+            let mut total: usize = lines.iter().map(String::len).sum();
+            let mut first_kept = 0;
+            while total > max && first_kept < lines.len() {
+                total -= lines[first_kept].len();
+                first_kept += 1;
+            }
+            lines.drain(..first_kept);
+        }
         Ok(lines)
     }
 

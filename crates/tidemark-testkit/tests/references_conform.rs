@@ -40,6 +40,7 @@ fn reference_policies_conform() {
 
 #[test]
 fn concat_compactor_conforms() {
-    let report = block_on(compactor::run(&ConcatCompactor, &CompactorConfig::default())).expect("conforms");
+    let report =
+        block_on(compactor::run(&ConcatCompactor::new(), &CompactorConfig::default())).expect("conforms");
     assert!(report.cases >= 24, "only {} rolls ran", report.cases);
 }

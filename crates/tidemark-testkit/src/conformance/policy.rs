@@ -73,8 +73,8 @@ fn arb_case(config: &PolicyConfig) -> impl Strategy<Value = (Vec<Message>, Vec<u
 /// system message before the cut is retained; the kept messages are valid and
 /// include the newest message; applying the policy again to its kept messages
 /// keeps them all; and, with a budget, kept plus fixed tokens fit unless the
-/// selection is marked over budget, which is allowed only when nothing but the
-/// newest unit is left after the cut.
+/// selection is marked over budget, which is allowed only when every kept unit
+/// but the newest is pinned or a system message (nothing more could go).
 ///
 /// # Errors
 ///
@@ -130,7 +130,7 @@ fn check_case(
     if kept.last() != history.last() {
         return Err("the newest message was not kept".into());
     }
-    check_budget(&selection, &all, tokens, fixed, budget)?;
+    check_budget(history, &selection, &all, tokens, fixed, budget)?;
     let kept_tokens: Vec<u32> = selection.kept().map(|index| tokens[index]).collect();
     let again = policy.select(&Window::new(&kept).with_tokens(&kept_tokens).with_fixed_tokens(fixed));
     if !again.keeps_all() {
@@ -143,6 +143,7 @@ fn check_case(
 }
 
 fn check_budget(
+    history: &[Message],
     selection: &Selection,
     all: &[tidemark_core::Unit],
     tokens: &[u32],
@@ -152,12 +153,15 @@ fn check_budget(
     let Some(budget) = budget else { return Ok(()) };
     let used = selection.kept().fold(u64::from(fixed), |sum, index| sum + u64::from(tokens[index]));
     if selection.over_budget() {
-        let newest = all.last().map_or(0, tidemark_core::Unit::start);
-        if selection.cut() != newest {
-            return Err(format!(
-                "marked over budget though the cut {} is before the newest unit at {newest}",
-                selection.cut()
-            ));
+        // Over budget is allowed only when nothing more could go: every kept
+        // unit but the newest must be pinned or a system message.
+        let kept: Vec<usize> = selection.kept().collect();
+        let droppable = all[..all.len().saturating_sub(1)].iter().find(|unit| {
+            kept.contains(&unit.start())
+                && !(unit.is_pinned(history) || history[unit.start()].role == Role::System)
+        });
+        if let Some(unit) = droppable {
+            return Err(format!("marked over budget though it keeps the droppable unit {:?}", unit.range()));
         }
     } else if used > u64::from(budget) {
         return Err(format!(

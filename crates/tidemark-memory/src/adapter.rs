@@ -1,0 +1,75 @@
+//! Memory adapters: a store and a policy wrapped into a [`ConversationMemory`](tidemark_core::ConversationMemory), with demotion hooks or a rolling summary.
+//!
+//! All three adapters share one load path. They read the conversation's
+//! stored [`CompactionState`](tidemark_core::CompactionState), load only the
+//! messages still in the window (those from the watermark on, plus retained
+//! pinned and system messages), let the policy choose, and, when it demotes
+//! something, move the watermark with a compare-and-swap on the state.
+//! A load therefore costs what the window holds plus what it newly evicts,
+//! never the whole conversation, and what was demoted or compacted stays so
+//! across restarts and across adapters over the same store.
+//!
+//! - [`PolicyMemory`] only applies the policy.
+//! - [`DemotingMemory`] first hands demoted messages to a
+//!   [`DemotionHook`](tidemark_core::DemotionHook).
+//! - [`CompactingMemory`] folds them into a rolling summary with a
+//!   [`Compactor`](tidemark_core::Compactor) and loads `[summary, ...window]`.
+//!
+//! Appended messages are counted once, with the policy's counter (or a
+//! [`HeuristicCounter`](crate::HeuristicCounter) when the policy has none), and
+//! the counts are stored beside them.
+
+mod compacting;
+mod demoting;
+mod gate;
+mod policy_memory;
+mod window;
+
+pub use compacting::CompactingMemory;
+pub use demoting::DemotingMemory;
+pub use policy_memory::PolicyMemory;
+
+use std::time::Duration;
+
+/// How many times a load re-reads the state after someone else changed it (a clear, another process) before giving up.
+const MAX_ATTEMPTS: usize = 4;
+
+/// What a load does when another load of the same conversation is already compacting it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum WaitMode {
+    /// Wait for it, then load the fresh summary (the default).
+    #[default]
+    Wait,
+    /// Return at once with the previous summary and the policy's window.
+    ReturnPrevious,
+}
+
+/// What a load does when the hook or the compactor fails.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FailureMode {
+    /// Return the error to the caller (the default). Nothing is lost: the watermark stays and the next load tries again.
+    #[default]
+    Propagate,
+    /// Return the previous summary and the policy's window instead, leave the watermark, and report the failure in an event and a log.
+    Degrade,
+}
+
+/// Settings of [`CompactingMemory`] and [`DemotingMemory`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Settings {
+    /// What concurrent loads do during a compaction.
+    pub wait: WaitMode,
+    /// What a failure does.
+    pub failure: FailureMode,
+    /// How long the observer's pre-compress step may take before compaction goes on without its hint.
+    pub hint_timeout: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self { wait: WaitMode::Wait, failure: FailureMode::Propagate, hint_timeout: Duration::from_secs(2) }
+    }
+}

@@ -1,0 +1,405 @@
+//! [`CompactingMemory`]: evicted messages are folded into a rolling summary that loads in front of the window.
+
+use std::time::Instant;
+
+use tidemark_core::error::chain_text;
+use tidemark_core::{
+    CompactionError, CompactionEvent, CompactionObserver, Compactor, ConversationId, ConversationMemory,
+    ConversationStore, MemoryError, MemoryPolicy, Message, Outcome, Selection, SeqRange, StoreError,
+    StoredSummary, TokenCounter,
+};
+
+use super::gate::Gates;
+use super::window::{View, prepare_append};
+use super::{FailureMode, MAX_ATTEMPTS, Settings, WaitMode};
+use crate::counter::HeuristicCounter;
+
+/// A [`ConversationMemory`] that keeps a rolling summary of everything its policy evicts.
+///
+/// A load returns `[summary, ...window]` once anything was compacted and the
+/// policy's window before that. When the policy evicts messages, the load
+/// asks the observer for a hint, gives the compactor the evicted messages with
+/// the previous artifact as carry-over, and stores the new summary and the
+/// moved watermark in one compare-and-swap on the conversation's state.
+///
+/// - **Persistent.** The summary and watermark live in the store: a restart, or
+///   a new adapter over the same SQLite file, neither re-runs the compactor nor
+///   summarises anything twice.
+/// - **Within budget.** The summary's tokens count against the policy's budget
+///   (they are the window's fixed tokens), so `[summary, ...window]` fits.
+/// - **Single flight.** Concurrent loads of one conversation run the compactor
+///   once; the others wait and load the new summary ([`WaitMode::Wait`], the
+///   default) or return the previous one at once ([`WaitMode::ReturnPrevious`]).
+/// - **Nothing lost.** A compactor error, an empty answer or a refusal is never
+///   stored as a summary. It is returned to the caller by default; with
+///   [`FailureMode::Degrade`] the load returns the previous summary and the
+///   policy's window, the watermark stays, and a `degraded` event is emitted.
+/// - **Cancellation-safe.** A dropped load leaves no lock behind, and a clear
+///   during a compaction wins: the compaction's write fails its
+///   compare-and-swap and the cleared state stays.
+///
+/// Every compaction emits a [`CompactionEvent`] to the observer and to
+/// `tracing` (target `tidemark::compaction`).
+///
+/// ```
+/// use std::num::NonZeroU32;
+/// use tidemark_core::{ConversationId, ConversationMemory, Message};
+/// use tidemark_memory::{CompactingMemory, HeuristicCounter, InMemoryStore, TokenWindow};
+/// use tidemark_testkit::reference::ConcatCompactor;
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let policy = TokenWindow::new(NonZeroU32::new(200).unwrap(), HeuristicCounter::default());
+/// let memory = CompactingMemory::new(InMemoryStore::new(), policy, ConcatCompactor::capped(400));
+/// let id = ConversationId::new("demo")?;
+/// for turn in 0..20 {
+///     memory.append(&id, vec![Message::user(format!("question {turn}: what changed in the build?"))]).await?;
+/// }
+/// let prompt = memory.load(&id).await?;
+/// assert!(prompt[0].text().starts_with("Summary of earlier messages"));
+/// assert_eq!(prompt.last(), Some(&Message::user("question 19: what changed in the build?")));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # }).unwrap();
+/// ```
+#[derive(Debug)]
+pub struct CompactingMemory<S, P, C, O = ()> {
+    inner: S,
+    policy: P,
+    compactor: C,
+    observer: O,
+    settings: Settings,
+    gates: Gates,
+    fallback: HeuristicCounter,
+}
+
+impl<S, P, C> CompactingMemory<S, P, C> {
+    /// Wrap `inner` so that every load runs through `policy` and evicted messages are summarised by `compactor`.
+    pub fn new(inner: S, policy: P, compactor: C) -> Self {
+        Self {
+            inner,
+            policy,
+            compactor,
+            observer: (),
+            settings: Settings::default(),
+            gates: Gates::default(),
+            fallback: HeuristicCounter::default(),
+        }
+    }
+}
+
+impl<S, P, C, O> CompactingMemory<S, P, C, O> {
+    /// The same memory reporting to `observer`, which also supplies the pre-compress hint.
+    pub fn with_observer<O2>(self, observer: O2) -> CompactingMemory<S, P, C, O2> {
+        CompactingMemory {
+            inner: self.inner,
+            policy: self.policy,
+            compactor: self.compactor,
+            observer,
+            settings: self.settings,
+            gates: self.gates,
+            fallback: self.fallback,
+        }
+    }
+
+    /// The same memory with other settings.
+    #[must_use]
+    pub fn with_settings(mut self, settings: Settings) -> Self {
+        self.settings = settings;
+        self
+    }
+
+    /// The same memory with another wait mode.
+    #[must_use]
+    pub fn with_wait_mode(mut self, wait: WaitMode) -> Self {
+        self.settings.wait = wait;
+        self
+    }
+
+    /// The same memory with another failure mode.
+    #[must_use]
+    pub fn with_failure_mode(mut self, failure: FailureMode) -> Self {
+        self.settings.failure = failure;
+        self
+    }
+
+    /// The store.
+    pub fn get_ref(&self) -> &S {
+        &self.inner
+    }
+
+    /// The store, mutably.
+    pub fn get_mut(&mut self) -> &mut S {
+        &mut self.inner
+    }
+
+    /// The store, giving up the wrapper.
+    pub fn into_inner(self) -> S {
+        self.inner
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> &P {
+        &self.policy
+    }
+
+    /// The compactor.
+    pub fn compactor(&self) -> &C {
+        &self.compactor
+    }
+
+    /// The observer.
+    pub fn observer(&self) -> &O {
+        &self.observer
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// How many conversations have a compaction in flight or awaited now (for leak checks).
+    pub fn in_flight(&self) -> usize {
+        self.gates.len()
+    }
+}
+
+/// How many compactions one load may run: the first, and one more when the new summary pushed the window over the budget.
+const MAX_ROUNDS: usize = 2;
+
+/// How one compaction attempt ended.
+enum Step {
+    /// The prompt to return.
+    Done(Vec<Message>),
+    /// The compaction was applied, but with the new summary the policy would cut again.
+    Refit(Vec<Message>),
+    /// The state changed under us (a clear, another process): look again.
+    Conflict,
+}
+
+impl<S, P, C, O> CompactingMemory<S, P, C, O>
+where
+    S: ConversationStore,
+    P: MemoryPolicy,
+    C: Compactor,
+    O: CompactionObserver,
+{
+    fn counter(&self) -> &dyn TokenCounter {
+        self.policy.token_counter().unwrap_or(&self.fallback)
+    }
+
+    /// Compact the evicted part of `view` as `selection` decided, holding the conversation's lock.
+    async fn compact(
+        &self,
+        id: &ConversationId,
+        view: View,
+        selection: Selection,
+    ) -> Result<Step, MemoryError> {
+        let started = Instant::now();
+        let counter = self.counter();
+        let old_summary = view.state.summary.clone();
+        let before_messages = view.messages.len() + usize::from(old_summary.is_some());
+        let before_tokens = view.prompt_tokens(counter);
+        let plan = view.plan(&selection, None);
+        let evicted: Vec<Message> =
+            plan.demoted.iter().map(|stored| Message::clone(&stored.message)).collect();
+        let (hint, observer_error) = self.hint(id, &evicted).await;
+
+        let summary = match self.summarise(id, &evicted, old_summary.as_ref(), hint.as_deref()).await {
+            Ok(summary) => summary,
+            Err(error) => {
+                let event = CompactionEvent::new(id.clone(), self.compactor.name(), Outcome::Failed)
+                    .with_messages(before_messages, before_messages)
+                    .with_tokens(
+                        before_tokens,
+                        before_tokens,
+                        old_summary.as_ref().map_or(0, |s| u64::from(s.tokens)),
+                    )
+                    .with_duration(started.elapsed())
+                    .with_error(&error);
+                let event = with_observer_problem(event, observer_error);
+                return match self.settings.failure {
+                    FailureMode::Propagate => {
+                        self.emit(&event);
+                        Err(MemoryError::Compaction(error))
+                    }
+                    FailureMode::Degrade => {
+                        let mut event = event;
+                        event.outcome = Outcome::Degraded;
+                        self.emit(&event);
+                        Ok(Step::Done(view.assemble(old_summary.as_ref(), &selection)))
+                    }
+                };
+            }
+        };
+
+        let mut state = plan.state;
+        state.summary = Some(summary.clone());
+        match self.inner.save_state(id, view.state.generation, state).await {
+            Ok(_) => {}
+            Err(StoreError::StateConflict { .. }) => return Ok(Step::Conflict),
+            Err(error) => return Err(error.into()),
+        }
+
+        let kept_tokens: Vec<u32> = selection.kept().map(|index| view.tokens[index]).collect();
+        let fixed = summary.tokens.saturating_add(counter.prompt_overhead());
+        let after_tokens = u64::from(fixed) + kept_tokens.iter().map(|&t| u64::from(t)).sum::<u64>();
+        let prompt = view.assemble(Some(&summary), &selection);
+        let event = CompactionEvent::new(id.clone(), self.compactor.name(), Outcome::Applied)
+            .with_messages(before_messages, prompt.len())
+            .with_tokens(before_tokens, after_tokens, u64::from(summary.tokens))
+            .with_duration(started.elapsed());
+        self.emit(&with_observer_problem(event, observer_error));
+
+        // A larger summary may push the window over the policy's budget; then
+        // the load may fold more in, once.
+        let again = self.policy.select(
+            &tidemark_core::Window::new(&prompt[1..]).with_tokens(&kept_tokens).with_fixed_tokens(fixed),
+        );
+        Ok(if again.keeps_all() { Step::Done(prompt) } else { Step::Refit(prompt) })
+    }
+
+    /// Run the compactor on `evicted`, with the stored artifact as carry-over.
+    async fn summarise(
+        &self,
+        id: &ConversationId,
+        evicted: &[Message],
+        previous: Option<&StoredSummary>,
+        hint: Option<&str>,
+    ) -> Result<StoredSummary, CompactionError> {
+        let carry_over = previous
+            .map(|summary| serde_json::from_value::<C::Artifact>(summary.artifact.clone()))
+            .transpose()
+            .map_err(|source| CompactionError::Artifact { source })?;
+        let artifact = self.compactor.compact(id, evicted, carry_over.as_ref(), hint).await?;
+        let json = serde_json::to_value(&artifact).map_err(|source| CompactionError::Artifact { source })?;
+        let message = self.compactor.render(&artifact);
+        let tokens = self.counter().count(&message);
+        Ok(StoredSummary::new(json, message, tokens, self.compactor.name()))
+    }
+
+    /// Ask the observer for a hint, within the time limit; a failure only costs the hint.
+    async fn hint(&self, id: &ConversationId, evicted: &[Message]) -> (Option<String>, Option<String>) {
+        let asked = self.observer.on_pre_compress(id, evicted);
+        // The time limit needs Tokio's timer; outside a Tokio runtime the
+        // observer runs without one rather than panicking.
+        let answer = if tokio::runtime::Handle::try_current().is_ok() {
+            match tokio::time::timeout(self.settings.hint_timeout, asked).await {
+                Ok(answer) => answer,
+                Err(_) => {
+                    let problem =
+                        format!("pre-compress hint timed out after {:?}", self.settings.hint_timeout);
+                    tracing::warn!(conversation = %id, "{problem}; compacting without it");
+                    return (None, Some(problem));
+                }
+            }
+        } else {
+            asked.await
+        };
+        match answer {
+            Ok(hint) => (hint, None),
+            Err(error) => {
+                let problem = chain_text(&error);
+                tracing::warn!(conversation = %id, error = %problem, "pre-compress hint failed; compacting without it");
+                (None, Some(problem))
+            }
+        }
+    }
+
+    fn emit(&self, event: &CompactionEvent) {
+        tracing::info!(
+            target: "tidemark::compaction",
+            conversation = %event.conversation,
+            strategy = %event.strategy,
+            outcome = %event.outcome,
+            messages_before = event.messages_before,
+            messages_after = event.messages_after,
+            tokens_before = event.tokens_before,
+            tokens_after = event.tokens_after,
+            summary_tokens = event.summary_tokens,
+            duration_us = u64::try_from(event.duration.as_micros()).unwrap_or(u64::MAX),
+            error = event.error.as_deref().unwrap_or(""),
+            "compaction"
+        );
+        self.observer.on_event(event);
+    }
+}
+
+fn with_observer_problem(event: CompactionEvent, problem: Option<String>) -> CompactionEvent {
+    match problem {
+        Some(problem) => event.with_observer_error(problem),
+        None => event,
+    }
+}
+
+impl<S, P, C, O> ConversationMemory for CompactingMemory<S, P, C, O>
+where
+    S: ConversationStore,
+    P: MemoryPolicy,
+    C: Compactor,
+    O: CompactionObserver,
+{
+    async fn load(&self, conversation: &ConversationId) -> Result<Vec<Message>, MemoryError> {
+        let (mut attempt, mut rounds) = (0, 0);
+        loop {
+            attempt += 1;
+            let view = View::read(&self.inner, conversation).await?;
+            let selection = view.select(&self.policy, self.counter());
+            if selection.keeps_all() {
+                let summary = view.state.summary.clone();
+                return Ok(view.assemble(summary.as_ref(), &selection));
+            }
+            let claim = self.gates.claim(conversation);
+            let _flight = match self.settings.wait {
+                WaitMode::Wait => claim.acquire().await,
+                WaitMode::ReturnPrevious => match claim.try_acquire() {
+                    Some(flight) => flight,
+                    None => {
+                        let summary = view.state.summary.clone();
+                        return Ok(view.assemble(summary.as_ref(), &selection));
+                    }
+                },
+            };
+            // The load that held the lock before us may have compacted already.
+            let view = View::read(&self.inner, conversation).await?;
+            let selection = view.select(&self.policy, self.counter());
+            if selection.keeps_all() {
+                let summary = view.state.summary.clone();
+                return Ok(view.assemble(summary.as_ref(), &selection));
+            }
+            match self.compact(conversation, view, selection).await? {
+                Step::Done(prompt) => return Ok(prompt),
+                Step::Refit(prompt) => {
+                    rounds += 1;
+                    if rounds >= MAX_ROUNDS {
+                        // Compacting again now would loop; the next load cuts afresh.
+                        tracing::warn!(
+                            conversation = %conversation,
+                            "the summary leaves the window over budget after {rounds} compactions; is the summary cap larger than the budget?"
+                        );
+                        return Ok(prompt);
+                    }
+                }
+                Step::Conflict if attempt < MAX_ATTEMPTS => {}
+                Step::Conflict => {
+                    // Out of attempts: serve what the store holds now, without compacting.
+                    let view = View::read(&self.inner, conversation).await?;
+                    let selection = view.select(&self.policy, self.counter());
+                    let summary = view.state.summary.clone();
+                    return Ok(view.assemble(summary.as_ref(), &selection));
+                }
+            }
+        }
+    }
+
+    async fn append(
+        &self,
+        conversation: &ConversationId,
+        messages: Vec<Message>,
+    ) -> Result<SeqRange, MemoryError> {
+        let prepared = prepare_append(messages, self.counter())?;
+        Ok(self.inner.append(conversation, prepared).await?)
+    }
+
+    async fn clear(&self, conversation: &ConversationId) -> Result<(), MemoryError> {
+        Ok(self.inner.clear(conversation).await?)
+    }
+}

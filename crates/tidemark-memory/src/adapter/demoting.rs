@@ -1,0 +1,181 @@
+//! [`DemotingMemory`]: a window policy whose evicted messages are handed to a [`DemotionHook`] before they leave.
+
+use tidemark_core::error::chain_text;
+use tidemark_core::{
+    ConversationId, ConversationMemory, ConversationStore, DemotionHook, MemoryError, MemoryPolicy, Message,
+    SeqRange, StoreError, TokenCounter,
+};
+
+use super::gate::Gates;
+use super::window::{View, prepare_append};
+use super::{FailureMode, MAX_ATTEMPTS};
+use crate::counter::HeuristicCounter;
+
+/// A [`ConversationMemory`] that delivers every demoted message to a hook, then moves the watermark.
+///
+/// Delivery is at least once and in order: the watermark is stored only after
+/// the hook returned `Ok`, so an error, a crash or a cancelled load in between
+/// means the same messages are offered again, and never that they are lost.
+/// Because the watermark lives in the store, a restart or a second adapter
+/// over the same store does not deliver them again once stored. Concurrent
+/// loads of one conversation deliver once: the later ones wait and then find
+/// nothing new to demote.
+///
+/// A hook error is returned to the caller by default; with
+/// [`FailureMode::Degrade`] the load returns the policy's window instead and
+/// the failure is logged.
+///
+/// ```
+/// use std::sync::Mutex;
+/// use tidemark_core::{ConversationId, ConversationMemory, DemotionHook, HookError, Message, SeqRange, StoredMessage};
+/// use tidemark_memory::{DemotingMemory, InMemoryStore, SlidingWindow};
+///
+/// #[derive(Default)]
+/// struct Archive(Mutex<Vec<String>>);
+///
+/// impl DemotionHook for Archive {
+///     async fn on_demote(&self, _: &ConversationId, _: SeqRange, messages: &[StoredMessage]) -> Result<(), HookError> {
+///         let mut archive = self.0.lock().map_err(|_| HookError::new("poisoned"))?;
+///         archive.extend(messages.iter().map(|m| m.message.text().into_owned()));
+///         Ok(())
+///     }
+/// }
+///
+/// # futures::executor::block_on(async {
+/// let memory = DemotingMemory::new(InMemoryStore::new(), SlidingWindow::last_messages(1), Archive::default());
+/// let id = ConversationId::new("demo")?;
+/// memory.append(&id, vec![Message::user("first"), Message::user("second")]).await?;
+/// assert_eq!(memory.load(&id).await?, vec![Message::user("second")]);
+/// assert_eq!(*memory.hook().0.lock().unwrap(), vec!["first".to_owned()]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # }).unwrap();
+/// ```
+#[derive(Debug)]
+pub struct DemotingMemory<S, P, H> {
+    inner: S,
+    policy: P,
+    hook: H,
+    failure: FailureMode,
+    gates: Gates,
+    fallback: HeuristicCounter,
+}
+
+impl<S, P, H> DemotingMemory<S, P, H> {
+    /// Wrap `inner` so that every load runs through `policy` and demoted messages go to `hook`.
+    pub fn new(inner: S, policy: P, hook: H) -> Self {
+        Self {
+            inner,
+            policy,
+            hook,
+            failure: FailureMode::default(),
+            gates: Gates::default(),
+            fallback: HeuristicCounter::default(),
+        }
+    }
+
+    /// The same memory with another failure mode.
+    #[must_use]
+    pub fn with_failure_mode(mut self, failure: FailureMode) -> Self {
+        self.failure = failure;
+        self
+    }
+
+    /// The store.
+    pub fn get_ref(&self) -> &S {
+        &self.inner
+    }
+
+    /// The store, mutably.
+    pub fn get_mut(&mut self) -> &mut S {
+        &mut self.inner
+    }
+
+    /// The store, giving up the wrapper.
+    pub fn into_inner(self) -> S {
+        self.inner
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> &P {
+        &self.policy
+    }
+
+    /// The hook.
+    pub fn hook(&self) -> &H {
+        &self.hook
+    }
+
+    /// How many conversations have a load in flight now (for leak checks).
+    pub fn in_flight(&self) -> usize {
+        self.gates.len()
+    }
+}
+
+impl<S: ConversationStore, P: MemoryPolicy, H: DemotionHook> DemotingMemory<S, P, H> {
+    fn counter(&self) -> &dyn TokenCounter {
+        self.policy.token_counter().unwrap_or(&self.fallback)
+    }
+}
+
+impl<S, P, H> ConversationMemory for DemotingMemory<S, P, H>
+where
+    S: ConversationStore,
+    P: MemoryPolicy,
+    H: DemotionHook,
+{
+    async fn load(&self, conversation: &ConversationId) -> Result<Vec<Message>, MemoryError> {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let view = View::read(&self.inner, conversation).await?;
+            let selection = view.select(&self.policy, self.counter());
+            let summary = view.state.summary.clone();
+            if selection.keeps_all() {
+                return Ok(view.assemble(summary.as_ref(), &selection));
+            }
+            let _flight = self.gates.claim(conversation).acquire().await;
+            // The load before us may have delivered and moved the watermark.
+            let view = View::read(&self.inner, conversation).await?;
+            let selection = view.select(&self.policy, self.counter());
+            let summary = view.state.summary.clone();
+            if selection.keeps_all() {
+                return Ok(view.assemble(summary.as_ref(), &selection));
+            }
+            let plan = view.plan(&selection, summary.clone());
+            if let Err(error) = self.hook.on_demote(conversation, plan.range, &plan.demoted).await {
+                return match self.failure {
+                    FailureMode::Propagate => Err(MemoryError::Hook(error)),
+                    FailureMode::Degrade => {
+                        tracing::warn!(
+                            conversation = %conversation,
+                            range = %plan.range,
+                            error = %chain_text(&error),
+                            "demotion hook failed; serving the window without moving the watermark"
+                        );
+                        Ok(view.assemble(summary.as_ref(), &selection))
+                    }
+                };
+            }
+            match self.inner.save_state(conversation, view.state.generation, plan.state).await {
+                Ok(_) => return Ok(view.assemble(summary.as_ref(), &selection)),
+                // A clear or another process changed the state; the hook saw the
+                // messages (at least once is the contract) and we look again.
+                Err(StoreError::StateConflict { .. }) if attempt < MAX_ATTEMPTS => continue,
+                Err(error) => return Err(error.into()),
+            }
+        }
+    }
+
+    async fn append(
+        &self,
+        conversation: &ConversationId,
+        messages: Vec<Message>,
+    ) -> Result<SeqRange, MemoryError> {
+        let prepared = prepare_append(messages, self.counter())?;
+        Ok(self.inner.append(conversation, prepared).await?)
+    }
+
+    async fn clear(&self, conversation: &ConversationId) -> Result<(), MemoryError> {
+        Ok(self.inner.clear(conversation).await?)
+    }
+}

@@ -1,0 +1,104 @@
+//! [`PolicyMemory`]: a store behind a window policy, with the watermark kept in the store.
+
+use tidemark_core::{
+    ConversationId, ConversationMemory, ConversationStore, MemoryError, MemoryPolicy, Message, SeqRange,
+    StoreError, TokenCounter,
+};
+
+use super::MAX_ATTEMPTS;
+use super::window::{View, prepare_append};
+use crate::counter::HeuristicCounter;
+
+/// A [`ConversationMemory`] that loads what its policy keeps and lets the rest go.
+///
+/// Demoted messages leave the window for good: the watermark is stored, so a
+/// later load, a new process or a wider policy does not bring them back. Use
+/// [`DemotingMemory`](crate::DemotingMemory) to hand them to a hook first, or
+/// [`CompactingMemory`](crate::CompactingMemory) to keep a summary of them.
+///
+/// ```
+/// use tidemark_core::{ConversationId, ConversationMemory, Message};
+/// use tidemark_memory::{InMemoryStore, PolicyMemory, SlidingWindow};
+///
+/// # futures::executor::block_on(async {
+/// let memory = PolicyMemory::new(InMemoryStore::new(), SlidingWindow::last_messages(2));
+/// let id = ConversationId::new("demo")?;
+/// memory.append(&id, vec![Message::user("a"), Message::assistant("b"), Message::user("c")]).await?;
+/// assert_eq!(memory.load(&id).await?, vec![Message::assistant("b"), Message::user("c")]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # }).unwrap();
+/// ```
+#[derive(Debug, Clone)]
+pub struct PolicyMemory<S, P> {
+    inner: S,
+    policy: P,
+    fallback: HeuristicCounter,
+}
+
+impl<S, P> PolicyMemory<S, P> {
+    /// Wrap `inner` so that every load runs through `policy`.
+    pub fn new(inner: S, policy: P) -> Self {
+        Self { inner, policy, fallback: HeuristicCounter::default() }
+    }
+
+    /// The store.
+    pub fn get_ref(&self) -> &S {
+        &self.inner
+    }
+
+    /// The store, mutably.
+    pub fn get_mut(&mut self) -> &mut S {
+        &mut self.inner
+    }
+
+    /// The store, giving up the wrapper.
+    pub fn into_inner(self) -> S {
+        self.inner
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> &P {
+        &self.policy
+    }
+}
+
+impl<S: ConversationStore, P: MemoryPolicy> PolicyMemory<S, P> {
+    fn counter(&self) -> &dyn TokenCounter {
+        self.policy.token_counter().unwrap_or(&self.fallback)
+    }
+}
+
+impl<S: ConversationStore, P: MemoryPolicy> ConversationMemory for PolicyMemory<S, P> {
+    async fn load(&self, conversation: &ConversationId) -> Result<Vec<Message>, MemoryError> {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let view = View::read(&self.inner, conversation).await?;
+            let selection = view.select(&self.policy, self.counter());
+            let summary = view.state.summary.clone();
+            if !selection.keeps_all() {
+                let plan = view.plan(&selection, summary.clone());
+                match self.inner.save_state(conversation, view.state.generation, plan.state).await {
+                    Ok(_) => {}
+                    // Someone moved the state first (another load, a clear): look again.
+                    Err(StoreError::StateConflict { .. }) if attempt < MAX_ATTEMPTS => continue,
+                    Err(error) => return Err(error.into()),
+                }
+            }
+            return Ok(view.assemble(summary.as_ref(), &selection));
+        }
+    }
+
+    async fn append(
+        &self,
+        conversation: &ConversationId,
+        messages: Vec<Message>,
+    ) -> Result<SeqRange, MemoryError> {
+        let prepared = prepare_append(messages, self.counter())?;
+        Ok(self.inner.append(conversation, prepared).await?)
+    }
+
+    async fn clear(&self, conversation: &ConversationId) -> Result<(), MemoryError> {
+        Ok(self.inner.clear(conversation).await?)
+    }
+}

@@ -1,0 +1,125 @@
+//! The load path the adapters share: read the window from the store, let the policy choose, and plan the new state.
+
+use tidemark_core::{
+    CompactionState, ConversationId, ConversationStore, MemoryPolicy, Message, Selection, Seq, SeqRange,
+    StoreError, StoredMessage, StoredSummary, TokenCounter, Window,
+};
+
+/// What a load sees: the stored state and the messages still in the window.
+pub(crate) struct View {
+    pub(crate) state: CompactionState,
+    /// Retained messages below the watermark, then every message from the watermark on.
+    pub(crate) stored: Vec<StoredMessage>,
+    pub(crate) messages: Vec<Message>,
+    pub(crate) tokens: Vec<u32>,
+}
+
+impl View {
+    /// Read the window of `id`: a state read and two range reads, whatever the conversation's length.
+    pub(crate) async fn read<S: ConversationStore>(
+        store: &S,
+        id: &ConversationId,
+    ) -> Result<Self, StoreError> {
+        let state = store.state(id).await?;
+        let mut stored =
+            if state.retained.is_empty() { Vec::new() } else { store.load_seqs(id, &state.retained).await? };
+        stored.extend(store.load_range(id, SeqRange::from(state.watermark)).await?);
+        let messages = stored.iter().map(|s| Message::clone(&s.message)).collect();
+        let tokens = stored.iter().map(|s| s.tokens).collect();
+        Ok(Self { state, stored, messages, tokens })
+    }
+
+    /// Tokens always in the prompt: the summary and the counter's per-prompt overhead.
+    pub(crate) fn fixed_tokens(&self, counter: &dyn TokenCounter) -> u32 {
+        let summary = self.state.summary.as_ref().map_or(0, |summary| summary.tokens);
+        summary.saturating_add(counter.prompt_overhead())
+    }
+
+    /// Let `policy` choose from this window.
+    pub(crate) fn select<P: MemoryPolicy>(&self, policy: &P, counter: &dyn TokenCounter) -> Selection {
+        self.select_with_fixed(policy, self.fixed_tokens(counter))
+    }
+
+    pub(crate) fn select_with_fixed<P: MemoryPolicy>(&self, policy: &P, fixed: u32) -> Selection {
+        policy.select(&Window::new(&self.messages).with_tokens(&self.tokens).with_fixed_tokens(fixed))
+    }
+
+    /// The prompt tokens of this window as it stands (summary, overhead and every message).
+    pub(crate) fn prompt_tokens(&self, counter: &dyn TokenCounter) -> u64 {
+        u64::from(self.fixed_tokens(counter)) + self.tokens.iter().map(|&t| u64::from(t)).sum::<u64>()
+    }
+
+    /// What applying `selection` changes: the demoted messages, the range the watermark moves past, and the state to write.
+    pub(crate) fn plan(&self, selection: &Selection, summary: Option<StoredSummary>) -> Plan {
+        let old = self.state.watermark;
+        let cut_seq = self.stored.get(selection.cut()).map_or_else(
+            || self.stored.last().map_or(old, |last| last.seq.after(1)),
+            |first_kept| first_kept.seq,
+        );
+        let watermark = cut_seq.max(old);
+        let retained: Vec<Seq> =
+            selection.kept().map(|index| self.stored[index].seq).filter(|seq| *seq < watermark).collect();
+        let demoted: Vec<StoredMessage> =
+            selection.demoted().map(|index| self.stored[index].clone()).collect();
+        let start = demoted.first().map_or(old, |first| first.seq.min(old));
+        Plan {
+            range: SeqRange::new(start, watermark),
+            demoted,
+            state: CompactionState::new(watermark, retained, summary),
+        }
+    }
+
+    /// The kept messages with `summary` in front, moving them out of the view.
+    pub(crate) fn assemble(self, summary: Option<&StoredSummary>, selection: &Selection) -> Vec<Message> {
+        let mut prompt = Vec::with_capacity(selection.kept_len() + 1);
+        prompt.extend(summary.map(|summary| summary.message.clone()));
+        let mut retained = selection.retained().iter().copied().peekable();
+        for (index, message) in self.messages.into_iter().enumerate() {
+            if index >= selection.cut() || retained.next_if_eq(&index).is_some() {
+                prompt.push(message);
+            }
+        }
+        prompt
+    }
+}
+
+/// The effect of one selection on the stored state.
+pub(crate) struct Plan {
+    /// The sequence numbers the watermark moves past.
+    pub(crate) range: SeqRange,
+    /// The messages leaving the window, in order.
+    pub(crate) demoted: Vec<StoredMessage>,
+    /// The state to write (its generation is set by the store).
+    pub(crate) state: CompactionState,
+}
+
+/// Count and wrap messages for appending, after checking that they can extend a valid history.
+///
+/// Leading tool messages answer calls made by an earlier append, which this
+/// check cannot see, so only their shape is checked; the rest of the batch
+/// must be valid on its own.
+pub(crate) fn prepare_append(
+    messages: Vec<Message>,
+    counter: &dyn TokenCounter,
+) -> Result<Vec<tidemark_core::NewMessage>, tidemark_core::Violation> {
+    let leading = messages.iter().take_while(|m| m.role == tidemark_core::Role::Tool).count();
+    for (index, message) in messages[..leading].iter().enumerate() {
+        let only_results =
+            message.parts.iter().all(|part| matches!(part, tidemark_core::Part::ToolResult(_)));
+        if message.parts.is_empty() || !only_results {
+            return Err(tidemark_core::Violation::new(
+                index,
+                tidemark_core::ViolationKind::MalformedToolMessage,
+            ));
+        }
+    }
+    tidemark_core::validate(&messages[leading..])
+        .map_err(|violation| tidemark_core::Violation::new(violation.index + leading, violation.kind))?;
+    Ok(messages
+        .into_iter()
+        .map(|message| {
+            let tokens = counter.count(&message);
+            tidemark_core::NewMessage::new(message, tokens)
+        })
+        .collect())
+}

@@ -1,0 +1,53 @@
+//! The errors of tidemark-memory's own constructors; store and memory operations use the core error types.
+
+use std::error::Error;
+use std::sync::Arc;
+
+use crate::counter::Encoding;
+
+/// A policy configuration that cannot work.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PolicyError {
+    /// The low watermark must be a percentage from 1 to 100.
+    #[error("low watermark must be between 1 and 100 percent of the budget, got {percent}")]
+    LowWatermark {
+        /// The percentage given.
+        percent: u8,
+    },
+    /// The reserve for the answer leaves no room for the prompt.
+    #[error("reserve of {reserve} tokens leaves nothing of the {budget}-token budget for the prompt")]
+    ReserveTooLarge {
+        /// The reserve given.
+        reserve: u32,
+        /// The budget.
+        budget: u32,
+    },
+}
+
+/// Why a counter could not be built.
+#[derive(Clone, Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CounterError {
+    /// A heuristic was asked for a bytes-per-token ratio that is not a finite number above zero.
+    #[error("bytes per token must be a finite number above zero, got {value}")]
+    InvalidBytesPerToken {
+        /// The rejected ratio.
+        value: f32,
+    },
+    /// No supported encoding is known for the model name.
+    #[error("no supported tokenizer is known for model `{model}`")]
+    UnknownModel {
+        /// The model name as given.
+        model: String,
+    },
+    /// The byte-pair tables of an encoding could not be built.
+    #[error("loading the {encoding} byte-pair tables failed")]
+    LoadEncoding {
+        /// The encoding whose tables failed to load.
+        encoding: Encoding,
+        /// What went wrong inside tiktoken-rs (shared, because the failure is remembered process-wide).
+        #[source]
+        source: Arc<dyn Error + Send + Sync>,
+    },
+}

@@ -1,0 +1,232 @@
+//! [`InMemoryStore`]: conversations in process memory, messages shared so that loads copy no text.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
+
+use tidemark_core::store::{ConversationStats, check_state};
+use tidemark_core::{
+    CompactionState, ConversationId, ConversationStore, NewMessage, Seq, SeqRange, StoreError, StoredMessage,
+};
+
+/// One conversation: messages indexed by `seq - base`, with holes where messages were pruned.
+#[derive(Debug, Default)]
+struct Conversation {
+    /// The sequence number of `slots[0]`.
+    base: Seq,
+    slots: VecDeque<Option<StoredMessage>>,
+    stored: u64,
+    stored_tokens: u64,
+    state: CompactionState,
+}
+
+impl Conversation {
+    fn next_seq(&self) -> Seq {
+        self.base.after(self.slots.len() as u64)
+    }
+
+    fn get(&self, seq: Seq) -> Option<&StoredMessage> {
+        let index = usize::try_from(seq.distance_from(self.base)).ok()?;
+        if seq < self.base {
+            return None;
+        }
+        self.slots.get(index).and_then(Option::as_ref)
+    }
+
+    /// Drop leading holes so memory follows what is stored, not what was ever appended.
+    fn trim_front(&mut self) {
+        while matches!(self.slots.front(), Some(None)) {
+            self.slots.pop_front();
+            self.base = self.base.after(1);
+        }
+    }
+}
+
+/// A [`ConversationStore`] in process memory.
+///
+/// Messages are kept behind `Arc`, so loading a window clones pointers, not
+/// text, and a load costs what the window holds whatever the length of the
+/// conversation. Each conversation has its own lock, so conversations never
+/// wait for each other. Cloning the store gives another handle to the same data.
+///
+/// Nothing survives the process: use [`SqliteStore`](crate::SqliteStore) when
+/// the agent must pick up where it left off.
+///
+/// ```
+/// use tidemark_core::{ConversationId, ConversationStore, Message, NewMessage, Seq, SeqRange};
+/// use tidemark_memory::store::InMemoryStore;
+///
+/// # futures::executor::block_on(async {
+/// let store = InMemoryStore::new();
+/// let id = ConversationId::new("demo")?;
+/// store.append(&id, vec![NewMessage::new(Message::user("hello"), 5)]).await?;
+/// let loaded = store.load_range(&id, SeqRange::from(Seq::ZERO)).await?;
+/// assert_eq!(loaded[0].message.text(), "hello");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # }).unwrap();
+/// ```
+#[derive(Debug, Default, Clone)]
+pub struct InMemoryStore {
+    conversations: Arc<RwLock<HashMap<ConversationId, Arc<Mutex<Conversation>>>>>,
+}
+
+impl InMemoryStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn existing(&self, id: &ConversationId) -> Option<Arc<Mutex<Conversation>>> {
+        self.conversations.read().unwrap_or_else(PoisonError::into_inner).get(id).cloned()
+    }
+
+    fn entry(&self, id: &ConversationId) -> Arc<Mutex<Conversation>> {
+        if let Some(found) = self.existing(id) {
+            return found;
+        }
+        let mut all = self.conversations.write().unwrap_or_else(PoisonError::into_inner);
+        Arc::clone(all.entry(id.clone()).or_default())
+    }
+}
+
+/// Lock one conversation.
+///
+/// Every critical section below checks before it writes and cannot panic half
+/// way, so a lock poisoned by a panic elsewhere still guards consistent data.
+fn lock(conversation: &Mutex<Conversation>) -> MutexGuard<'_, Conversation> {
+    conversation.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl ConversationStore for InMemoryStore {
+    async fn append(
+        &self,
+        conversation: &ConversationId,
+        messages: Vec<NewMessage>,
+    ) -> Result<SeqRange, StoreError> {
+        if messages.is_empty() {
+            let next = self.existing(conversation).map_or(Seq::ZERO, |entry| lock(&entry).next_seq());
+            return Ok(SeqRange::new(next, next));
+        }
+        let entry = self.entry(conversation);
+        let mut entry = lock(&entry);
+        let start = entry.next_seq();
+        for (offset, new) in messages.into_iter().enumerate() {
+            let seq = start.after(offset as u64);
+            entry.stored += 1;
+            entry.stored_tokens += u64::from(new.tokens);
+            entry.slots.push_back(Some(StoredMessage::new(seq, new.tokens, new.message)));
+        }
+        Ok(SeqRange::new(start, entry.next_seq()))
+    }
+
+    async fn load_range(
+        &self,
+        conversation: &ConversationId,
+        range: SeqRange,
+    ) -> Result<Vec<StoredMessage>, StoreError> {
+        let Some(entry) = self.existing(conversation) else { return Ok(Vec::new()) };
+        let entry = lock(&entry);
+        let start = range.start.max(entry.base);
+        let end = range.end.min(entry.next_seq());
+        if end <= start {
+            return Ok(Vec::new());
+        }
+        let from = usize::try_from(start.distance_from(entry.base)).unwrap_or(usize::MAX);
+        let to = usize::try_from(end.distance_from(entry.base)).unwrap_or(usize::MAX);
+        Ok(entry.slots.range(from..to).flatten().cloned().collect())
+    }
+
+    async fn load_seqs(
+        &self,
+        conversation: &ConversationId,
+        seqs: &[Seq],
+    ) -> Result<Vec<StoredMessage>, StoreError> {
+        let Some(entry) = self.existing(conversation) else { return Ok(Vec::new()) };
+        let entry = lock(&entry);
+        Ok(seqs.iter().filter_map(|seq| entry.get(*seq).cloned()).collect())
+    }
+
+    async fn stats(&self, conversation: &ConversationId) -> Result<ConversationStats, StoreError> {
+        let Some(entry) = self.existing(conversation) else { return Ok(ConversationStats::default()) };
+        let entry = lock(&entry);
+        Ok(ConversationStats::new(entry.next_seq(), entry.stored, entry.stored_tokens))
+    }
+
+    async fn clear(&self, conversation: &ConversationId) -> Result<(), StoreError> {
+        let Some(entry) = self.existing(conversation) else { return Ok(()) };
+        let mut entry = lock(&entry);
+        let next = entry.next_seq();
+        let generation = entry.state.generation + 1;
+        entry.slots.clear();
+        entry.base = next;
+        entry.stored = 0;
+        entry.stored_tokens = 0;
+        entry.state = CompactionState::new(next, Vec::new(), None);
+        entry.state.generation = generation;
+        Ok(())
+    }
+
+    async fn state(&self, conversation: &ConversationId) -> Result<CompactionState, StoreError> {
+        Ok(self.existing(conversation).map(|entry| lock(&entry).state.clone()).unwrap_or_default())
+    }
+
+    async fn save_state(
+        &self,
+        conversation: &ConversationId,
+        expected_generation: u64,
+        mut state: CompactionState,
+    ) -> Result<CompactionState, StoreError> {
+        // A refused save must leave no trace, so an unknown conversation is
+        // checked against the default state before its entry is created.
+        if self.existing(conversation).is_none() {
+            let fresh = CompactionState::default();
+            if expected_generation != fresh.generation {
+                return Err(StoreError::StateConflict {
+                    expected: expected_generation,
+                    found: fresh.generation,
+                });
+            }
+            check_state(&fresh, Seq::ZERO, &state)?;
+        }
+        let entry = self.entry(conversation);
+        let mut entry = lock(&entry);
+        if entry.state.generation != expected_generation {
+            return Err(StoreError::StateConflict {
+                expected: expected_generation,
+                found: entry.state.generation,
+            });
+        }
+        check_state(&entry.state, entry.next_seq(), &state)?;
+        state.generation = expected_generation + 1;
+        entry.state = state.clone();
+        Ok(state)
+    }
+
+    async fn prune(&self, conversation: &ConversationId) -> Result<u64, StoreError> {
+        let Some(entry) = self.existing(conversation) else { return Ok(0) };
+        let mut entry = lock(&entry);
+        let watermark = entry.state.watermark;
+        let retained = entry.state.retained.clone();
+        let base = entry.base;
+        let (mut deleted, mut tokens) = (0u64, 0u64);
+        let below =
+            usize::try_from(watermark.distance_from(base)).unwrap_or(usize::MAX).min(entry.slots.len());
+        for (offset, slot) in entry.slots.iter_mut().take(below).enumerate() {
+            let seq = base.after(offset as u64);
+            if slot.is_some() && retained.binary_search(&seq).is_err() {
+                tokens += slot.take().map_or(0, |stored| u64::from(stored.tokens));
+                deleted += 1;
+            }
+        }
+        entry.stored -= deleted;
+        entry.stored_tokens -= tokens;
+        entry.trim_front();
+        Ok(deleted)
+    }
+
+    async fn conversations(&self) -> Result<Vec<ConversationId>, StoreError> {
+        let all = self.conversations.read().unwrap_or_else(PoisonError::into_inner);
+        let mut ids: Vec<ConversationId> = all.keys().cloned().collect();
+        ids.sort_unstable();
+        Ok(ids)
+    }
+}

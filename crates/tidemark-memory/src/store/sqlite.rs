@@ -1,0 +1,585 @@
+//! [`SqliteStore`]: conversations kept in one SQLite file, the embedded default store that survives restarts.
+
+mod schema;
+
+use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use rusqlite::{Connection, OptionalExtension, Rows, TransactionBehavior, params};
+use tidemark_core::store::{ConversationStats, StoredSummary, check_state};
+use tidemark_core::{
+    CompactionState, ConversationId, ConversationIdError, ConversationStore, DecodeError, Message,
+    NewMessage, Seq, SeqRange, StoreError, StoredMessage,
+};
+
+/// How long a connection waits for another connection's write lock before it reports the database as busy.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A [`ConversationStore`] in one SQLite file (or in memory, for tests).
+///
+/// The file holds a `conversations` table (numbering, counters and compaction
+/// state, one row per conversation) and a `messages` table (each message's
+/// token count and its body in tidemark's JSON format, see
+/// [`Message::to_json`]). Its schema version is kept in `PRAGMA user_version`
+/// and brought up to date when the file is opened; a file written by a newer
+/// build is refused with [`StoreError::SchemaTooNew`] and left untouched.
+///
+/// # Execution model
+///
+/// A store owns one connection behind a mutex, and every method runs its one
+/// short transaction right on the calling task instead of moving it to a
+/// blocking thread. In WAL mode these statements take microseconds, and an
+/// agent issues several of them per turn, so a thread hop per call would cost
+/// more than the work itself. The lock is never held across an `.await`: each
+/// method takes it, runs its transaction to the end and releases it before
+/// returning. The price is that a call may block its task while another process
+/// holds the write lock, for at most the busy timeout of five seconds.
+///
+/// Clones share the connection. Handles opened separately on one file (in one
+/// process or several) each have their own connection; SQLite's locking
+/// serializes their writes, and every writing method takes the write lock at
+/// the start of its transaction (`BEGIN IMMEDIATE`), so what it reads is still
+/// true when it writes.
+///
+/// # Example
+///
+/// ```
+/// use tidemark_core::{ConversationId, ConversationStore, Message, NewMessage, Seq, SeqRange};
+/// use tidemark_memory::store::SqliteStore;
+///
+/// # futures::executor::block_on(async {
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("memory.db");
+/// let id = ConversationId::new("demo")?;
+///
+/// let store = SqliteStore::open(&path)?;
+/// store.append(&id, vec![NewMessage::new(Message::user("hello"), 5)]).await?;
+/// drop(store);
+///
+/// // A later run picks up where the first one stopped.
+/// let store = SqliteStore::open(&path)?;
+/// let loaded = store.load_range(&id, SeqRange::from(Seq::ZERO)).await?;
+/// assert_eq!(loaded[0].message.text(), "hello");
+/// assert_eq!(loaded[0].tokens, 5);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # }).unwrap();
+/// ```
+#[derive(Debug, Clone)]
+pub struct SqliteStore {
+    connection: Arc<Mutex<Connection>>,
+}
+
+impl SqliteStore {
+    /// Open the store in the file at `path`, creating the file if it is missing and bringing its schema up to date.
+    ///
+    /// # Errors
+    ///
+    /// Returns [`StoreError::SchemaTooNew`] for a file written by a newer build
+    /// (the file is not changed), and [`StoreError::Backend`] when the file cannot
+    /// be opened, is not an SQLite database or cannot be migrated.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self, StoreError> {
+        let connection =
+            Connection::open(path.as_ref()).map_err(|error| StoreError::backend("open", error))?;
+        Self::set_up(connection, true)
+    }
+
+    /// A store in memory: private to this handle and its clones, gone when the last of them is dropped.
+    ///
+    /// # Errors
+    ///
+    /// Returns [`StoreError::Backend`] if SQLite cannot create the database.
+    pub fn open_in_memory() -> Result<Self, StoreError> {
+        let connection = Connection::open_in_memory().map_err(|error| StoreError::backend("open", error))?;
+        Self::set_up(connection, false)
+    }
+
+    fn set_up(mut connection: Connection, file: bool) -> Result<Self, StoreError> {
+        let fail = |error| StoreError::backend("open", error);
+        connection.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
+        // Switching to WAL rewrites the file header, so a file from a newer
+        // build must be refused before that happens.
+        schema::refuse_newer(&connection)?;
+        if file {
+            let mode: String = connection
+                .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
+                .map_err(fail)?;
+            if !mode.eq_ignore_ascii_case("wal") {
+                // Some file systems (network shares) cannot hold the WAL index;
+                // the store still works there, only with writers blocking readers.
+                tracing::warn!(%mode, "sqlite store could not switch to WAL; continuing in this journal mode");
+            }
+        }
+        connection.pragma_update(None, "synchronous", "NORMAL").map_err(fail)?;
+        connection.pragma_update(None, "foreign_keys", true).map_err(fail)?;
+        schema::migrate(&mut connection)?;
+        Ok(Self { connection: Arc::new(Mutex::new(connection)) })
+    }
+
+    /// Run `work` on the connection and name the operation in any backend error.
+    fn run<T>(
+        &self,
+        operation: &'static str,
+        work: impl FnOnce(&mut Connection) -> Result<T, Fail>,
+    ) -> Result<T, StoreError> {
+        let mut connection = self.lock();
+        work(&mut connection).map_err(|fail| fail.named(operation))
+    }
+
+    /// Lock the connection, recovering it from a panic in another holder.
+    ///
+    /// Every method does its writes inside a transaction that rolls back unless
+    /// it was committed, and a transaction that is dropped while a panic unwinds
+    /// rolls back too, so the database holds either all of a method's writes or
+    /// none of them: a poisoned lock still guards consistent data. Should that
+    /// rollback itself have failed, it is retried here, so that the connection is
+    /// not stuck inside a transaction.
+    fn lock(&self) -> MutexGuard<'_, Connection> {
+        match self.connection.lock() {
+            Ok(connection) => connection,
+            Err(poisoned) => {
+                let connection = poisoned.into_inner();
+                if !connection.is_autocommit()
+                    && let Err(error) = connection.execute_batch("ROLLBACK")
+                {
+                    tracing::warn!(%error, "sqlite store could not roll back after a panic");
+                }
+                self.connection.clear_poison();
+                connection
+            }
+        }
+    }
+}
+
+impl ConversationStore for SqliteStore {
+    async fn append(
+        &self,
+        conversation: &ConversationId,
+        messages: Vec<NewMessage>,
+    ) -> Result<SeqRange, StoreError> {
+        self.run("append", |connection| append(connection, conversation.as_str(), messages))
+    }
+
+    async fn load_range(
+        &self,
+        conversation: &ConversationId,
+        range: SeqRange,
+    ) -> Result<Vec<StoredMessage>, StoreError> {
+        self.run("load_range", |connection| load_range(connection, conversation.as_str(), range))
+    }
+
+    async fn load_seqs(
+        &self,
+        conversation: &ConversationId,
+        seqs: &[Seq],
+    ) -> Result<Vec<StoredMessage>, StoreError> {
+        self.run("load_seqs", |connection| load_seqs(connection, conversation.as_str(), seqs))
+    }
+
+    async fn stats(&self, conversation: &ConversationId) -> Result<ConversationStats, StoreError> {
+        self.run("stats", |connection| {
+            let counts = read_counts(connection, conversation.as_str())?;
+            Ok(counts.map_or_else(ConversationStats::default, |counts| {
+                ConversationStats::new(counts.next_seq, counts.stored, counts.stored_tokens)
+            }))
+        })
+    }
+
+    async fn clear(&self, conversation: &ConversationId) -> Result<(), StoreError> {
+        self.run("clear", |connection| clear(connection, conversation.as_str()))
+    }
+
+    async fn state(&self, conversation: &ConversationId) -> Result<CompactionState, StoreError> {
+        self.run("state", |connection| {
+            Ok(read_state(connection, conversation.as_str())?.map(|(_, state)| state).unwrap_or_default())
+        })
+    }
+
+    async fn save_state(
+        &self,
+        conversation: &ConversationId,
+        expected_generation: u64,
+        state: CompactionState,
+    ) -> Result<CompactionState, StoreError> {
+        self.run("save_state", |connection| {
+            save_state(connection, conversation.as_str(), expected_generation, state)
+        })
+    }
+
+    async fn prune(&self, conversation: &ConversationId) -> Result<u64, StoreError> {
+        self.run("prune", |connection| prune(connection, conversation.as_str()))
+    }
+
+    async fn conversations(&self) -> Result<Vec<ConversationId>, StoreError> {
+        self.run("conversations", conversations)
+    }
+}
+
+/// Why an operation failed, before the operation's name is attached.
+#[derive(Debug)]
+enum Fail {
+    /// SQLite reported an error.
+    Sqlite(rusqlite::Error),
+    /// A value cannot be stored, or a stored value is not one this store writes.
+    Data(DataError),
+    /// A failure that is already final: a conflict, an invalid state or a corrupt message.
+    Store(StoreError),
+}
+
+impl Fail {
+    fn named(self, operation: &'static str) -> StoreError {
+        match self {
+            Fail::Sqlite(error) => StoreError::backend(operation, error),
+            Fail::Data(error) => StoreError::backend(operation, error),
+            Fail::Store(error) => error,
+        }
+    }
+}
+
+impl From<rusqlite::Error> for Fail {
+    fn from(error: rusqlite::Error) -> Self {
+        Fail::Sqlite(error)
+    }
+}
+
+impl From<rusqlite::types::FromSqlError> for Fail {
+    fn from(error: rusqlite::types::FromSqlError) -> Self {
+        Fail::Sqlite(error.into())
+    }
+}
+
+impl From<DataError> for Fail {
+    fn from(error: DataError) -> Self {
+        Fail::Data(error)
+    }
+}
+
+impl From<StoreError> for Fail {
+    fn from(error: StoreError) -> Self {
+        Fail::Store(error)
+    }
+}
+
+/// A value that does not fit the file, or a stored value this store would never have written.
+///
+/// It reaches callers as the source of a [`StoreError::Backend`].
+#[derive(Debug, thiserror::Error)]
+enum DataError {
+    /// A number would pass the largest integer SQLite stores.
+    #[error("column `{column}` would pass {max}, the largest integer sqlite stores", max = i64::MAX)]
+    Exhausted {
+        /// The column that would overflow.
+        column: &'static str,
+    },
+    /// A stored integer is outside the range of the value it stands for.
+    #[error("column `{column}` holds {value}, which this store never writes")]
+    OutOfRange {
+        /// The column read.
+        column: &'static str,
+        /// The value found.
+        value: i64,
+    },
+    /// A stored counter disagrees with the messages stored.
+    #[error("column `{column}` disagrees with the stored messages")]
+    Inconsistent {
+        /// The counter.
+        column: &'static str,
+    },
+    /// A JSON column could not be written or read.
+    #[error("column `{column}` holds malformed json")]
+    Json {
+        /// The column.
+        column: &'static str,
+        /// The JSON error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A stored conversation id is not a valid [`ConversationId`].
+    #[error("a stored conversation id is not valid")]
+    Id(#[source] ConversationIdError),
+    /// The schema version is negative, which no tidemark build writes.
+    #[error("schema version {0} is not one tidemark writes")]
+    Version(i64),
+}
+
+/// The numbering and counters of one conversation.
+#[derive(Clone, Copy, Debug)]
+struct Counts {
+    next_seq: Seq,
+    generation: u64,
+    stored: u64,
+    stored_tokens: u64,
+}
+
+const SELECT_COUNTS: &str =
+    "SELECT next_seq, generation, stored, stored_tokens FROM conversations WHERE id = ?1";
+
+const SELECT_STATE: &str = "SELECT next_seq, generation, stored, stored_tokens, watermark, retained, summary
+     FROM conversations WHERE id = ?1";
+
+/// Write the counters of a conversation, creating its row with an empty state if it has none yet.
+const UPSERT_COUNTS: &str = "INSERT INTO conversations
+         (id, next_seq, generation, watermark, retained, summary, stored, stored_tokens)
+     VALUES (?1, ?2, 0, 0, '[]', NULL, ?3, ?4)
+     ON CONFLICT (id) DO UPDATE SET
+         next_seq = excluded.next_seq, stored = excluded.stored, stored_tokens = excluded.stored_tokens";
+
+/// Write the compaction state of a conversation, creating its row with no messages if it has none yet.
+const UPSERT_STATE: &str = "INSERT INTO conversations
+         (id, next_seq, generation, watermark, retained, summary, stored, stored_tokens)
+     VALUES (?1, 0, ?2, ?3, ?4, ?5, 0, 0)
+     ON CONFLICT (id) DO UPDATE SET
+         generation = excluded.generation, watermark = excluded.watermark,
+         retained = excluded.retained, summary = excluded.summary";
+
+const INSERT_MESSAGE: &str = "INSERT INTO messages (conversation, seq, tokens, body) VALUES (?1, ?2, ?3, ?4)";
+
+const SELECT_RANGE: &str = "SELECT seq, tokens, body FROM messages
+     WHERE conversation = ?1 AND seq >= ?2 AND seq < ?3 ORDER BY seq";
+
+const SELECT_ONE: &str = "SELECT seq, tokens, body FROM messages WHERE conversation = ?1 AND seq = ?2";
+
+fn append(connection: &mut Connection, id: &str, messages: Vec<NewMessage>) -> Result<SeqRange, Fail> {
+    if messages.is_empty() {
+        // Appending nothing must not make an unknown conversation appear, so it only reads.
+        let next = read_counts(connection, id)?.map_or(Seq::ZERO, |counts| counts.next_seq);
+        return Ok(SeqRange::new(next, next));
+    }
+    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let counts = read_counts(&transaction, id)?;
+    let start = counts.map_or(Seq::ZERO, |counts| counts.next_seq);
+    let added = u64::try_from(messages.len()).map_err(|_| DataError::Exhausted { column: "next_seq" })?;
+    let end = start.0.checked_add(added).ok_or(DataError::Exhausted { column: "next_seq" })?;
+    let tokens = messages.iter().try_fold(0u64, |sum, new| sum.checked_add(u64::from(new.tokens)));
+    let tokens = tokens.ok_or(DataError::Exhausted { column: "stored_tokens" })?;
+    let stored = counts.map_or(0, |counts| counts.stored).checked_add(added);
+    let stored_tokens = counts.map_or(0, |counts| counts.stored_tokens).checked_add(tokens);
+    transaction.prepare_cached(UPSERT_COUNTS)?.execute(params![
+        id,
+        to_sql(end, "next_seq")?,
+        to_sql(stored.ok_or(DataError::Exhausted { column: "stored" })?, "stored")?,
+        to_sql(stored_tokens.ok_or(DataError::Exhausted { column: "stored_tokens" })?, "stored_tokens")?,
+    ])?;
+    {
+        let mut insert = transaction.prepare_cached(INSERT_MESSAGE)?;
+        for (seq, new) in (start.0..end).zip(&messages) {
+            insert.execute(params![id, to_sql(seq, "seq")?, new.tokens, new.message.to_json()])?;
+        }
+    }
+    transaction.commit()?;
+    Ok(SeqRange::new(start, Seq(end)))
+}
+
+fn load_range(connection: &Connection, id: &str, range: SeqRange) -> Result<Vec<StoredMessage>, Fail> {
+    // No stored number reaches `i64::MAX` (it is at most the last `next_seq`
+    // minus one), so a start beyond it finds nothing and an end beyond it
+    // means "to the end".
+    let Ok(start) = i64::try_from(range.start.0) else { return Ok(Vec::new()) };
+    let end = i64::try_from(range.end.0).unwrap_or(i64::MAX);
+    if end <= start {
+        return Ok(Vec::new());
+    }
+    let mut select = connection.prepare_cached(SELECT_RANGE)?;
+    let mut rows = select.query(params![id, start, end])?;
+    let mut loaded = Vec::new();
+    while let Some(message) = next_message(&mut rows)? {
+        loaded.push(message);
+    }
+    Ok(loaded)
+}
+
+fn load_seqs(connection: &mut Connection, id: &str, seqs: &[Seq]) -> Result<Vec<StoredMessage>, Fail> {
+    if seqs.is_empty() {
+        return Ok(Vec::new());
+    }
+    // One read transaction, so that all the lookups see the same snapshot.
+    let transaction = connection.transaction()?;
+    let mut loaded = Vec::with_capacity(seqs.len());
+    {
+        let mut select = transaction.prepare_cached(SELECT_ONE)?;
+        // A number beyond SQLite's integers was never stored, so it is skipped like any missing one.
+        for seq in seqs.iter().filter_map(|seq| i64::try_from(seq.0).ok()) {
+            let mut rows = select.query(params![id, seq])?;
+            if let Some(message) = next_message(&mut rows)? {
+                loaded.push(message);
+            }
+        }
+    }
+    transaction.commit()?;
+    Ok(loaded)
+}
+
+fn clear(connection: &mut Connection, id: &str) -> Result<(), Fail> {
+    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    // Clearing an unknown conversation must not create it.
+    let Some(counts) = read_counts(&transaction, id)? else { return Ok(()) };
+    let generation = counts.generation.checked_add(1).ok_or(DataError::Exhausted { column: "generation" })?;
+    transaction.prepare_cached("DELETE FROM messages WHERE conversation = ?1")?.execute(params![id])?;
+    // The watermark moves up to `next_seq`: the numbers are never handed out
+    // again, and a compaction that read the old generation cannot save.
+    transaction
+        .prepare_cached(
+            "UPDATE conversations SET generation = ?2, watermark = next_seq, retained = '[]', summary = NULL,
+                 stored = 0, stored_tokens = 0
+             WHERE id = ?1",
+        )?
+        .execute(params![id, to_sql(generation, "generation")?])?;
+    transaction.commit()?;
+    Ok(())
+}
+
+fn save_state(
+    connection: &mut Connection,
+    id: &str,
+    expected_generation: u64,
+    mut state: CompactionState,
+) -> Result<CompactionState, Fail> {
+    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    // An unknown conversation is checked against the default state, and its
+    // row only appears if the save succeeds, so a refused save leaves no trace.
+    let (next_seq, current) = read_state(&transaction, id)?
+        .map_or((Seq::ZERO, CompactionState::default()), |(counts, current)| (counts.next_seq, current));
+    if current.generation != expected_generation {
+        return Err(
+            StoreError::StateConflict { expected: expected_generation, found: current.generation }.into()
+        );
+    }
+    check_state(&current, next_seq, &state)?;
+    let generation =
+        expected_generation.checked_add(1).ok_or(DataError::Exhausted { column: "generation" })?;
+    let summary = state.summary.as_ref().map(|summary| to_json(summary, "summary")).transpose()?;
+    transaction.prepare_cached(UPSERT_STATE)?.execute(params![
+        id,
+        to_sql(generation, "generation")?,
+        to_sql(state.watermark.0, "watermark")?,
+        to_json(&state.retained, "retained")?,
+        summary,
+    ])?;
+    transaction.commit()?;
+    state.generation = generation;
+    Ok(state)
+}
+
+fn prune(connection: &mut Connection, id: &str) -> Result<u64, Fail> {
+    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let Some((counts, state)) = read_state(&transaction, id)? else { return Ok(0) };
+    if state.watermark == Seq::ZERO {
+        return Ok(0);
+    }
+    let (mut deleted, mut tokens) = (0u64, 0u64);
+    {
+        // The retained numbers go in as a JSON array, which SQLite's json_each
+        // turns into a set: one statement however many there are.
+        let mut delete = transaction.prepare_cached(
+            "DELETE FROM messages
+             WHERE conversation = ?1 AND seq < ?2 AND seq NOT IN (SELECT value FROM json_each(?3))
+             RETURNING tokens",
+        )?;
+        let mut rows = delete.query(params![
+            id,
+            to_sql(state.watermark.0, "watermark")?,
+            to_json(&state.retained, "retained")?
+        ])?;
+        while let Some(row) = rows.next()? {
+            deleted += 1;
+            let counted = from_sql::<u32>(row.get(0)?, "tokens")?;
+            tokens = tokens
+                .checked_add(u64::from(counted))
+                .ok_or(DataError::Inconsistent { column: "stored_tokens" })?;
+        }
+    }
+    if deleted > 0 {
+        let stored = counts.stored.checked_sub(deleted);
+        let stored_tokens = counts.stored_tokens.checked_sub(tokens);
+        transaction
+            .prepare_cached("UPDATE conversations SET stored = ?2, stored_tokens = ?3 WHERE id = ?1")?
+            .execute(params![
+                id,
+                to_sql(stored.ok_or(DataError::Inconsistent { column: "stored" })?, "stored")?,
+                to_sql(
+                    stored_tokens.ok_or(DataError::Inconsistent { column: "stored_tokens" })?,
+                    "stored_tokens"
+                )?,
+            ])?;
+    }
+    transaction.commit()?;
+    Ok(deleted)
+}
+
+fn conversations(connection: &mut Connection) -> Result<Vec<ConversationId>, Fail> {
+    // SQLite's default BINARY collation compares the UTF-8 bytes, which is
+    // exactly the order of Rust's `str`, so the rows come back in the order of
+    // `ConversationId`.
+    let mut select = connection.prepare_cached("SELECT id FROM conversations ORDER BY id")?;
+    let mut rows = select.query([])?;
+    let mut ids = Vec::new();
+    while let Some(row) = rows.next()? {
+        ids.push(ConversationId::new(row.get_ref(0)?.as_str()?).map_err(DataError::Id)?);
+    }
+    Ok(ids)
+}
+
+fn read_counts(connection: &Connection, id: &str) -> Result<Option<Counts>, Fail> {
+    let mut select = connection.prepare_cached(SELECT_COUNTS)?;
+    let raw = select
+        .query_row(params![id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))
+        .optional()?;
+    raw.map(counts).transpose()
+}
+
+/// The counts and compaction state of a conversation, if it has a row.
+fn read_state(connection: &Connection, id: &str) -> Result<Option<(Counts, CompactionState)>, Fail> {
+    let mut select = connection.prepare_cached(SELECT_STATE)?;
+    let mut rows = select.query(params![id])?;
+    let Some(row) = rows.next()? else { return Ok(None) };
+    let counts = counts((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))?;
+    let retained: Vec<Seq> = from_json(row.get_ref(5)?.as_str()?, "retained")?;
+    let summary: Option<StoredSummary> =
+        row.get_ref(6)?.as_str_or_null()?.map(|json| from_json(json, "summary")).transpose()?;
+    let mut state = CompactionState::new(Seq(from_sql(row.get(4)?, "watermark")?), retained, summary);
+    state.generation = counts.generation;
+    Ok(Some((counts, state)))
+}
+
+fn counts((next_seq, generation, stored, stored_tokens): (i64, i64, i64, i64)) -> Result<Counts, Fail> {
+    Ok(Counts {
+        next_seq: Seq(from_sql(next_seq, "next_seq")?),
+        generation: from_sql(generation, "generation")?,
+        stored: from_sql(stored, "stored")?,
+        stored_tokens: from_sql(stored_tokens, "stored_tokens")?,
+    })
+}
+
+/// Decode the next `(seq, tokens, body)` row into a stored message.
+fn next_message(rows: &mut Rows<'_>) -> Result<Option<StoredMessage>, Fail> {
+    let Some(row) = rows.next()? else { return Ok(None) };
+    let seq = Seq(from_sql(row.get(0)?, "seq")?);
+    let tokens = from_sql(row.get(1)?, "tokens")?;
+    let body = row.get_ref(2)?.as_bytes()?;
+    let message = match std::str::from_utf8(body) {
+        Ok(json) => Message::from_json(json),
+        // SQLite does not check that text is UTF-8. Parsing the raw bytes fails
+        // too, with a JSON error that names the place of the bad byte.
+        Err(_) => serde_json::from_slice(body).map_err(|source| DecodeError::Json { source }),
+    };
+    let message = message.map_err(|source| StoreError::Corrupt { seq, source })?;
+    Ok(Some(StoredMessage::new(seq, tokens, message)))
+}
+
+/// A number as SQLite stores it.
+fn to_sql(value: u64, column: &'static str) -> Result<i64, DataError> {
+    i64::try_from(value).map_err(|_| DataError::Exhausted { column })
+}
+
+/// A stored integer as the unsigned number it stands for.
+fn from_sql<T: TryFrom<i64>>(value: i64, column: &'static str) -> Result<T, DataError> {
+    T::try_from(value).map_err(|_| DataError::OutOfRange { column, value })
+}
+
+fn to_json(value: &impl serde::Serialize, column: &'static str) -> Result<String, DataError> {
+    serde_json::to_string(value).map_err(|source| DataError::Json { column, source })
+}
+
+fn from_json<T: serde::de::DeserializeOwned>(json: &str, column: &'static str) -> Result<T, DataError> {
+    serde_json::from_str(json).map_err(|source| DataError::Json { column, source })
+}

@@ -1,0 +1,84 @@
+//! The SQLite store's schema versions and the migrations that bring a file up to the newest one.
+//!
+//! The version lives in `PRAGMA user_version`. Step `n` of [`MIGRATIONS`]
+//! takes a file from version `n` to version `n + 1`; released steps are never
+//! edited, so a schema change is always a new step at the end of the list.
+
+use rusqlite::{Connection, TransactionBehavior};
+use tidemark_core::StoreError;
+
+use super::DataError;
+
+/// The schema steps, oldest first.
+const MIGRATIONS: &[&str] = &[
+    // Version 1: one row per conversation holding its numbering, counters and
+    // compaction state, and one row per stored message. STRICT makes SQLite
+    // refuse values of the wrong type instead of converting them quietly.
+    "CREATE TABLE conversations (
+        id            TEXT    NOT NULL PRIMARY KEY,
+        next_seq      INTEGER NOT NULL,
+        generation    INTEGER NOT NULL,
+        watermark     INTEGER NOT NULL,
+        retained      TEXT    NOT NULL,
+        summary       TEXT,
+        stored        INTEGER NOT NULL,
+        stored_tokens INTEGER NOT NULL
+    ) STRICT;
+    CREATE TABLE messages (
+        conversation TEXT    NOT NULL REFERENCES conversations (id),
+        seq          INTEGER NOT NULL,
+        tokens       INTEGER NOT NULL,
+        body         TEXT    NOT NULL,
+        PRIMARY KEY (conversation, seq)
+    ) STRICT, WITHOUT ROWID;",
+];
+
+/// The newest schema version this build knows: the number of migration steps.
+pub(super) const LATEST: u32 = 1;
+
+// The version constant and the list of steps must move together.
+const _: () = assert!(MIGRATIONS.len() == LATEST as usize);
+
+/// Refuse a file written by a newer build, before anything has had a chance to change it.
+pub(super) fn refuse_newer(connection: &Connection) -> Result<(), StoreError> {
+    let found = version(connection)?;
+    if found > LATEST {
+        return Err(StoreError::SchemaTooNew { found, supported: LATEST });
+    }
+    Ok(())
+}
+
+/// Apply the missing migration steps in one transaction; a file already at [`LATEST`] is left alone.
+pub(super) fn migrate(connection: &mut Connection) -> Result<(), StoreError> {
+    if version(connection)? == LATEST {
+        return Ok(());
+    }
+    let transaction = connection
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(|error| StoreError::backend("open", error))?;
+    // Another process may have migrated the file between the first look and
+    // the write lock, so the version is read again under the lock.
+    let found = version(&transaction)?;
+    if found > LATEST {
+        return Err(StoreError::SchemaTooNew { found, supported: LATEST });
+    }
+    let first =
+        usize::try_from(found).map_err(|_| StoreError::backend("open", DataError::Version(found.into())))?;
+    for step in MIGRATIONS.iter().skip(first) {
+        transaction.execute_batch(step).map_err(|error| StoreError::backend("open", error))?;
+    }
+    transaction
+        .pragma_update(None, "user_version", LATEST)
+        .map_err(|error| StoreError::backend("open", error))?;
+    transaction.commit().map_err(|error| StoreError::backend("open", error))?;
+    tracing::debug!(from = found, to = LATEST, "migrated the sqlite store schema");
+    Ok(())
+}
+
+/// The file's schema version (zero for a new file).
+fn version(connection: &Connection) -> Result<u32, StoreError> {
+    let raw: i64 = connection
+        .pragma_query_value(None, "user_version", |row| row.get(0))
+        .map_err(|error| StoreError::backend("open", error))?;
+    u32::try_from(raw).map_err(|_| StoreError::backend("open", DataError::Version(raw)))
+}

@@ -1,0 +1,391 @@
+//! The memory adapters over the in-memory store: conformance, budgets, single flight, cancellation, clears and failures.
+
+mod support;
+
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use support::{HintBehaviour, Probe, Recorder, Watcher, turn};
+use tidemark_core::{
+    ConversationId, ConversationMemory, ConversationStore, MemoryError, Message, Outcome, Seq, TokenCounter,
+    validate,
+};
+use tidemark_memory::{
+    CompactingMemory, DemotingMemory, FailureMode, HeuristicCounter, InMemoryStore, LastTurns, PolicyMemory,
+    SlidingWindow, TokenWindow, WaitMode,
+};
+use tidemark_testkit::conformance::memory::{self, MemoryConfig};
+use tidemark_testkit::conformance::policy::{self as policy_suite, PolicyConfig};
+use tidemark_testkit::reference::{ConcatCompactor, KeepAll};
+
+fn id(name: &str) -> ConversationId {
+    ConversationId::new(name).expect("valid id")
+}
+
+fn token_window(budget: u32) -> TokenWindow<HeuristicCounter> {
+    TokenWindow::new(NonZeroU32::new(budget).expect("non-zero"), HeuristicCounter::default())
+}
+
+#[test]
+fn policies_conform() {
+    for n in [1, 3, 10] {
+        policy_suite::check(&SlidingWindow::last_messages(n), &PolicyConfig::default().with_cases(1000))
+            .unwrap_or_else(|failure| panic!("SlidingWindow({n}): {failure}"));
+        policy_suite::check(&LastTurns::new(n), &PolicyConfig::default().with_cases(1000))
+            .unwrap_or_else(|failure| panic!("LastTurns({n}): {failure}"));
+    }
+    for budget in [300, 1500, 6000] {
+        let config = PolicyConfig::with_budget(budget).with_cases(1000);
+        policy_suite::check(&token_window(budget), &config)
+            .unwrap_or_else(|failure| panic!("TokenWindow({budget}): {failure}"));
+        let reserved = token_window(budget).with_reserve(budget / 4).expect("valid");
+        policy_suite::check(&reserved, &config)
+            .unwrap_or_else(|failure| panic!("TokenWindow({budget}) with reserve: {failure}"));
+        let strict = token_window(budget).with_low_watermark(100).expect("valid");
+        policy_suite::check(&strict, &config)
+            .unwrap_or_else(|failure| panic!("TokenWindow({budget}) at 100%: {failure}"));
+    }
+}
+
+#[tokio::test]
+async fn adapters_conform() {
+    let config = MemoryConfig::default();
+    memory::run(|| async { PolicyMemory::new(InMemoryStore::new(), KeepAll) }, &MemoryConfig::lossless())
+        .await
+        .expect("lossless");
+    memory::run(
+        || async { PolicyMemory::new(InMemoryStore::new(), SlidingWindow::last_messages(4)) },
+        &config,
+    )
+    .await
+    .expect("policy memory");
+    memory::run(|| async { PolicyMemory::new(InMemoryStore::new(), token_window(400)) }, &config)
+        .await
+        .expect("token window");
+    memory::run(
+        || async { DemotingMemory::new(InMemoryStore::new(), LastTurns::new(2), Recorder::default()) },
+        &config,
+    )
+    .await
+    .expect("demoting memory");
+    memory::run(
+        || async {
+            CompactingMemory::new(InMemoryStore::new(), token_window(600), ConcatCompactor::capped(400))
+        },
+        &config,
+    )
+    .await
+    .expect("compacting memory");
+    memory::run(
+        || async {
+            CompactingMemory::new(InMemoryStore::new(), SlidingWindow::last_messages(3), Probe::default())
+        },
+        &config,
+    )
+    .await
+    .expect("compacting memory, sliding window");
+}
+
+#[tokio::test]
+async fn compacting_replay_stays_within_budget_and_compacts_rarely() {
+    let budget = 2_000;
+    let counter = HeuristicCounter::default();
+    let memory = CompactingMemory::new(InMemoryStore::new(), token_window(budget), Probe::default());
+    let conversation = id("replay");
+    let mut appended = Vec::new();
+    for i in 0..200 {
+        let messages = turn(i);
+        appended.extend(messages.clone());
+        memory.append(&conversation, messages).await.expect("append");
+        let prompt = memory.load(&conversation).await.expect("load");
+        validate(&prompt).expect("the prompt is valid");
+        assert_eq!(prompt.last(), appended.last(), "the newest message is last");
+        let tokens = counter.count_prompt(&prompt);
+        assert!(tokens <= budget, "turn {i}: {tokens} tokens over the budget of {budget}");
+    }
+    let calls = memory.compactor().calls();
+    // Each turn adds about 200 tokens; a cut to 60% frees about 800, so a
+    // compaction every few turns, never every turn.
+    assert!((10..100).contains(&calls), "{calls} compactions in 200 turns");
+    assert_eq!(memory.in_flight(), 0);
+}
+
+#[tokio::test]
+async fn the_summary_rolls_forward_and_counts_against_the_budget() {
+    let counter = HeuristicCounter::default();
+    let memory =
+        CompactingMemory::new(InMemoryStore::new(), token_window(3_000), ConcatCompactor::capped(4_000));
+    let conversation = id("roll");
+    let mut generations = Vec::new();
+    for i in 0..40 {
+        memory.append(&conversation, turn(i)).await.expect("append");
+        let prompt = memory.load(&conversation).await.expect("load");
+        assert!(counter.count_prompt(&prompt) <= 3_000, "turn {i}: summary and window exceed the budget");
+        generations.push(memory.get_ref().state(&conversation).await.expect("state").generation);
+    }
+    assert!(generations.windows(2).all(|g| g[0] <= g[1]));
+    let state = memory.get_ref().state(&conversation).await.expect("state");
+    let summary = state.summary.expect("compacted by now");
+    assert!(state.watermark > Seq(0));
+    // The newest evicted turn's closing words are in the summary, the oldest
+    // ones were rolled out under the cap, and the cap holds.
+    let newest_evicted = (state.watermark.0 / 4 - 1) as usize;
+    let text = summary.message.text();
+    assert!(text.contains(&format!("Module {newest_evicted} defines")), "{text}");
+    assert!(!text.contains("turn 0:"), "the cap rolled the oldest lines out");
+    assert!(
+        summary.artifact.as_array().is_some_and(|lines| lines
+            .iter()
+            .filter_map(|l| l.as_str())
+            .map(str::len)
+            .sum::<usize>()
+            <= 4_000)
+    );
+}
+
+#[tokio::test]
+async fn pinned_and_system_messages_outlive_compaction() {
+    let memory = CompactingMemory::new(InMemoryStore::new(), token_window(800), ConcatCompactor::capped(300));
+    let conversation = id("pins");
+    let rules = Message::system("Always answer in French.");
+    let key = Message::user("The deploy key is in vault path secret/ci/deploy.").pinned();
+    memory.append(&conversation, vec![rules.clone(), key.clone()]).await.expect("append");
+    for i in 0..40 {
+        memory.append(&conversation, turn(i)).await.expect("append");
+        let prompt = memory.load(&conversation).await.expect("load");
+        let position = |m: &Message| prompt.iter().position(|p| p == m);
+        let (r, k) = (position(&rules).expect("system kept"), position(&key).expect("pin kept"));
+        assert!(r < k, "relative order kept");
+    }
+}
+
+#[tokio::test]
+async fn demoted_messages_reach_the_hook_once_and_in_order() {
+    let hook = Recorder::default();
+    let memory = DemotingMemory::new(InMemoryStore::new(), SlidingWindow::last_messages(4), hook.clone());
+    let conversation = id("demote");
+    for i in 0..10 {
+        memory.append(&conversation, turn(i)).await.expect("append");
+        memory.load(&conversation).await.expect("load");
+        memory.load(&conversation).await.expect("a second load delivers nothing new");
+    }
+    let seqs = hook.delivered_seqs();
+    assert_eq!(seqs, (0..36).collect::<Vec<u64>>(), "every demoted message once, in order");
+    for (conversation_id, range, delivered) in hook.deliveries.lock().expect("lock").iter() {
+        assert_eq!(conversation_id, &conversation);
+        assert!(delivered.iter().all(|seq| range.contains(Seq(*seq))), "{range} covers {delivered:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_loads_compact_once() {
+    let (probe, entered, release) = Probe::gated();
+    let memory = Arc::new(CompactingMemory::new(InMemoryStore::new(), token_window(3_000), probe.clone()));
+    let conversation = id("single-flight");
+    for i in 0..16 {
+        memory.append(&conversation, turn(i)).await.expect("append");
+    }
+    let loads: Vec<_> = (0..6)
+        .map(|_| {
+            let (memory, conversation) = (Arc::clone(&memory), conversation.clone());
+            tokio::spawn(async move { memory.load(&conversation).await })
+        })
+        .collect();
+    entered.notified().await;
+    release.notify_one();
+    let mut prompts = Vec::new();
+    for load in loads {
+        prompts.push(load.await.expect("joined").expect("loaded"));
+    }
+    assert_eq!(probe.calls(), 1, "one compaction for six concurrent loads");
+    assert!(prompts.windows(2).all(|pair| pair[0] == pair[1]), "every load sees the new summary");
+    assert_eq!(memory.in_flight(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn return_previous_mode_does_not_wait() {
+    let (probe, entered, release) = Probe::gated();
+    let memory = Arc::new(
+        CompactingMemory::new(InMemoryStore::new(), token_window(3_000), probe.clone())
+            .with_wait_mode(WaitMode::ReturnPrevious),
+    );
+    let conversation = id("impatient");
+    for i in 0..16 {
+        memory.append(&conversation, turn(i)).await.expect("append");
+    }
+    let first = {
+        let (memory, conversation) = (Arc::clone(&memory), conversation.clone());
+        tokio::spawn(async move { memory.load(&conversation).await })
+    };
+    entered.notified().await;
+    // The compactor is held at its gate; this load must not wait for it.
+    let quick = memory.load(&conversation).await.expect("load");
+    assert!(!quick.is_empty());
+    assert!(!quick[0].text().starts_with("Summary"), "no summary exists yet");
+    release.notify_one();
+    first.await.expect("joined").expect("loaded");
+    assert_eq!(probe.calls(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_load_releases_the_gate() {
+    let (probe, entered, release) = Probe::gated();
+    let memory = Arc::new(CompactingMemory::new(InMemoryStore::new(), token_window(3_000), probe.clone()));
+    let conversation = id("cancelled");
+    for i in 0..16 {
+        memory.append(&conversation, turn(i)).await.expect("append");
+    }
+    let doomed = {
+        let (memory, conversation) = (Arc::clone(&memory), conversation.clone());
+        tokio::spawn(async move { memory.load(&conversation).await })
+    };
+    entered.notified().await;
+    doomed.abort();
+    assert!(doomed.await.expect_err("aborted").is_cancelled());
+    assert_eq!(memory.in_flight(), 0, "no lock left behind");
+    assert_eq!(
+        memory.get_ref().state(&conversation).await.expect("state").generation,
+        0,
+        "nothing was written"
+    );
+    // The next load compacts normally (the gate opens at once this time).
+    release.notify_one();
+    memory.load(&conversation).await.expect("load");
+    assert_eq!(probe.calls(), 2);
+    assert!(memory.get_ref().state(&conversation).await.expect("state").summary.is_some());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clear_during_compaction_wins() {
+    let (probe, entered, release) = Probe::gated();
+    let memory = Arc::new(CompactingMemory::new(InMemoryStore::new(), token_window(3_000), probe.clone()));
+    let conversation = id("cleared");
+    for i in 0..16 {
+        memory.append(&conversation, turn(i)).await.expect("append");
+    }
+    let load = {
+        let (memory, conversation) = (Arc::clone(&memory), conversation.clone());
+        tokio::spawn(async move { memory.load(&conversation).await })
+    };
+    entered.notified().await;
+    memory.clear(&conversation).await.expect("clear");
+    release.notify_one();
+    let prompt = load.await.expect("joined").expect("loaded");
+    assert!(prompt.is_empty(), "the load sees the cleared conversation, got {prompt:?}");
+    let state = memory.get_ref().state(&conversation).await.expect("state");
+    assert!(state.summary.is_none(), "the old compaction did not resurrect a summary");
+    assert!(memory.load(&conversation).await.expect("load").is_empty());
+}
+
+async fn failing_compaction(mode: FailureMode) -> (Result<Vec<Message>, MemoryError>, Watcher, u64) {
+    let probe = Probe::default();
+    let watcher = Watcher::default();
+    let memory = CompactingMemory::new(InMemoryStore::new(), token_window(3_000), probe.clone())
+        .with_failure_mode(mode)
+        .with_observer(watcher.clone());
+    let conversation = id("failing");
+    for i in 0..16 {
+        memory.append(&conversation, turn(i)).await.expect("append");
+    }
+    probe.set_failing(true);
+    let result = memory.load(&conversation).await;
+    let state = memory.get_ref().state(&conversation).await.expect("state");
+    assert!(state.summary.is_none(), "an error never becomes a summary");
+    (result, watcher, state.watermark.0)
+}
+
+#[tokio::test]
+async fn compactor_failures_propagate_by_default() {
+    let (result, watcher, watermark) = failing_compaction(FailureMode::Propagate).await;
+    assert!(matches!(result, Err(MemoryError::Compaction(_))), "{result:?}");
+    assert_eq!(watermark, 0, "nothing moved");
+    let events = watcher.events();
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0].outcome, Outcome::Failed);
+    assert!(events[0].error.as_deref().is_some_and(|e| e.contains("empty summary")));
+}
+
+#[tokio::test]
+async fn compactor_failures_degrade_when_asked() {
+    let (result, watcher, watermark) = failing_compaction(FailureMode::Degrade).await;
+    let prompt = result.expect("degraded, not failed");
+    validate(&prompt).expect("valid");
+    assert_eq!(prompt.last(), turn(15).last());
+    assert_eq!(watermark, 0, "nothing moved; the next load tries again");
+    assert_eq!(watcher.events()[0].outcome, Outcome::Degraded);
+}
+
+#[tokio::test]
+async fn hook_failures_under_both_modes() {
+    for mode in [FailureMode::Propagate, FailureMode::Degrade] {
+        let hook = Recorder::default();
+        hook.fail.store(true, Ordering::SeqCst);
+        let memory = DemotingMemory::new(InMemoryStore::new(), SlidingWindow::last_messages(4), hook.clone())
+            .with_failure_mode(mode);
+        let conversation = id("hook-fails");
+        memory.append(&conversation, turn(0)).await.expect("append");
+        memory.append(&conversation, turn(1)).await.expect("append");
+        let result = memory.load(&conversation).await;
+        match mode {
+            FailureMode::Propagate => assert!(matches!(result, Err(MemoryError::Hook(_))), "{result:?}"),
+            _ => assert_eq!(result.expect("degraded").len(), 4),
+        }
+        let state = memory.get_ref().state(&conversation).await.expect("state");
+        assert_eq!(state.watermark, Seq(0), "undelivered messages stay");
+        // Once the hook recovers, the same messages are delivered.
+        hook.fail.store(false, Ordering::SeqCst);
+        memory.load(&conversation).await.expect("load");
+        assert_eq!(hook.delivered_seqs(), vec![0, 1, 2, 3]);
+    }
+}
+
+#[tokio::test]
+async fn the_observer_hint_reaches_the_compactor() {
+    let probe = Probe::default();
+    let watcher = Watcher::default();
+    let memory = CompactingMemory::new(InMemoryStore::new(), token_window(3_000), probe.clone())
+        .with_observer(watcher.clone());
+    let conversation = id("hinted");
+    for i in 0..16 {
+        memory.append(&conversation, turn(i)).await.expect("append");
+    }
+    memory.load(&conversation).await.expect("load");
+    let seen = watcher.seen.lock().expect("lock").clone();
+    assert_eq!(seen.len(), 1);
+    let hints = probe.hints.lock().expect("lock").clone();
+    assert_eq!(hints, vec![Some(format!("{} messages evicted", seen[0].len()))]);
+    assert_eq!(watcher.events()[0].outcome, Outcome::Applied);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_failing_or_hanging_observer_never_blocks_compaction() {
+    for behaviour in [HintBehaviour::Fail, HintBehaviour::Hang] {
+        let probe = Probe::default();
+        let watcher = Watcher { behaviour, ..Watcher::default() };
+        let memory = CompactingMemory::new(InMemoryStore::new(), token_window(3_000), probe.clone())
+            .with_observer(watcher.clone());
+        let conversation = id("observer");
+        for i in 0..16 {
+            memory.append(&conversation, turn(i)).await.expect("append");
+        }
+        memory.load(&conversation).await.expect("load");
+        assert_eq!(probe.hints.lock().expect("lock").clone(), vec![None]);
+        let event = &watcher.events()[0];
+        assert_eq!(event.outcome, Outcome::Applied);
+        assert!(event.observer_error.is_some(), "the event records the observer's failure");
+    }
+}
+
+#[tokio::test]
+async fn invalid_appends_are_rejected_whole() {
+    let memory = PolicyMemory::new(InMemoryStore::new(), KeepAll);
+    let conversation = id("invalid");
+    let orphan = vec![Message::user("hi"), Message::tool_result("nobody", "result")];
+    assert!(matches!(memory.append(&conversation, orphan).await, Err(MemoryError::InvalidHistory(_))));
+    assert!(memory.load(&conversation).await.expect("load").is_empty(), "nothing of the batch was stored");
+    // Results may arrive in a later append than their call.
+    memory.append(&conversation, turn(0)[..2].to_vec()).await.expect("the call");
+    memory.append(&conversation, turn(0)[2..].to_vec()).await.expect("its result");
+    validate(&memory.load(&conversation).await.expect("load")).expect("valid");
+}

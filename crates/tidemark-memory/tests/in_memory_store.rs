@@ -1,0 +1,10 @@
+//! The in-memory store passes the testkit's store conformance suite.
+
+use tidemark_memory::store::InMemoryStore;
+use tidemark_testkit::conformance::store;
+
+#[tokio::test]
+async fn in_memory_store_conforms() {
+    let report = store::run_with(|| async { InMemoryStore::new() }, 200).await.expect("conforms");
+    assert_eq!(report.cases, 200);
+}

@@ -16,7 +16,7 @@
 //!   [`Compactor`](tidemark_core::Compactor) and loads `[summary, ...window]`.
 //!
 //! Appended messages are counted once, with the policy's counter (or a
-//! [`HeuristicCounter`](crate::HeuristicCounter) when the policy has none), and
+//! [`HeuristicCounter`] when the policy has none), and
 //! the counts are stored beside them.
 
 mod compacting;
@@ -30,6 +30,13 @@ pub use demoting::DemotingMemory;
 pub use policy_memory::PolicyMemory;
 
 use std::time::Duration;
+
+use tidemark_core::{
+    ConversationId, ConversationStore, MemoryError, MemoryPolicy, Message, SeqRange, TokenCounter,
+};
+
+use crate::counter::HeuristicCounter;
+use window::prepare_append;
 
 /// How many times a load re-reads the state after someone else changed it (a clear, another process) before giving up.
 const MAX_ATTEMPTS: usize = 4;
@@ -73,3 +80,63 @@ impl Default for Settings {
         Self { wait: WaitMode::Wait, failure: FailureMode::Propagate, hint_timeout: Duration::from_secs(2) }
     }
 }
+
+/// What every adapter holds: the store, the policy and the counter to use when the policy has none.
+#[derive(Debug, Clone)]
+struct Parts<S, P> {
+    inner: S,
+    policy: P,
+    fallback: HeuristicCounter,
+}
+
+impl<S, P> Parts<S, P> {
+    fn new(inner: S, policy: P) -> Self {
+        Self { inner, policy, fallback: HeuristicCounter::default() }
+    }
+}
+
+impl<S: ConversationStore, P: MemoryPolicy> Parts<S, P> {
+    /// The counter appended messages and summaries are counted with.
+    fn counter(&self) -> &dyn TokenCounter {
+        self.policy.token_counter().unwrap_or(&self.fallback)
+    }
+
+    async fn append(
+        &self,
+        conversation: &ConversationId,
+        messages: Vec<Message>,
+    ) -> Result<SeqRange, MemoryError> {
+        let prepared = prepare_append(messages, self.counter())?;
+        Ok(self.inner.append(conversation, prepared).await?)
+    }
+
+    async fn clear(&self, conversation: &ConversationId) -> Result<(), MemoryError> {
+        Ok(self.inner.clear(conversation).await?)
+    }
+}
+
+/// The accessors every adapter offers over its [`Parts`] field `parts`.
+macro_rules! accessors {
+    () => {
+        /// The store.
+        pub fn get_ref(&self) -> &S {
+            &self.parts.inner
+        }
+
+        /// The store, mutably.
+        pub fn get_mut(&mut self) -> &mut S {
+            &mut self.parts.inner
+        }
+
+        /// The store, giving up the wrapper.
+        pub fn into_inner(self) -> S {
+            self.parts.inner
+        }
+
+        /// The policy.
+        pub fn policy(&self) -> &P {
+            &self.parts.policy
+        }
+    };
+}
+use accessors;

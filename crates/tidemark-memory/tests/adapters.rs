@@ -389,3 +389,89 @@ async fn invalid_appends_are_rejected_whole() {
     memory.append(&conversation, turn(0)[2..].to_vec()).await.expect("its result");
     validate(&memory.load(&conversation).await.expect("load")).expect("valid");
 }
+
+/// A store that counts how many messages each read returns.
+struct Counting {
+    inner: InMemoryStore,
+    read: std::sync::atomic::AtomicUsize,
+}
+
+impl ConversationStore for Counting {
+    async fn append(
+        &self,
+        c: &ConversationId,
+        m: Vec<tidemark_core::NewMessage>,
+    ) -> Result<tidemark_core::SeqRange, tidemark_core::StoreError> {
+        self.inner.append(c, m).await
+    }
+    async fn load_range(
+        &self,
+        c: &ConversationId,
+        r: tidemark_core::SeqRange,
+    ) -> Result<Vec<tidemark_core::StoredMessage>, tidemark_core::StoreError> {
+        let loaded = self.inner.load_range(c, r).await?;
+        self.read.fetch_add(loaded.len(), Ordering::SeqCst);
+        Ok(loaded)
+    }
+    async fn load_seqs(
+        &self,
+        c: &ConversationId,
+        s: &[Seq],
+    ) -> Result<Vec<tidemark_core::StoredMessage>, tidemark_core::StoreError> {
+        let loaded = self.inner.load_seqs(c, s).await?;
+        self.read.fetch_add(loaded.len(), Ordering::SeqCst);
+        Ok(loaded)
+    }
+    async fn stats(
+        &self,
+        c: &ConversationId,
+    ) -> Result<tidemark_core::store::ConversationStats, tidemark_core::StoreError> {
+        self.inner.stats(c).await
+    }
+    async fn clear(&self, c: &ConversationId) -> Result<(), tidemark_core::StoreError> {
+        self.inner.clear(c).await
+    }
+    async fn state(
+        &self,
+        c: &ConversationId,
+    ) -> Result<tidemark_core::CompactionState, tidemark_core::StoreError> {
+        self.inner.state(c).await
+    }
+    async fn save_state(
+        &self,
+        c: &ConversationId,
+        g: u64,
+        s: tidemark_core::CompactionState,
+    ) -> Result<tidemark_core::CompactionState, tidemark_core::StoreError> {
+        self.inner.save_state(c, g, s).await
+    }
+    async fn prune(&self, c: &ConversationId) -> Result<u64, tidemark_core::StoreError> {
+        self.inner.prune(c).await
+    }
+    async fn conversations(&self) -> Result<Vec<ConversationId>, tidemark_core::StoreError> {
+        self.inner.conversations().await
+    }
+}
+
+#[tokio::test]
+async fn a_load_reads_the_window_not_the_history() {
+    let store = Counting { inner: InMemoryStore::new(), read: std::sync::atomic::AtomicUsize::new(0) };
+    let memory = CompactingMemory::new(store, token_window(3_000), Probe::default());
+    let conversation = id("cost");
+    let (mut per_load, mut previous) = (Vec::new(), 0);
+    for i in 0..400 {
+        memory.append(&conversation, turn(i)).await.expect("append");
+        let before = memory.get_ref().read.load(Ordering::SeqCst);
+        let prompt = memory.load(&conversation).await.expect("load");
+        let read = memory.get_ref().read.load(Ordering::SeqCst) - before;
+        // The window is the previous prompt plus the four new messages; a load
+        // reads it once, and a second compaction round reads what is left again.
+        let window = previous + 4;
+        assert!(read <= 2 * window, "turn {i}: read {read} messages for a window of {window}");
+        per_load.push(read);
+        previous = prompt.len();
+    }
+    let early = per_load[50..100].iter().max().copied().unwrap_or(0);
+    let late = per_load[350..400].iter().max().copied().unwrap_or(0);
+    assert!(late <= early + 8, "reads grew with the conversation: {early} early, {late} late");
+}

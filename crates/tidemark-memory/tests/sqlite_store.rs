@@ -195,12 +195,16 @@ async fn a_corrupt_row_is_reported_with_its_number() {
     ];
     let dir = tempfile::tempdir().expect("a temp dir");
     for (index, (what, body)) in cases.into_iter().enumerate() {
-        let (store, path) = open_in(&dir, &format!("corrupt-{index}.db"));
+        let (writer, path) = open_in(&dir, &format!("corrupt-{index}.db"));
         let conversation = id("corrupt");
-        store.append(&conversation, news(&["a", "b", "c"])).await.expect("append");
+        writer.append(&conversation, news(&["a", "b", "c"])).await.expect("append");
+        drop(writer);
         side_door(&path)
             .execute_batch(&format!("UPDATE messages SET body = {body} WHERE seq = 1"))
             .expect("corrupt the row");
+        // A later process finds the damage; the writer's cache of decoded
+        // messages trusts rows that no one but a store writes.
+        let store = SqliteStore::open(&path).expect("reopen");
         let by_range = store.load_range(&conversation, all()).await;
         assert!(matches!(by_range, Err(StoreError::Corrupt { seq: Seq(1), .. })), "{what}: {by_range:?}");
         let by_seqs = store.load_seqs(&conversation, &[Seq(0), Seq(1)]).await;

@@ -13,8 +13,10 @@
 //!   [`MemoryPolicy`](tidemark_core::MemoryPolicy) or
 //!   [`Compactor`](tidemark_core::Compactor) against the contract written in its docs.
 //!   Run them on your own implementations from an ordinary test.
+//! - [`workload`]: seeded, reproducible agent workloads for benchmarks.
 
 pub mod conformance;
 pub mod reference;
 pub mod scripted;
 pub mod strategies;
+pub mod workload;

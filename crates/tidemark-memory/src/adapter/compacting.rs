@@ -10,9 +10,9 @@ use tidemark_core::{
 };
 
 use super::gate::Gates;
-use super::window::{View, prepare_append};
+use super::window::View;
 use super::{FailureMode, MAX_ATTEMPTS, Settings, WaitMode};
-use crate::counter::HeuristicCounter;
+use super::{Parts, accessors};
 
 /// A [`ConversationMemory`] that keeps a rolling summary of everything its policy evicts.
 ///
@@ -62,26 +62,22 @@ use crate::counter::HeuristicCounter;
 /// ```
 #[derive(Debug)]
 pub struct CompactingMemory<S, P, C, O = ()> {
-    inner: S,
-    policy: P,
+    parts: Parts<S, P>,
     compactor: C,
     observer: O,
     settings: Settings,
     gates: Gates,
-    fallback: HeuristicCounter,
 }
 
 impl<S, P, C> CompactingMemory<S, P, C> {
     /// Wrap `inner` so that every load runs through `policy` and evicted messages are summarised by `compactor`.
     pub fn new(inner: S, policy: P, compactor: C) -> Self {
         Self {
-            inner,
-            policy,
+            parts: Parts::new(inner, policy),
             compactor,
             observer: (),
             settings: Settings::default(),
             gates: Gates::default(),
-            fallback: HeuristicCounter::default(),
         }
     }
 }
@@ -90,13 +86,11 @@ impl<S, P, C, O> CompactingMemory<S, P, C, O> {
     /// The same memory reporting to `observer`, which also supplies the pre-compress hint.
     pub fn with_observer<O2>(self, observer: O2) -> CompactingMemory<S, P, C, O2> {
         CompactingMemory {
-            inner: self.inner,
-            policy: self.policy,
+            parts: self.parts,
             compactor: self.compactor,
             observer,
             settings: self.settings,
             gates: self.gates,
-            fallback: self.fallback,
         }
     }
 
@@ -121,25 +115,7 @@ impl<S, P, C, O> CompactingMemory<S, P, C, O> {
         self
     }
 
-    /// The store.
-    pub fn get_ref(&self) -> &S {
-        &self.inner
-    }
-
-    /// The store, mutably.
-    pub fn get_mut(&mut self) -> &mut S {
-        &mut self.inner
-    }
-
-    /// The store, giving up the wrapper.
-    pub fn into_inner(self) -> S {
-        self.inner
-    }
-
-    /// The policy.
-    pub fn policy(&self) -> &P {
-        &self.policy
-    }
+    accessors!();
 
     /// The compactor.
     pub fn compactor(&self) -> &C {
@@ -183,7 +159,7 @@ where
     O: CompactionObserver,
 {
     fn counter(&self) -> &dyn TokenCounter {
-        self.policy.token_counter().unwrap_or(&self.fallback)
+        self.parts.counter()
     }
 
     /// Compact the evicted part of `view` as `selection` decided, holding the conversation's lock.
@@ -233,7 +209,7 @@ where
 
         let mut state = plan.state;
         state.summary = Some(summary.clone());
-        match self.inner.save_state(id, view.state.generation, state).await {
+        match self.parts.inner.save_state(id, view.state.generation, state).await {
             Ok(_) => {}
             Err(StoreError::StateConflict { .. }) => return Ok(Step::Conflict),
             Err(error) => return Err(error.into()),
@@ -251,7 +227,7 @@ where
 
         // A larger summary may push the window over the policy's budget; then
         // the load may fold more in, once.
-        let again = self.policy.select(
+        let again = self.parts.policy.select(
             &tidemark_core::Window::new(&prompt[1..]).with_tokens(&kept_tokens).with_fixed_tokens(fixed),
         );
         Ok(if again.keeps_all() { Step::Done(prompt) } else { Step::Refit(prompt) })
@@ -266,7 +242,7 @@ where
         hint: Option<&str>,
     ) -> Result<StoredSummary, CompactionError> {
         let carry_over = previous
-            .map(|summary| serde_json::from_value::<C::Artifact>(summary.artifact.clone()))
+            .map(|summary| <C::Artifact as serde::Deserialize>::deserialize(&summary.artifact))
             .transpose()
             .map_err(|source| CompactionError::Artifact { source })?;
         let artifact = self.compactor.compact(id, evicted, carry_over.as_ref(), hint).await?;
@@ -341,30 +317,33 @@ where
         let (mut attempt, mut rounds) = (0, 0);
         loop {
             attempt += 1;
-            let view = View::read(&self.inner, conversation).await?;
-            let selection = view.select(&self.policy, self.counter());
+            let view = View::read(&self.parts.inner, conversation).await?;
+            let selection = view.select(&self.parts.policy, self.counter());
             if selection.keeps_all() {
                 let summary = view.state.summary.clone();
                 return Ok(view.assemble(summary.as_ref(), &selection));
             }
             let claim = self.gates.claim(conversation);
-            let _flight = match self.settings.wait {
-                WaitMode::Wait => claim.acquire().await,
-                WaitMode::ReturnPrevious => match claim.try_acquire() {
-                    Some(flight) => flight,
-                    None => {
+            let (_flight, view, selection) = match claim.try_acquire() {
+                // Nobody in this process was compacting: what we read is current
+                // (a write from elsewhere would fail the compare-and-swap).
+                Ok(flight) => (flight, view, selection),
+                Err(claim) => {
+                    if self.settings.wait == WaitMode::ReturnPrevious {
                         let summary = view.state.summary.clone();
                         return Ok(view.assemble(summary.as_ref(), &selection));
                     }
-                },
+                    let flight = claim.acquire().await;
+                    // The load that held the lock before us has probably compacted.
+                    let view = View::read(&self.parts.inner, conversation).await?;
+                    let selection = view.select(&self.parts.policy, self.counter());
+                    if selection.keeps_all() {
+                        let summary = view.state.summary.clone();
+                        return Ok(view.assemble(summary.as_ref(), &selection));
+                    }
+                    (flight, view, selection)
+                }
             };
-            // The load that held the lock before us may have compacted already.
-            let view = View::read(&self.inner, conversation).await?;
-            let selection = view.select(&self.policy, self.counter());
-            if selection.keeps_all() {
-                let summary = view.state.summary.clone();
-                return Ok(view.assemble(summary.as_ref(), &selection));
-            }
             match self.compact(conversation, view, selection).await? {
                 Step::Done(prompt) => return Ok(prompt),
                 Step::Refit(prompt) => {
@@ -381,8 +360,8 @@ where
                 Step::Conflict if attempt < MAX_ATTEMPTS => {}
                 Step::Conflict => {
                     // Out of attempts: serve what the store holds now, without compacting.
-                    let view = View::read(&self.inner, conversation).await?;
-                    let selection = view.select(&self.policy, self.counter());
+                    let view = View::read(&self.parts.inner, conversation).await?;
+                    let selection = view.select(&self.parts.policy, self.counter());
                     let summary = view.state.summary.clone();
                     return Ok(view.assemble(summary.as_ref(), &selection));
                 }
@@ -395,11 +374,10 @@ where
         conversation: &ConversationId,
         messages: Vec<Message>,
     ) -> Result<SeqRange, MemoryError> {
-        let prepared = prepare_append(messages, self.counter())?;
-        Ok(self.inner.append(conversation, prepared).await?)
+        self.parts.append(conversation, messages).await
     }
 
     async fn clear(&self, conversation: &ConversationId) -> Result<(), MemoryError> {
-        Ok(self.inner.clear(conversation).await?)
+        self.parts.clear(conversation).await
     }
 }

@@ -7,9 +7,9 @@ use tidemark_core::{
 };
 
 use super::gate::Gates;
-use super::window::{View, prepare_append};
+use super::window::View;
 use super::{FailureMode, MAX_ATTEMPTS};
-use crate::counter::HeuristicCounter;
+use super::{Parts, accessors};
 
 /// A [`ConversationMemory`] that delivers every demoted message to a hook, then moves the watermark.
 ///
@@ -52,24 +52,20 @@ use crate::counter::HeuristicCounter;
 /// ```
 #[derive(Debug)]
 pub struct DemotingMemory<S, P, H> {
-    inner: S,
-    policy: P,
+    parts: Parts<S, P>,
     hook: H,
     failure: FailureMode,
     gates: Gates,
-    fallback: HeuristicCounter,
 }
 
 impl<S, P, H> DemotingMemory<S, P, H> {
     /// Wrap `inner` so that every load runs through `policy` and demoted messages go to `hook`.
     pub fn new(inner: S, policy: P, hook: H) -> Self {
         Self {
-            inner,
-            policy,
+            parts: Parts::new(inner, policy),
             hook,
             failure: FailureMode::default(),
             gates: Gates::default(),
-            fallback: HeuristicCounter::default(),
         }
     }
 
@@ -80,25 +76,7 @@ impl<S, P, H> DemotingMemory<S, P, H> {
         self
     }
 
-    /// The store.
-    pub fn get_ref(&self) -> &S {
-        &self.inner
-    }
-
-    /// The store, mutably.
-    pub fn get_mut(&mut self) -> &mut S {
-        &mut self.inner
-    }
-
-    /// The store, giving up the wrapper.
-    pub fn into_inner(self) -> S {
-        self.inner
-    }
-
-    /// The policy.
-    pub fn policy(&self) -> &P {
-        &self.policy
-    }
+    accessors!();
 
     /// The hook.
     pub fn hook(&self) -> &H {
@@ -113,7 +91,7 @@ impl<S, P, H> DemotingMemory<S, P, H> {
 
 impl<S: ConversationStore, P: MemoryPolicy, H: DemotionHook> DemotingMemory<S, P, H> {
     fn counter(&self) -> &dyn TokenCounter {
-        self.policy.token_counter().unwrap_or(&self.fallback)
+        self.parts.counter()
     }
 }
 
@@ -127,20 +105,27 @@ where
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let view = View::read(&self.inner, conversation).await?;
-            let selection = view.select(&self.policy, self.counter());
+            let view = View::read(&self.parts.inner, conversation).await?;
+            let selection = view.select(&self.parts.policy, self.counter());
             let summary = view.state.summary.clone();
             if selection.keeps_all() {
                 return Ok(view.assemble(summary.as_ref(), &selection));
             }
-            let _flight = self.gates.claim(conversation).acquire().await;
-            // The load before us may have delivered and moved the watermark.
-            let view = View::read(&self.inner, conversation).await?;
-            let selection = view.select(&self.policy, self.counter());
+            let (_flight, view, selection) = match self.gates.claim(conversation).try_acquire() {
+                Ok(flight) => (flight, view, selection),
+                Err(claim) => {
+                    let flight = claim.acquire().await;
+                    // The load before us has probably delivered and moved the watermark.
+                    let view = View::read(&self.parts.inner, conversation).await?;
+                    let selection = view.select(&self.parts.policy, self.counter());
+                    if selection.keeps_all() {
+                        let summary = view.state.summary.clone();
+                        return Ok(view.assemble(summary.as_ref(), &selection));
+                    }
+                    (flight, view, selection)
+                }
+            };
             let summary = view.state.summary.clone();
-            if selection.keeps_all() {
-                return Ok(view.assemble(summary.as_ref(), &selection));
-            }
             let plan = view.plan(&selection, summary.clone());
             if let Err(error) = self.hook.on_demote(conversation, plan.range, &plan.demoted).await {
                 return match self.failure {
@@ -156,7 +141,7 @@ where
                     }
                 };
             }
-            match self.inner.save_state(conversation, view.state.generation, plan.state).await {
+            match self.parts.inner.save_state(conversation, view.state.generation, plan.state).await {
                 Ok(_) => return Ok(view.assemble(summary.as_ref(), &selection)),
                 // A clear or another process changed the state; the hook saw the
                 // messages (at least once is the contract) and we look again.
@@ -171,11 +156,10 @@ where
         conversation: &ConversationId,
         messages: Vec<Message>,
     ) -> Result<SeqRange, MemoryError> {
-        let prepared = prepare_append(messages, self.counter())?;
-        Ok(self.inner.append(conversation, prepared).await?)
+        self.parts.append(conversation, messages).await
     }
 
     async fn clear(&self, conversation: &ConversationId) -> Result<(), MemoryError> {
-        Ok(self.inner.clear(conversation).await?)
+        self.parts.clear(conversation).await
     }
 }

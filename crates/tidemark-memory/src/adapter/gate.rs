@@ -50,10 +50,12 @@ impl<'a> Claim<'a> {
         Flight { _guard: guard, _claim: self }
     }
 
-    /// Take the lock only if it is free.
-    pub(crate) fn try_acquire(self) -> Option<Flight<'a>> {
-        let guard = Arc::clone(&self.gate).try_lock_owned().ok()?;
-        Some(Flight { _guard: guard, _claim: self })
+    /// Take the lock if it is free; otherwise hand the claim back, to wait on or drop.
+    pub(crate) fn try_acquire(self) -> Result<Flight<'a>, Self> {
+        match Arc::clone(&self.gate).try_lock_owned() {
+            Ok(guard) => Ok(Flight { _guard: guard, _claim: self }),
+            Err(_) => Err(self),
+        }
     }
 }
 
@@ -81,11 +83,11 @@ mod tests {
         let id = ConversationId::new("c").expect("valid");
         let flight = gates.claim(&id).acquire().await;
         assert_eq!(gates.len(), 1);
-        assert!(gates.claim(&id).try_acquire().is_none(), "the lock is held");
+        assert!(gates.claim(&id).try_acquire().is_err(), "the lock is held");
         assert_eq!(gates.len(), 1, "a failed try leaves only the holder's claim");
         drop(flight);
         assert_eq!(gates.len(), 0);
-        assert!(gates.claim(&id).try_acquire().is_some());
+        assert!(gates.claim(&id).try_acquire().is_ok());
         assert_eq!(gates.len(), 0);
     }
 

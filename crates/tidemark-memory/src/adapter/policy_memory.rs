@@ -6,8 +6,8 @@ use tidemark_core::{
 };
 
 use super::MAX_ATTEMPTS;
-use super::window::{View, prepare_append};
-use crate::counter::HeuristicCounter;
+use super::window::View;
+use super::{Parts, accessors};
 
 /// A [`ConversationMemory`] that loads what its policy keeps and lets the rest go.
 ///
@@ -30,41 +30,21 @@ use crate::counter::HeuristicCounter;
 /// ```
 #[derive(Debug, Clone)]
 pub struct PolicyMemory<S, P> {
-    inner: S,
-    policy: P,
-    fallback: HeuristicCounter,
+    parts: Parts<S, P>,
 }
 
 impl<S, P> PolicyMemory<S, P> {
     /// Wrap `inner` so that every load runs through `policy`.
     pub fn new(inner: S, policy: P) -> Self {
-        Self { inner, policy, fallback: HeuristicCounter::default() }
+        Self { parts: Parts::new(inner, policy) }
     }
 
-    /// The store.
-    pub fn get_ref(&self) -> &S {
-        &self.inner
-    }
-
-    /// The store, mutably.
-    pub fn get_mut(&mut self) -> &mut S {
-        &mut self.inner
-    }
-
-    /// The store, giving up the wrapper.
-    pub fn into_inner(self) -> S {
-        self.inner
-    }
-
-    /// The policy.
-    pub fn policy(&self) -> &P {
-        &self.policy
-    }
+    accessors!();
 }
 
 impl<S: ConversationStore, P: MemoryPolicy> PolicyMemory<S, P> {
     fn counter(&self) -> &dyn TokenCounter {
-        self.policy.token_counter().unwrap_or(&self.fallback)
+        self.parts.counter()
     }
 }
 
@@ -73,12 +53,12 @@ impl<S: ConversationStore, P: MemoryPolicy> ConversationMemory for PolicyMemory<
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let view = View::read(&self.inner, conversation).await?;
-            let selection = view.select(&self.policy, self.counter());
+            let view = View::read(&self.parts.inner, conversation).await?;
+            let selection = view.select(&self.parts.policy, self.counter());
             let summary = view.state.summary.clone();
             if !selection.keeps_all() {
                 let plan = view.plan(&selection, summary.clone());
-                match self.inner.save_state(conversation, view.state.generation, plan.state).await {
+                match self.parts.inner.save_state(conversation, view.state.generation, plan.state).await {
                     Ok(_) => {}
                     // Someone moved the state first (another load, a clear): look again.
                     Err(StoreError::StateConflict { .. }) if attempt < MAX_ATTEMPTS => continue,
@@ -94,11 +74,10 @@ impl<S: ConversationStore, P: MemoryPolicy> ConversationMemory for PolicyMemory<
         conversation: &ConversationId,
         messages: Vec<Message>,
     ) -> Result<SeqRange, MemoryError> {
-        let prepared = prepare_append(messages, self.counter())?;
-        Ok(self.inner.append(conversation, prepared).await?)
+        self.parts.append(conversation, messages).await
     }
 
     async fn clear(&self, conversation: &ConversationId) -> Result<(), MemoryError> {
-        Ok(self.inner.clear(conversation).await?)
+        self.parts.clear(conversation).await
     }
 }

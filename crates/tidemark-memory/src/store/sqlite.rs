@@ -6,6 +6,8 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use quick_cache::Weighter;
+use quick_cache::sync::Cache;
 use rusqlite::{Connection, OptionalExtension, Rows, TransactionBehavior, params};
 use tidemark_core::store::{ConversationStats, StoredSummary, check_state};
 use tidemark_core::{
@@ -16,10 +18,55 @@ use tidemark_core::{
 /// How long a connection waits for another connection's write lock before it reports the database as busy.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// How many bytes of message JSON the decoded-message cache stands for at most.
+const MESSAGE_CACHE_BYTES: u64 = 32 * 1024 * 1024;
+
+/// How many conversations' decoded states are cached at most.
+const STATE_CACHE_ENTRIES: usize = 1024;
+
+/// A decoded message and the size of its JSON, which is what the cache weighs it by.
+#[derive(Clone, Debug)]
+struct CachedMessage {
+    message: Arc<Message>,
+    bytes: u64,
+}
+
+#[derive(Clone, Debug)]
+struct ByJsonSize;
+
+impl Weighter<(ConversationId, u64), CachedMessage> for ByJsonSize {
+    fn weight(&self, _key: &(ConversationId, u64), value: &CachedMessage) -> u64 {
+        value.bytes.max(1)
+    }
+}
+
+/// Decoded data that never has to be decoded twice.
+///
+/// A stored message never changes: the pair (conversation, sequence number)
+/// is never reused, not even after a clear, so a decoded message can be kept
+/// for as long as the row exists, and the query that reads the row still
+/// decides whether it does. A conversation's state changes only together with
+/// its generation, which every write (from any process) advances, so a cached
+/// state is used only while the stored generation still matches it.
+#[derive(Debug)]
+struct Caches {
+    messages: Cache<(ConversationId, u64), CachedMessage, ByJsonSize>,
+    states: Cache<ConversationId, Arc<CompactionState>>,
+}
+
+impl Caches {
+    fn new() -> Self {
+        // The estimate of items only sizes the cache's tables; the weight limit bounds it.
+        let messages = Cache::with_weighter(16_384, MESSAGE_CACHE_BYTES, ByJsonSize);
+        Self { messages, states: Cache::new(STATE_CACHE_ENTRIES) }
+    }
+}
+
 /// A [`ConversationStore`] in one SQLite file (or in memory, for tests).
 ///
-/// The file holds a `conversations` table (numbering, counters and compaction
-/// state, one row per conversation) and a `messages` table (each message's
+/// The file holds a `conversations` table (numbering and counters), a
+/// `states` table (each conversation's compaction state, apart so that an
+/// append never rewrites the summary) and a `messages` table (each message's
 /// token count and its body in tidemark's JSON format, see
 /// [`Message::to_json`]). Its schema version is kept in `PRAGMA user_version`
 /// and brought up to date when the file is opened; a file written by a newer
@@ -35,6 +82,12 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// method takes it, runs its transaction to the end and releases it before
 /// returning. The price is that a call may block its task while another process
 /// holds the write lock, for at most the busy timeout of five seconds.
+///
+/// Decoded messages are cached (up to 32 MiB of their JSON), since an agent
+/// reloads the same window every turn, and so are decoded states, checked
+/// against the stored generation on every read. Both stay correct with other
+/// processes writing to the same file: a stored message never changes, and
+/// every state write advances the generation.
 ///
 /// Clones share the connection. Handles opened separately on one file (in one
 /// process or several) each have their own connection; SQLite's locking
@@ -68,6 +121,7 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
     connection: Arc<Mutex<Connection>>,
+    caches: Arc<Caches>,
 }
 
 impl SqliteStore {
@@ -113,7 +167,7 @@ impl SqliteStore {
         connection.pragma_update(None, "synchronous", "NORMAL").map_err(fail)?;
         connection.pragma_update(None, "foreign_keys", true).map_err(fail)?;
         schema::migrate(&mut connection)?;
-        Ok(Self { connection: Arc::new(Mutex::new(connection)) })
+        Ok(Self { connection: Arc::new(Mutex::new(connection)), caches: Arc::new(Caches::new()) })
     }
 
     /// Run `work` on the connection and name the operation in any backend error.
@@ -157,7 +211,7 @@ impl ConversationStore for SqliteStore {
         conversation: &ConversationId,
         messages: Vec<NewMessage>,
     ) -> Result<SeqRange, StoreError> {
-        self.run("append", |connection| append(connection, conversation.as_str(), messages))
+        self.run("append", |connection| append(connection, &self.caches, conversation, messages))
     }
 
     async fn load_range(
@@ -165,7 +219,7 @@ impl ConversationStore for SqliteStore {
         conversation: &ConversationId,
         range: SeqRange,
     ) -> Result<Vec<StoredMessage>, StoreError> {
-        self.run("load_range", |connection| load_range(connection, conversation.as_str(), range))
+        self.run("load_range", |connection| load_range(connection, &self.caches, conversation, range))
     }
 
     async fn load_seqs(
@@ -173,7 +227,7 @@ impl ConversationStore for SqliteStore {
         conversation: &ConversationId,
         seqs: &[Seq],
     ) -> Result<Vec<StoredMessage>, StoreError> {
-        self.run("load_seqs", |connection| load_seqs(connection, conversation.as_str(), seqs))
+        self.run("load_seqs", |connection| load_seqs(connection, &self.caches, conversation, seqs))
     }
 
     async fn stats(&self, conversation: &ConversationId) -> Result<ConversationStats, StoreError> {
@@ -190,9 +244,7 @@ impl ConversationStore for SqliteStore {
     }
 
     async fn state(&self, conversation: &ConversationId) -> Result<CompactionState, StoreError> {
-        self.run("state", |connection| {
-            Ok(read_state(connection, conversation.as_str())?.map(|(_, state)| state).unwrap_or_default())
-        })
+        self.run("state", |connection| cached_state(connection, &self.caches, conversation))
     }
 
     async fn save_state(
@@ -202,7 +254,7 @@ impl ConversationStore for SqliteStore {
         state: CompactionState,
     ) -> Result<CompactionState, StoreError> {
         self.run("save_state", |connection| {
-            save_state(connection, conversation.as_str(), expected_generation, state)
+            save_state(connection, &self.caches, conversation, expected_generation, state)
         })
     }
 
@@ -306,29 +358,33 @@ enum DataError {
 #[derive(Clone, Copy, Debug)]
 struct Counts {
     next_seq: Seq,
-    generation: u64,
     stored: u64,
     stored_tokens: u64,
 }
 
-const SELECT_COUNTS: &str =
-    "SELECT next_seq, generation, stored, stored_tokens FROM conversations WHERE id = ?1";
+const SELECT_COUNTS: &str = "SELECT next_seq, stored, stored_tokens FROM conversations WHERE id = ?1";
 
-const SELECT_STATE: &str = "SELECT next_seq, generation, stored, stored_tokens, watermark, retained, summary
-     FROM conversations WHERE id = ?1";
+const SELECT_GENERATION: &str = "SELECT generation FROM states WHERE conversation = ?1";
 
-/// Write the counters of a conversation, creating its row with an empty state if it has none yet.
-const UPSERT_COUNTS: &str = "INSERT INTO conversations
-         (id, next_seq, generation, watermark, retained, summary, stored, stored_tokens)
-     VALUES (?1, ?2, 0, 0, '[]', NULL, ?3, ?4)
+const SELECT_MARKS: &str = "SELECT generation, watermark, retained FROM states WHERE conversation = ?1";
+
+const SELECT_STATE: &str =
+    "SELECT generation, watermark, retained, summary FROM states WHERE conversation = ?1";
+
+/// Write the counters of a conversation, creating its row if it has none yet.
+const UPSERT_COUNTS: &str = "INSERT INTO conversations (id, next_seq, stored, stored_tokens)
+     VALUES (?1, ?2, ?3, ?4)
      ON CONFLICT (id) DO UPDATE SET
          next_seq = excluded.next_seq, stored = excluded.stored, stored_tokens = excluded.stored_tokens";
 
-/// Write the compaction state of a conversation, creating its row with no messages if it has none yet.
-const UPSERT_STATE: &str = "INSERT INTO conversations
-         (id, next_seq, generation, watermark, retained, summary, stored, stored_tokens)
-     VALUES (?1, 0, ?2, ?3, ?4, ?5, 0, 0)
-     ON CONFLICT (id) DO UPDATE SET
+/// Create the row of a conversation that has no messages yet, if it has none.
+const ENSURE_CONVERSATION: &str = "INSERT INTO conversations (id, next_seq, stored, stored_tokens)
+     VALUES (?1, 0, 0, 0) ON CONFLICT (id) DO NOTHING";
+
+/// Write the compaction state of a conversation.
+const UPSERT_STATE: &str = "INSERT INTO states (conversation, generation, watermark, retained, summary)
+     VALUES (?1, ?2, ?3, ?4, ?5)
+     ON CONFLICT (conversation) DO UPDATE SET
          generation = excluded.generation, watermark = excluded.watermark,
          retained = excluded.retained, summary = excluded.summary";
 
@@ -339,7 +395,13 @@ const SELECT_RANGE: &str = "SELECT seq, tokens, body FROM messages
 
 const SELECT_ONE: &str = "SELECT seq, tokens, body FROM messages WHERE conversation = ?1 AND seq = ?2";
 
-fn append(connection: &mut Connection, id: &str, messages: Vec<NewMessage>) -> Result<SeqRange, Fail> {
+fn append(
+    connection: &mut Connection,
+    caches: &Caches,
+    conversation: &ConversationId,
+    messages: Vec<NewMessage>,
+) -> Result<SeqRange, Fail> {
+    let id = conversation.as_str();
     if messages.is_empty() {
         // Appending nothing must not make an unknown conversation appear, so it only reads.
         let next = read_counts(connection, id)?.map_or(Seq::ZERO, |counts| counts.next_seq);
@@ -360,17 +422,29 @@ fn append(connection: &mut Connection, id: &str, messages: Vec<NewMessage>) -> R
         to_sql(stored.ok_or(DataError::Exhausted { column: "stored" })?, "stored")?,
         to_sql(stored_tokens.ok_or(DataError::Exhausted { column: "stored_tokens" })?, "stored_tokens")?,
     ])?;
+    let mut written = Vec::with_capacity(messages.len());
     {
         let mut insert = transaction.prepare_cached(INSERT_MESSAGE)?;
-        for (seq, new) in (start.0..end).zip(&messages) {
-            insert.execute(params![id, to_sql(seq, "seq")?, new.tokens, new.message.to_json()])?;
+        for (seq, new) in (start.0..end).zip(messages) {
+            let json = new.message.to_json();
+            insert.execute(params![id, to_sql(seq, "seq")?, new.tokens, json])?;
+            written.push((seq, CachedMessage { message: Arc::new(new.message), bytes: json.len() as u64 }));
         }
     }
     transaction.commit()?;
+    // Only committed messages enter the cache, so a failed append leaves no trace there either.
+    for (seq, cached) in written {
+        caches.messages.insert((conversation.clone(), seq), cached);
+    }
     Ok(SeqRange::new(start, Seq(end)))
 }
 
-fn load_range(connection: &Connection, id: &str, range: SeqRange) -> Result<Vec<StoredMessage>, Fail> {
+fn load_range(
+    connection: &Connection,
+    caches: &Caches,
+    conversation: &ConversationId,
+    range: SeqRange,
+) -> Result<Vec<StoredMessage>, Fail> {
     // No stored number reaches `i64::MAX` (it is at most the last `next_seq`
     // minus one), so a start beyond it finds nothing and an end beyond it
     // means "to the end".
@@ -380,15 +454,20 @@ fn load_range(connection: &Connection, id: &str, range: SeqRange) -> Result<Vec<
         return Ok(Vec::new());
     }
     let mut select = connection.prepare_cached(SELECT_RANGE)?;
-    let mut rows = select.query(params![id, start, end])?;
+    let mut rows = select.query(params![conversation.as_str(), start, end])?;
     let mut loaded = Vec::new();
-    while let Some(message) = next_message(&mut rows)? {
+    while let Some(message) = next_message(&mut rows, caches, conversation)? {
         loaded.push(message);
     }
     Ok(loaded)
 }
 
-fn load_seqs(connection: &mut Connection, id: &str, seqs: &[Seq]) -> Result<Vec<StoredMessage>, Fail> {
+fn load_seqs(
+    connection: &mut Connection,
+    caches: &Caches,
+    conversation: &ConversationId,
+    seqs: &[Seq],
+) -> Result<Vec<StoredMessage>, Fail> {
     if seqs.is_empty() {
         return Ok(Vec::new());
     }
@@ -399,8 +478,8 @@ fn load_seqs(connection: &mut Connection, id: &str, seqs: &[Seq]) -> Result<Vec<
         let mut select = transaction.prepare_cached(SELECT_ONE)?;
         // A number beyond SQLite's integers was never stored, so it is skipped like any missing one.
         for seq in seqs.iter().filter_map(|seq| i64::try_from(seq.0).ok()) {
-            let mut rows = select.query(params![id, seq])?;
-            if let Some(message) = next_message(&mut rows)? {
+            let mut rows = select.query(params![conversation.as_str(), seq])?;
+            if let Some(message) = next_message(&mut rows, caches, conversation)? {
                 loaded.push(message);
             }
         }
@@ -413,32 +492,40 @@ fn clear(connection: &mut Connection, id: &str) -> Result<(), Fail> {
     let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
     // Clearing an unknown conversation must not create it.
     let Some(counts) = read_counts(&transaction, id)? else { return Ok(()) };
-    let generation = counts.generation.checked_add(1).ok_or(DataError::Exhausted { column: "generation" })?;
+    let current = read_generation(&transaction, id)?.unwrap_or(0);
+    let generation = current.checked_add(1).ok_or(DataError::Exhausted { column: "generation" })?;
     transaction.prepare_cached("DELETE FROM messages WHERE conversation = ?1")?.execute(params![id])?;
+    transaction
+        .prepare_cached("UPDATE conversations SET stored = 0, stored_tokens = 0 WHERE id = ?1")?
+        .execute(params![id])?;
     // The watermark moves up to `next_seq`: the numbers are never handed out
     // again, and a compaction that read the old generation cannot save.
-    transaction
-        .prepare_cached(
-            "UPDATE conversations SET generation = ?2, watermark = next_seq, retained = '[]', summary = NULL,
-                 stored = 0, stored_tokens = 0
-             WHERE id = ?1",
-        )?
-        .execute(params![id, to_sql(generation, "generation")?])?;
+    transaction.prepare_cached(UPSERT_STATE)?.execute(params![
+        id,
+        to_sql(generation, "generation")?,
+        to_sql(counts.next_seq.0, "watermark")?,
+        "[]",
+        Option::<String>::None,
+    ])?;
     transaction.commit()?;
     Ok(())
 }
 
 fn save_state(
     connection: &mut Connection,
-    id: &str,
+    caches: &Caches,
+    conversation: &ConversationId,
     expected_generation: u64,
     mut state: CompactionState,
 ) -> Result<CompactionState, Fail> {
+    let id = conversation.as_str();
     let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
     // An unknown conversation is checked against the default state, and its
     // row only appears if the save succeeds, so a refused save leaves no trace.
-    let (next_seq, current) = read_state(&transaction, id)?
-        .map_or((Seq::ZERO, CompactionState::default()), |(counts, current)| (counts.next_seq, current));
+    // The rules only look at the generation and the watermark, so the stored
+    // summary is not decoded here.
+    let next_seq = read_counts(&transaction, id)?.map_or(Seq::ZERO, |counts| counts.next_seq);
+    let current = read_marks(&transaction, id)?.unwrap_or_default();
     if current.generation != expected_generation {
         return Err(
             StoreError::StateConflict { expected: expected_generation, found: current.generation }.into()
@@ -448,6 +535,7 @@ fn save_state(
     let generation =
         expected_generation.checked_add(1).ok_or(DataError::Exhausted { column: "generation" })?;
     let summary = state.summary.as_ref().map(|summary| to_json(summary, "summary")).transpose()?;
+    transaction.prepare_cached(ENSURE_CONVERSATION)?.execute(params![id])?;
     transaction.prepare_cached(UPSERT_STATE)?.execute(params![
         id,
         to_sql(generation, "generation")?,
@@ -457,12 +545,15 @@ fn save_state(
     ])?;
     transaction.commit()?;
     state.generation = generation;
+    // The next read of this state finds it by its generation instead of decoding it.
+    caches.states.insert(conversation.clone(), Arc::new(state.clone()));
     Ok(state)
 }
 
 fn prune(connection: &mut Connection, id: &str) -> Result<u64, Fail> {
     let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let Some((counts, state)) = read_state(&transaction, id)? else { return Ok(0) };
+    let Some(counts) = read_counts(&transaction, id)? else { return Ok(0) };
+    let state = read_marks(&transaction, id)?.unwrap_or_default();
     if state.watermark == Seq::ZERO {
         return Ok(0);
     }
@@ -521,40 +612,79 @@ fn conversations(connection: &mut Connection) -> Result<Vec<ConversationId>, Fai
 
 fn read_counts(connection: &Connection, id: &str) -> Result<Option<Counts>, Fail> {
     let mut select = connection.prepare_cached(SELECT_COUNTS)?;
-    let raw = select
-        .query_row(params![id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))
-        .optional()?;
-    raw.map(counts).transpose()
+    let raw = select.query_row(params![id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?))).optional()?;
+    raw.map(|(next_seq, stored, stored_tokens): (i64, i64, i64)| {
+        Ok(Counts {
+            next_seq: Seq(from_sql(next_seq, "next_seq")?),
+            stored: from_sql(stored, "stored")?,
+            stored_tokens: from_sql(stored_tokens, "stored_tokens")?,
+        })
+    })
+    .transpose()
 }
 
-/// The counts and compaction state of a conversation, if it has a row.
-fn read_state(connection: &Connection, id: &str) -> Result<Option<(Counts, CompactionState)>, Fail> {
+fn read_generation(connection: &Connection, id: &str) -> Result<Option<u64>, Fail> {
+    let mut select = connection.prepare_cached(SELECT_GENERATION)?;
+    let raw: Option<i64> = select.query_row(params![id], |row| row.get(0)).optional()?;
+    Ok(raw.map(|generation| from_sql(generation, "generation")).transpose()?)
+}
+
+/// The generation, watermark and retained numbers of a conversation's state, without its summary.
+fn read_marks(connection: &Connection, id: &str) -> Result<Option<CompactionState>, Fail> {
+    let mut select = connection.prepare_cached(SELECT_MARKS)?;
+    let mut rows = select.query(params![id])?;
+    let Some(row) = rows.next()? else { return Ok(None) };
+    let retained: Vec<Seq> = from_json(row.get_ref(2)?.as_str()?, "retained")?;
+    let mut state = CompactionState::new(Seq(from_sql(row.get(1)?, "watermark")?), retained, None);
+    state.generation = from_sql(row.get(0)?, "generation")?;
+    Ok(Some(state))
+}
+
+/// The compaction state of a conversation, if it has a state row.
+fn read_state_row(connection: &Connection, id: &str) -> Result<Option<CompactionState>, Fail> {
     let mut select = connection.prepare_cached(SELECT_STATE)?;
     let mut rows = select.query(params![id])?;
     let Some(row) = rows.next()? else { return Ok(None) };
-    let counts = counts((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))?;
-    let retained: Vec<Seq> = from_json(row.get_ref(5)?.as_str()?, "retained")?;
+    let retained: Vec<Seq> = from_json(row.get_ref(2)?.as_str()?, "retained")?;
     let summary: Option<StoredSummary> =
-        row.get_ref(6)?.as_str_or_null()?.map(|json| from_json(json, "summary")).transpose()?;
-    let mut state = CompactionState::new(Seq(from_sql(row.get(4)?, "watermark")?), retained, summary);
-    state.generation = counts.generation;
-    Ok(Some((counts, state)))
+        row.get_ref(3)?.as_str_or_null()?.map(|json| from_json(json, "summary")).transpose()?;
+    let mut state = CompactionState::new(Seq(from_sql(row.get(1)?, "watermark")?), retained, summary);
+    state.generation = from_sql(row.get(0)?, "generation")?;
+    Ok(Some(state))
 }
 
-fn counts((next_seq, generation, stored, stored_tokens): (i64, i64, i64, i64)) -> Result<Counts, Fail> {
-    Ok(Counts {
-        next_seq: Seq(from_sql(next_seq, "next_seq")?),
-        generation: from_sql(generation, "generation")?,
-        stored: from_sql(stored, "stored")?,
-        stored_tokens: from_sql(stored_tokens, "stored_tokens")?,
-    })
+/// The state of a conversation, decoded again only when its generation moved since the last read.
+fn cached_state(
+    connection: &Connection,
+    caches: &Caches,
+    conversation: &ConversationId,
+) -> Result<CompactionState, Fail> {
+    let id = conversation.as_str();
+    let Some(generation) = read_generation(connection, id)? else { return Ok(CompactionState::default()) };
+    if let Some(cached) = caches.states.get(conversation)
+        && cached.generation == generation
+    {
+        return Ok(CompactionState::clone(&cached));
+    }
+    let state = read_state_row(connection, id)?.unwrap_or_default();
+    caches.states.insert(conversation.clone(), Arc::new(state.clone()));
+    Ok(state)
 }
 
-/// Decode the next `(seq, tokens, body)` row into a stored message.
-fn next_message(rows: &mut Rows<'_>) -> Result<Option<StoredMessage>, Fail> {
+/// The next `(seq, tokens, body)` row as a stored message, decoding the body only when the cache lacks it.
+fn next_message(
+    rows: &mut Rows<'_>,
+    caches: &Caches,
+    conversation: &ConversationId,
+) -> Result<Option<StoredMessage>, Fail> {
     let Some(row) = rows.next()? else { return Ok(None) };
-    let seq = Seq(from_sql(row.get(0)?, "seq")?);
+    let raw_seq: u64 = from_sql(row.get(0)?, "seq")?;
+    let seq = Seq(raw_seq);
     let tokens = from_sql(row.get(1)?, "tokens")?;
+    let key = (conversation.clone(), raw_seq);
+    if let Some(cached) = caches.messages.get(&key) {
+        return Ok(Some(StoredMessage::new(seq, tokens, cached.message)));
+    }
     let body = row.get_ref(2)?.as_bytes()?;
     let message = match std::str::from_utf8(body) {
         Ok(json) => Message::from_json(json),
@@ -562,7 +692,8 @@ fn next_message(rows: &mut Rows<'_>) -> Result<Option<StoredMessage>, Fail> {
         // too, with a JSON error that names the place of the bad byte.
         Err(_) => serde_json::from_slice(body).map_err(|source| DecodeError::Json { source }),
     };
-    let message = message.map_err(|source| StoreError::Corrupt { seq, source })?;
+    let message = Arc::new(message.map_err(|source| StoreError::Corrupt { seq, source })?);
+    caches.messages.insert(key, CachedMessage { message: Arc::clone(&message), bytes: body.len() as u64 });
     Ok(Some(StoredMessage::new(seq, tokens, message)))
 }
 

@@ -11,18 +11,23 @@ use super::DataError;
 
 /// The schema steps, oldest first.
 const MIGRATIONS: &[&str] = &[
-    // Version 1: one row per conversation holding its numbering, counters and
-    // compaction state, and one row per stored message. STRICT makes SQLite
-    // refuse values of the wrong type instead of converting them quietly.
+    // Version 1: one row per conversation for its numbering and counters, one
+    // row per conversation for its compaction state (kept apart so that an
+    // append never rewrites the summary), and one row per stored message.
+    // STRICT makes SQLite refuse values of the wrong type instead of
+    // converting them quietly.
     "CREATE TABLE conversations (
         id            TEXT    NOT NULL PRIMARY KEY,
         next_seq      INTEGER NOT NULL,
-        generation    INTEGER NOT NULL,
-        watermark     INTEGER NOT NULL,
-        retained      TEXT    NOT NULL,
-        summary       TEXT,
         stored        INTEGER NOT NULL,
         stored_tokens INTEGER NOT NULL
+    ) STRICT;
+    CREATE TABLE states (
+        conversation TEXT    NOT NULL PRIMARY KEY REFERENCES conversations (id),
+        generation   INTEGER NOT NULL,
+        watermark    INTEGER NOT NULL,
+        retained     TEXT    NOT NULL,
+        summary      TEXT
     ) STRICT;
     CREATE TABLE messages (
         conversation TEXT    NOT NULL REFERENCES conversations (id),

@@ -70,7 +70,7 @@ pub trait Compactor: Send + Sync {
     fn render(&self, artifact: &Self::Artifact) -> Message;
 }
 
-crate::forward::forward! {
+crate::forward! {
     impl Compactor {
         type Artifact = T::Artifact;
 

@@ -60,7 +60,7 @@ pub trait TokenCounter: Send + Sync {
     }
 }
 
-crate::forward::forward! {
+crate::forward! {
     impl TokenCounter {
         fn name(&self) -> &str {
             (**self).name()

@@ -67,7 +67,7 @@ impl DemotionHook for () {
     }
 }
 
-crate::forward::forward! {
+crate::forward! {
     impl DemotionHook {
         fn on_demote(
             &self,

@@ -51,7 +51,7 @@ pub trait ConversationMemory: Send + Sync {
     fn clear(&self, conversation: &ConversationId) -> impl Future<Output = Result<(), MemoryError>> + Send;
 }
 
-crate::forward::forward! {
+crate::forward! {
     impl ConversationMemory {
         fn load(&self, conversation: &ConversationId) -> impl Future<Output = Result<Vec<Message>, MemoryError>> + Send {
             (**self).load(conversation)

@@ -135,7 +135,7 @@ pub trait CompletionModel: Send + Sync {
     ) -> impl Future<Output = Result<Completion, CompletionError>> + Send;
 }
 
-crate::forward::forward! {
+crate::forward! {
     impl CompletionModel {
         fn complete(&self, request: CompletionRequest) -> impl Future<Output = Result<Completion, CompletionError>> + Send {
             (**self).complete(request)

@@ -76,7 +76,7 @@ pub trait CompactionObserver: Send + Sync {
 /// The observer that does nothing.
 impl CompactionObserver for () {}
 
-crate::forward::forward! {
+crate::forward! {
     impl CompactionObserver {
         fn on_pre_compress(
             &self,

@@ -232,7 +232,7 @@ pub trait MemoryPolicy: Send + Sync {
     }
 }
 
-crate::forward::forward! {
+crate::forward! {
     impl MemoryPolicy {
         fn select(&self, window: &Window<'_>) -> Selection {
             (**self).select(window)

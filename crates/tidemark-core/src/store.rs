@@ -243,7 +243,7 @@ pub fn check_state(
     Ok(())
 }
 
-crate::forward::forward! {
+crate::forward! {
     impl ConversationStore {
         fn append(
             &self,

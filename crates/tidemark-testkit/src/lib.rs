@@ -13,9 +13,11 @@
 //!   [`MemoryPolicy`](tidemark_core::MemoryPolicy) or
 //!   [`Compactor`](tidemark_core::Compactor) against the contract written in its docs.
 //!   Run them on your own implementations from an ordinary test.
+//! - [`counters`]: token counters whose counts are easy to work out by hand.
 //! - [`workload`]: seeded, reproducible agent workloads for benchmarks.
 
 pub mod conformance;
+pub mod counters;
 pub mod reference;
 pub mod scripted;
 pub mod strategies;

@@ -1,0 +1,23 @@
+//! Shrinking an agent's history: strategies that clear old tool output, truncate or summarise, pipelines that chain them, and the compactors behind a rolling summary.
+//!
+//! - [`strategy`]: the [`CompactionStrategy`] trait, its [`Report`], and the
+//!   checks every step passes ([`run_checked`]).
+//! - [`ClearToolOutputs`], [`TruncateStrategy`] and [`SummarizeStrategy`]: the strategies.
+//! - [`Pipeline`] and [`DynPipeline`]: strategies in order, stopping once the history fits.
+//! - [`TemplateCompactor`] and [`LlmCompactor`]: [`Compactor`](tidemark_core::Compactor)s
+//!   for `tidemark-memory`'s `CompactingMemory`.
+//! - [`transcript`]: messages flattened into plain text for a summariser.
+//! - [`answer`]: what counts as a usable summary, a refusal, or a transient error.
+
+pub mod answer;
+pub mod compactor;
+pub mod pipeline;
+pub mod strategy;
+pub mod transcript;
+
+pub use compactor::{LlmCompactor, LlmSummary, TemplateCompactor, TemplateSummary};
+pub use pipeline::{DynPipeline, DynStrategy, Pipeline, Steps};
+pub use strategy::{
+    ClearToolOutputs, Compacted, CompactionStrategy, Fallback, Report, SummarizeStrategy, TruncateStrategy,
+    check_step, run_checked,
+};

@@ -14,6 +14,7 @@
 //!   [`Compactor`](tidemark_core::Compactor) against the contract written in its docs.
 //!   Run them on your own implementations from an ordinary test.
 //! - [`counters`]: token counters whose counts are easy to work out by hand.
+//! - [`transcripts`]: seeded, realistic agent sessions (coding, support, research).
 //! - [`workload`]: seeded, reproducible agent workloads for benchmarks.
 
 pub mod conformance;
@@ -21,4 +22,5 @@ pub mod counters;
 pub mod reference;
 pub mod scripted;
 pub mod strategies;
+pub mod transcripts;
 pub mod workload;

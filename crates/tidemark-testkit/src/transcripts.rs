@@ -170,7 +170,7 @@ const QUESTIONS: &[&str] = &[
 
 fn support_turn(rng: &mut Rng, ids: &mut Ids, turn: usize, history: &mut Vec<Message>) {
     let order = format!("NW-{}", 90_000 + rng.between(0, 999));
-    let text = if turn < FACTS.len() * 6 && turn % 6 == 0 {
+    let text = if turn < FACTS.len() * 6 && turn.is_multiple_of(6) {
         FACTS[turn / 6].to_owned()
     } else {
         pick(rng, QUESTIONS).replace("{o}", &order)

@@ -9,6 +9,12 @@ use tidemark_core::{Message, ToolCall};
 
 use crate::workload::{Rng, code, prose};
 
+/// The seed of the sample transcripts shipped in `examples/transcripts/`.
+pub const SAMPLE_SEED: u64 = 2026;
+
+/// The number of turns of each shipped sample transcript.
+pub const SAMPLE_TURNS: usize = 220;
+
 /// The kinds of sample session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -32,6 +38,11 @@ impl Session {
             Session::Support => "support-conversation.jsonl",
             Session::Research => "research-agent.jsonl",
         }
+    }
+
+    /// The shipped sample of this session: [`SAMPLE_TURNS`] turns from [`SAMPLE_SEED`].
+    pub fn sample(self) -> Vec<Message> {
+        self.generate(SAMPLE_SEED, SAMPLE_TURNS)
     }
 
     /// `turns` turns of this session from `seed`.

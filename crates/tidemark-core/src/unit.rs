@@ -146,7 +146,7 @@ pub enum ViolationKind {
         /// The call id the result names.
         call_id: String,
     },
-    /// A call id is used by a second call.
+    /// One assistant message makes two calls with the same id.
     DuplicateCallId {
         /// The repeated call id.
         call_id: String,
@@ -178,7 +178,9 @@ impl fmt::Display for ViolationKind {
             Self::ResultBeforeCall { call_id } => {
                 write!(f, "tool result for call id {call_id:?} comes before its call")
             }
-            Self::DuplicateCallId { call_id } => write!(f, "call id {call_id:?} is used twice"),
+            Self::DuplicateCallId { call_id } => {
+                write!(f, "call id {call_id:?} is used twice in one message")
+            }
             Self::DuplicateResult { call_id } => write!(f, "call id {call_id:?} is answered twice"),
             Self::MissingResults { call_ids } => write!(f, "earlier tool calls {call_ids:?} have no results"),
             Self::MisplacedToolCall => f.write_str("tool call outside an assistant message"),
@@ -211,8 +213,9 @@ impl Violation {
 
 /// Check that `history` obeys the tool-call rules providers enforce.
 ///
-/// The rules: tool calls appear only in assistant messages and have unique,
-/// non-empty ids; tool results appear only in tool messages, which hold nothing
+/// The rules: tool calls appear only in assistant messages and have non-empty
+/// ids, unique within their message (a later exchange may reuse an id, as
+/// recorded agents do); tool results appear only in tool messages, which hold nothing
 /// else; every result answers a call made by the nearest preceding assistant
 /// message with calls, exactly once; and no other message follows until all of
 /// that message's calls are answered. A history may end while results are
@@ -231,18 +234,18 @@ impl Violation {
 /// assert_eq!(violation.kind, ViolationKind::OrphanResult { call_id: "call_9".into() });
 /// ```
 pub fn validate(history: &[Message]) -> Result<(), Violation> {
-    // Where each call id is first made, to tell an orphan from an early result.
-    let mut first_call: HashMap<&str, usize> = HashMap::new();
+    // Where each call id is made, to tell an orphan from an early result.
+    let mut calls_at: HashMap<&str, Vec<usize>> = HashMap::new();
     for (index, message) in history.iter().enumerate() {
         for call in message.tool_calls() {
-            first_call.entry(call.id.as_str()).or_insert(index);
+            calls_at.entry(call.id.as_str()).or_default().push(index);
         }
     }
 
-    let mut made: HashSet<&str> = HashSet::new();
-    let mut answered: HashSet<&str> = HashSet::new();
-    // Calls of the open exchange still waiting for their results, in call order.
+    // Calls of the open exchange still waiting for their results, in call order,
+    // and the calls it has had answered.
     let mut pending: Vec<&str> = Vec::new();
+    let mut answered: HashSet<&str> = HashSet::new();
 
     for (index, message) in history.iter().enumerate() {
         let fail = |kind| Err(Violation::new(index, kind));
@@ -258,10 +261,10 @@ pub fn validate(history: &[Message]) -> Result<(), Violation> {
                     answered.insert(id);
                 } else if answered.contains(id) {
                     return fail(ViolationKind::DuplicateResult { call_id: id.to_owned() });
-                } else if first_call.get(id).is_some_and(|&call_index| call_index > index) {
+                } else if calls_at.get(id).is_some_and(|at| at.iter().any(|&call| call > index)) {
                     return fail(ViolationKind::ResultBeforeCall { call_id: id.to_owned() });
                 } else {
-                    // Unknown id, or a call made by an exchange that is already closed
+                    // Unknown id, or a call of an exchange that is already closed
                     // (closing it with calls unanswered was reported earlier).
                     return fail(ViolationKind::OrphanResult { call_id: id.to_owned() });
                 }
@@ -276,6 +279,7 @@ pub fn validate(history: &[Message]) -> Result<(), Violation> {
             let call_ids = pending.iter().map(|id| (*id).to_owned()).collect();
             return fail(ViolationKind::MissingResults { call_ids });
         }
+        answered.clear();
         if message.has_tool_calls() {
             if message.role != Role::Assistant {
                 return fail(ViolationKind::MisplacedToolCall);
@@ -285,7 +289,10 @@ pub fn validate(history: &[Message]) -> Result<(), Violation> {
                 if id.is_empty() {
                     return fail(ViolationKind::EmptyCallId);
                 }
-                if !made.insert(id) {
+                // Within one message an id must be unique; a later exchange may
+                // reuse it, as recorded agents do, since a result answers the
+                // calls of the message right before it.
+                if pending.contains(&id) {
                     return fail(ViolationKind::DuplicateCallId { call_id: id.to_owned() });
                 }
                 pending.push(id);

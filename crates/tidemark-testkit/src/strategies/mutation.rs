@@ -21,8 +21,8 @@ pub enum Mutation {
     /// Move a tool message to just before the assistant message that makes its
     /// calls. Validation reports `ResultBeforeCall`.
     MoveResultBeforeCall,
-    /// Give a call (and its result) the id of a call made earlier in the
-    /// history. Validation reports `DuplicateCallId`.
+    /// Repeat a call within its assistant message, so that one message makes
+    /// the same id twice. Validation reports `DuplicateCallId`.
     DuplicateCallId,
     /// Insert a tool message answering a call id that appears nowhere, right
     /// after a completed exchange or a user or assistant text message.
@@ -129,48 +129,25 @@ fn move_result_before_call(history: &[Message], pick: usize) -> Option<Vec<Messa
     Some(mutated)
 }
 
-/// Places: every pair of calls. The renamed call is the later one, and its result
-/// comes after it, so the first violation is the renamed call itself (within its
-/// own message when both calls share one).
+/// Places: every call. A copy of the call goes right after it in the same
+/// assistant message, so that message makes one id twice; ids may repeat
+/// across exchanges, but never within one message.
 fn duplicate_call_id(history: &[Message], pick: usize) -> Option<Vec<Message>> {
-    // Every call as (message index, part index, id), in history order.
-    let calls: Vec<(usize, usize, &str)> = history
+    // Every call as (message index, part index), in history order.
+    let calls: Vec<(usize, usize)> = history
         .iter()
         .enumerate()
         .flat_map(|(index, message)| {
             message.parts.iter().enumerate().filter_map(move |(position, part)| match part {
-                Part::ToolCall(call) => Some((index, position, call.id.as_str())),
+                Part::ToolCall(_) => Some((index, position)),
                 _ => None,
             })
         })
         .collect();
-    // A candidate is a pair (earlier, later) of calls; the later call number j has
-    // j earlier ones. Walking the later calls in order numbers all pairs without
-    // building their list, whose length grows with the square of the call count.
-    let pairs = calls.len() * calls.len().saturating_sub(1) / 2;
-    if pairs == 0 {
-        return None;
-    }
-    let mut earlier = pick % pairs;
-    let mut later = 1;
-    while earlier >= later {
-        earlier -= later;
-        later += 1;
-    }
-    let (_, _, reused) = calls[earlier];
-    let (index, position, replaced) = calls[later];
-
+    let (index, position) = choose(&calls, pick)?;
     let mut mutated = history.to_vec();
-    if let Part::ToolCall(call) = &mut mutated[index].parts[position] {
-        call.id = reused.to_owned();
-    }
-    for part in mutated.iter_mut().flat_map(|message| message.parts.iter_mut()) {
-        if let Part::ToolResult(result) = part
-            && result.call_id == replaced
-        {
-            result.call_id = reused.to_owned();
-        }
-    }
+    let copy = mutated[index].parts[position].clone();
+    mutated[index].parts.insert(position + 1, copy);
     Some(mutated)
 }
 

@@ -278,8 +278,8 @@ fn mutations_of_a_fixed_history_break_it_as_documented() {
         (Mutation::MoveResultBeforeCall, 0, 1, early("b")),
         (Mutation::MoveResultBeforeCall, 1, 1, early("a")),
         (Mutation::DuplicateCallId, 0, 1, duplicate("a")),
-        (Mutation::DuplicateCallId, 1, 5, duplicate("a")),
-        (Mutation::DuplicateCallId, 2, 5, duplicate("b")),
+        (Mutation::DuplicateCallId, 1, 1, duplicate("b")),
+        (Mutation::DuplicateCallId, 2, 5, duplicate("c")),
         (Mutation::OrphanResult, 0, 1, orphan("call_orphan_0")),
         (Mutation::OrphanResult, 1, 4, orphan("call_orphan_0")),
         (Mutation::OrphanResult, 2, 5, orphan("call_orphan_0")),
@@ -298,7 +298,7 @@ fn mutations_without_a_place_give_none() {
     let cases: [(&[Message], [bool; 4]); 3] = [
         (&[], [false, false, false, false]),
         (&texts_only, [false, false, false, true]),
-        (&unanswered, [false, false, false, true]),
+        (&unanswered, [false, false, true, true]),
     ];
     for (history, applies) in cases {
         for (mutation, expected) in Mutation::ALL.into_iter().zip(applies) {

@@ -17,6 +17,8 @@ Usage: cargo xtask <command>
 Commands:
   ci      run every CI check in order: fmt, clippy, tests and doctests, docs, cargo-deny
   tidy    run only the tidy tests (cargo test -p xtask tidy)
+  gen-transcripts
+          regenerate the sample transcripts in examples/transcripts/ (byte for byte from fixed seeds)
   help    show this text
 ";
 
@@ -31,6 +33,7 @@ fn main() -> ExitCode {
     let outcome = match args.as_slice() {
         ["ci"] => ci::run(),
         ["tidy"] => tidy(),
+        ["gen-transcripts"] => gen_transcripts(),
         ["help" | "--help" | "-h"] => {
             print!("{USAGE}");
             return ExitCode::from(USAGE_EXIT);
@@ -64,5 +67,22 @@ fn tidy() -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("xtask tidy: tests failed ({})", util::describe_status(status)))
+    }
+}
+
+/// Regenerates the shipped sample transcripts with the CLI crate's generator example.
+///
+/// The generator lives with the CLI because it writes OpenAI's wire format,
+/// and xtask stays free of the library crates so that it builds in seconds.
+fn gen_transcripts() -> Result<(), String> {
+    let target = util::workspace_root().join("examples").join("transcripts");
+    let mut command =
+        util::cargo(&["run", "--quiet", "-p", "tidemark-cli", "--example", "gen_transcripts", "--"]);
+    command.arg(&target);
+    let status = util::run_inherited(&mut command)?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("xtask gen-transcripts: the generator failed ({})", util::describe_status(status)))
     }
 }

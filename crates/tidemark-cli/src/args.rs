@@ -1,0 +1,218 @@
+//! The command line: subcommands and their options.
+
+use std::num::{NonZeroU32, NonZeroUsize};
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use tidemark_core::ConversationId;
+
+/// Keep an agent's conversation within a token budget without losing what matters.
+#[derive(Debug, Parser)]
+#[command(name = "tidemark", version, about, long_about = None)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Compact a transcript once, without a store, and print the result as JSON lines.
+    Compact(CompactArgs),
+    /// Append a transcript's messages to a stored conversation.
+    Append(AppendArgs),
+    /// Print the prompt-ready history of a stored conversation, compacting it as needed.
+    Load(LoadArgs),
+    /// Forget a stored conversation.
+    Clear(ClearArgs),
+    /// Show the stored conversations, or one conversation's state.
+    Inspect(InspectArgs),
+    /// Count the tokens of a transcript, per message and in total.
+    Count(CountArgs),
+    /// Replay a transcript turn by turn as an agent would, and report what the memory did.
+    Replay(ReplayArgs),
+}
+
+/// The tokenizer used to count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CounterChoice {
+    /// OpenAI's o200k_base (gpt-4o and later).
+    O200k,
+    /// OpenAI's cl100k_base (gpt-4, gpt-3.5).
+    Cl100k,
+    /// A byte heuristic: fast, approximate.
+    Heuristic,
+}
+
+/// The compaction strategy of `compact`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum StrategyChoice {
+    /// Clear old tool output, then summarise, then truncate, stopping once it fits.
+    Auto,
+    /// Drop the oldest turns.
+    Truncate,
+    /// Replace old tool output with placeholders.
+    ClearTools,
+    /// Summarise the oldest turns.
+    Summarize,
+}
+
+/// What writes summaries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum SummarizerChoice {
+    /// No model: a bounded list of what was said.
+    Template,
+    /// An OpenAI-compatible model configured by OPENAI_BASE_URL, OPENAI_API_KEY and TIDEMARK_MODEL.
+    Openai,
+    /// No summary: evicted messages are only dropped from the prompt (load and replay).
+    None,
+}
+
+/// How statistics are printed on standard error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum StatsFormat {
+    /// A line for people.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+/// The size of the prompt: a token budget or a message count.
+#[derive(Clone, Copy, Debug, Args)]
+#[group(required = true, multiple = false)]
+pub(crate) struct Window {
+    /// The most tokens the prompt may have, reply priming included.
+    #[arg(long, value_name = "TOKENS")]
+    pub(crate) budget: Option<NonZeroU32>,
+    /// Keep the last N messages (in whole tool units), plus pinned and system messages.
+    #[arg(long, value_name = "N")]
+    pub(crate) last: Option<NonZeroUsize>,
+}
+
+/// Where the conversations are stored.
+#[derive(Clone, Debug, Args)]
+pub(crate) struct StoreArgs {
+    /// The SQLite file holding the conversations.
+    #[arg(long, value_name = "PATH", env = "TIDEMARK_STORE", default_value = "tidemark.db")]
+    pub(crate) store: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CompactArgs {
+    /// The transcript: a JSON array, JSON lines, or a request body with `messages`; `-` or nothing reads standard input.
+    pub(crate) file: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) window: Window,
+    /// How to compact.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub(crate) strategy: StrategyChoice,
+    /// What writes summaries.
+    #[arg(long, value_enum, default_value = "template")]
+    pub(crate) summarizer: SummarizerChoice,
+    /// How tokens are counted.
+    #[arg(long, value_enum, default_value = "o200k")]
+    pub(crate) counter: CounterChoice,
+    /// Never drop or summarise the last N messages.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub(crate) preserve_last: usize,
+    /// Refuse tool results whose call is missing instead of dropping them.
+    #[arg(long)]
+    pub(crate) strict: bool,
+    /// Print statistics on standard error.
+    #[arg(long, value_enum)]
+    pub(crate) stats: Option<StatsFormat>,
+    /// Write the result here instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct AppendArgs {
+    /// The conversation to append to.
+    #[arg(long, value_parser = conversation_id)]
+    pub(crate) conversation: ConversationId,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+    /// The messages to append, in any transcript format; `-` or nothing reads standard input.
+    pub(crate) file: Option<PathBuf>,
+    /// Refuse tool results whose call is missing instead of dropping them.
+    #[arg(long)]
+    pub(crate) strict: bool,
+    /// How tokens are counted (recorded with each message).
+    #[arg(long, value_enum, default_value = "o200k")]
+    pub(crate) counter: CounterChoice,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct LoadArgs {
+    /// The conversation to load.
+    #[arg(long, value_parser = conversation_id)]
+    pub(crate) conversation: ConversationId,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+    #[command(flatten)]
+    pub(crate) window: Window,
+    /// What writes the rolling summary.
+    #[arg(long, value_enum, default_value = "template")]
+    pub(crate) summarizer: SummarizerChoice,
+    /// How tokens are counted.
+    #[arg(long, value_enum, default_value = "o200k")]
+    pub(crate) counter: CounterChoice,
+    /// Print statistics on standard error.
+    #[arg(long, value_enum)]
+    pub(crate) stats: Option<StatsFormat>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ClearArgs {
+    /// The conversation to forget.
+    #[arg(long, value_parser = conversation_id)]
+    pub(crate) conversation: ConversationId,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct InspectArgs {
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+    /// Show this conversation's state and summary instead of the list.
+    #[arg(long, value_parser = conversation_id)]
+    pub(crate) conversation: Option<ConversationId>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CountArgs {
+    /// The transcript; `-` or nothing reads standard input.
+    pub(crate) file: Option<PathBuf>,
+    /// How tokens are counted.
+    #[arg(long, value_enum, default_value = "o200k")]
+    pub(crate) counter: CounterChoice,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReplayArgs {
+    /// The transcript to replay.
+    pub(crate) file: PathBuf,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+    /// The conversation to replay into (cleared first).
+    #[arg(long, value_parser = conversation_id, default_value = "replay")]
+    pub(crate) conversation: ConversationId,
+    /// The prompt budget in tokens.
+    #[arg(long, value_name = "TOKENS", default_value = "8000")]
+    pub(crate) budget: NonZeroU32,
+    /// What writes the rolling summary.
+    #[arg(long, value_enum, default_value = "template")]
+    pub(crate) summarizer: SummarizerChoice,
+    /// How tokens are counted.
+    #[arg(long, value_enum, default_value = "o200k")]
+    pub(crate) counter: CounterChoice,
+    /// Write a self-contained HTML report with a chart here.
+    #[arg(long, value_name = "FILE.html")]
+    pub(crate) report: Option<PathBuf>,
+}
+
+/// Parse and validate a conversation id, so that a bad one is a usage error (status 2).
+fn conversation_id(text: &str) -> Result<ConversationId, String> {
+    ConversationId::new(text).map_err(|error| format!("invalid conversation id: {error}"))
+}

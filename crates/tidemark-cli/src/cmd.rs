@@ -1,0 +1,6 @@
+//! The subcommands, one module each (`append`, `load`, `clear` and `inspect` share the store module).
+
+pub(crate) mod compact;
+pub(crate) mod count;
+pub(crate) mod replay;
+pub(crate) mod store;

@@ -1,0 +1,103 @@
+//! `tidemark compact`: one stateless compaction of a transcript.
+
+use tidemark_compaction::{
+    ClearToolOutputs, CompactionStrategy, DynPipeline, DynStrategy, Fallback, SummarizeStrategy,
+    TruncateStrategy,
+};
+use tidemark_core::{Compactor, ConversationId, MemoryPolicy, Message, Role, Window};
+use tidemark_memory::SlidingWindow;
+
+use crate::args::{CompactArgs, StrategyChoice};
+use crate::error::CliError;
+use crate::output::{Stats, write_transcript};
+use crate::{input, setup};
+
+pub(crate) async fn run(args: CompactArgs) -> Result<(), CliError> {
+    let transcript = input::read(args.file.as_deref(), args.strict)?;
+    let counter = setup::counter(args.counter)?;
+    let history = transcript.messages;
+    let (compacted, strategy, outcome, note) = match (args.window.budget, args.window.last) {
+        (Some(budget), _) => {
+            let chosen = strategy(&args)?;
+            let done = chosen
+                .compact(&history, budget, &*counter)
+                .await
+                .map_err(|error| CliError::runtime("compacting", error))?;
+            let outcome =
+                if done.report.fits { done.report.outcome.to_string() } else { "over_budget".to_owned() };
+            (done.history, done.report.strategy, outcome, done.report.note)
+        }
+        (None, Some(last)) => by_count(&args, &history, last.get()).await?,
+        (None, None) => return Err(CliError::input("give --budget or --last")),
+    };
+    write_transcript(&compacted, args.output.as_deref())?;
+    if let Some(format) = args.stats {
+        Stats {
+            messages_in: history.len(),
+            messages_out: compacted.len(),
+            tokens_in: u64::from(counter.count_prompt(&history)),
+            tokens_out: u64::from(counter.count_prompt(&compacted)),
+            budget: args.window.budget.map(|budget| budget.get()),
+            strategy,
+            outcome,
+            repaired: transcript.repaired,
+            note,
+            ..Stats::default()
+        }
+        .print(format);
+    }
+    Ok(())
+}
+
+/// The strategy the options name, for a token budget.
+fn strategy(args: &CompactArgs) -> Result<Box<dyn DynStrategy>, CliError> {
+    let keep = args.preserve_last;
+    let summarize = || -> Result<SummarizeStrategy<_>, CliError> {
+        Ok(SummarizeStrategy::new(setup::model(args.summarizer)?).preserve_last(keep))
+    };
+    Ok(match args.strategy {
+        StrategyChoice::Truncate => Box::new(TruncateStrategy::new().preserve_last(keep)),
+        StrategyChoice::ClearTools => Box::new(ClearToolOutputs::new()),
+        StrategyChoice::Summarize => Box::new(summarize()?),
+        StrategyChoice::Auto => Box::new(DynPipeline::boxed(vec![
+            Box::new(ClearToolOutputs::new()),
+            Box::new(summarize()?.with_fallback(Fallback::Truncate)),
+            Box::new(TruncateStrategy::new().preserve_last(keep)),
+        ])),
+    })
+}
+
+/// Keep the last messages; summarise the rest (unless the strategy only truncates or clears).
+async fn by_count(
+    args: &CompactArgs,
+    history: &[Message],
+    last: usize,
+) -> Result<(Vec<Message>, String, String, Option<String>), CliError> {
+    let keep = last.max(args.preserve_last);
+    let selection = SlidingWindow::last_messages(keep).select(&Window::new(history));
+    let (kept, demoted) = selection.split(history);
+    let mut kept: Vec<Message> = kept.into_iter().cloned().collect();
+    if demoted.is_empty() {
+        return Ok((
+            kept,
+            "sliding-window".to_owned(),
+            "skipped".to_owned(),
+            Some("already fits".to_owned()),
+        ));
+    }
+    let summarise = matches!(args.strategy, StrategyChoice::Auto | StrategyChoice::Summarize);
+    let Some(compactor) = summarise.then(|| setup::compactor(args.summarizer)).transpose()?.flatten() else {
+        return Ok((kept, "sliding-window".to_owned(), "applied".to_owned(), None));
+    };
+    let demoted: Vec<Message> = demoted.into_iter().cloned().collect();
+    let id =
+        ConversationId::new("cli").map_err(|error| CliError::runtime("naming the conversation", error))?;
+    let artifact = compactor
+        .compact(&id, &demoted, None, None)
+        .await
+        .map_err(|error| CliError::runtime("summarising", error))?;
+    // The summary goes after the leading system messages, where the dropped turns began.
+    let at = kept.iter().take_while(|message| message.role == Role::System).count();
+    kept.insert(at, compactor.render(&artifact));
+    Ok((kept, format!("sliding-window+{}", compactor.name()), "applied".to_owned(), None))
+}

@@ -1,0 +1,141 @@
+//! The commands on a stored conversation: `append`, `load`, `clear` and `inspect`.
+
+use std::io::Write;
+
+use tidemark_core::{CompactionState, ConversationMemory, ConversationStore, Message, TokenCounter};
+use tidemark_memory::{CompactingMemory, PolicyMemory, SqliteStore};
+
+use crate::args::{AppendArgs, ClearArgs, InspectArgs, LoadArgs};
+use crate::error::CliError;
+use crate::output::{Stats, write_transcript};
+use crate::{input, setup};
+
+pub(crate) async fn append(args: AppendArgs) -> Result<(), CliError> {
+    // The whole input is read and checked before the store is opened, so a
+    // rejected input leaves the store file exactly as it was.
+    let transcript = input::read(args.file.as_deref(), args.strict)?;
+    let counter = setup::counter(args.counter)?;
+    let store = setup::store(&args.store.store)?;
+    let memory = PolicyMemory::new(store, setup::counting_only(&counter));
+    let range = memory
+        .append(&args.conversation, transcript.messages)
+        .await
+        .map_err(|error| CliError::runtime("appending", error))?;
+    eprintln!(
+        "tidemark: appended {} messages to {} (sequence numbers {range})",
+        range.len(),
+        args.conversation
+    );
+    Ok(())
+}
+
+pub(crate) async fn load(args: LoadArgs) -> Result<(), CliError> {
+    let counter = setup::counter(args.counter)?;
+    let compactor = setup::compactor(args.summarizer)?;
+    let store = setup::store(&args.store.store)?;
+    let id = &args.conversation;
+    let before = state(&store, id).await?;
+    let stats_before =
+        store.stats(id).await.map_err(|error| CliError::runtime("reading the store", error))?;
+    let policy = setup::policy(args.window, &counter);
+    let loaded = match compactor {
+        Some(compactor) => CompactingMemory::new(store.clone(), policy, compactor).load(id).await,
+        None => PolicyMemory::new(store.clone(), policy).load(id).await,
+    };
+    let prompt = loaded.map_err(|error| CliError::runtime("loading", error))?;
+    let after = state(&store, id).await?;
+    write_transcript(&prompt, None)?;
+    if let Some(format) = args.stats {
+        let tokens_out = u64::from(counter.count_prompt(&prompt));
+        let compacted = folded(&before, &after);
+        let budget = setup::budget(args.window).map(|budget| budget.get());
+        let over = budget.is_some_and(|budget| tokens_out > u64::from(budget));
+        Stats {
+            messages_in: usize::try_from(stats_before.stored).unwrap_or(usize::MAX),
+            messages_out: prompt.len(),
+            tokens_in: stats_before.stored_tokens + u64::from(counter.prompt_overhead()),
+            tokens_out,
+            budget,
+            strategy: after.summary.as_ref().map_or_else(|| "window".to_owned(), |s| s.compactor.clone()),
+            outcome: if over {
+                "over_budget".to_owned()
+            } else if compacted > 0 {
+                "applied".to_owned()
+            } else {
+                "unchanged".to_owned()
+            },
+            repaired: 0,
+            compacted: Some(compacted),
+            summary_generation: Some(after.generation),
+            note: None,
+        }
+        .print(format);
+    }
+    Ok(())
+}
+
+/// How many messages this load moved out of the window: those between the old and new watermark that are not retained.
+fn folded(before: &CompactionState, after: &CompactionState) -> u64 {
+    let moved = after.watermark.distance_from(before.watermark);
+    let retained = after.retained.iter().filter(|seq| **seq >= before.watermark).count() as u64;
+    moved.saturating_sub(retained)
+}
+
+async fn state(store: &SqliteStore, id: &tidemark_core::ConversationId) -> Result<CompactionState, CliError> {
+    store.state(id).await.map_err(|error| CliError::runtime("reading the conversation state", error))
+}
+
+pub(crate) async fn clear(args: ClearArgs) -> Result<(), CliError> {
+    let store = setup::store(&args.store.store)?;
+    store.clear(&args.conversation).await.map_err(|error| CliError::runtime("clearing", error))?;
+    eprintln!("tidemark: cleared {}", args.conversation);
+    Ok(())
+}
+
+pub(crate) async fn inspect(args: InspectArgs) -> Result<(), CliError> {
+    let store = setup::store(&args.store.store)?;
+    let read = |error| CliError::runtime("reading the store", error);
+    let mut out = String::new();
+    match &args.conversation {
+        None => {
+            out.push_str("conversation\tmessages\tnext_seq\twatermark\tgeneration\tsummary_tokens\n");
+            for id in store.conversations().await.map_err(read)? {
+                let stats = store.stats(&id).await.map_err(read)?;
+                let state = store.state(&id).await.map_err(read)?;
+                let summary = state.summary.as_ref().map_or_else(|| "-".to_owned(), |s| s.tokens.to_string());
+                out.push_str(&format!(
+                    "{id}\t{}\t{}\t{}\t{}\t{summary}\n",
+                    stats.stored, stats.next_seq, state.watermark, state.generation
+                ));
+            }
+        }
+        Some(id) => {
+            let stats = store.stats(id).await.map_err(read)?;
+            let state = store.state(id).await.map_err(read)?;
+            out.push_str(&format!("conversation: {id}\nmessages stored: {}\n", stats.stored));
+            out.push_str(&format!(
+                "tokens stored: {}\nnext sequence number: {}\n",
+                stats.stored_tokens, stats.next_seq
+            ));
+            out.push_str(&format!(
+                "watermark: {}\nretained: {:?}\ngeneration: {}\n",
+                state.watermark, state.retained, state.generation
+            ));
+            match &state.summary {
+                None => out.push_str("summary: none\n"),
+                Some(summary) => {
+                    out.push_str(&format!(
+                        "summary ({} tokens, by {}):\n",
+                        summary.tokens, summary.compactor
+                    ));
+                    out.push_str(&Message::text(&summary.message));
+                    out.push('\n');
+                }
+            }
+        }
+    }
+    std::io::stdout()
+        .lock()
+        .write_all(out.as_bytes())
+        .map_err(|error| CliError::runtime("writing the output", error))
+}

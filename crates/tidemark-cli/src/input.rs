@@ -1,0 +1,179 @@
+//! Reading transcripts: a JSON array of OpenAI messages, JSON lines, or a request body with `messages`, from a file or standard input.
+//!
+//! Every problem is an input error (exit status 2) naming the line or index
+//! and what is wrong. Tool results whose call never appears are dropped with
+//! a warning and counted as repaired, or refused with `--strict`. Nothing is
+//! returned unless the whole input is acceptable.
+
+use std::io::Read;
+use std::path::Path;
+
+use serde_json::Value;
+use tidemark_core::{Message, ViolationKind, validate};
+use tidemark_providers::wire::{self, WireOptions};
+
+use crate::error::CliError;
+
+/// The largest single message accepted, in bytes of JSON.
+pub(crate) const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+
+/// A transcript read and checked.
+#[derive(Debug)]
+pub(crate) struct Transcript {
+    pub(crate) messages: Vec<Message>,
+    /// How many orphan tool results were dropped.
+    pub(crate) repaired: usize,
+}
+
+/// How the input was laid out, so errors can name lines or indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Layout {
+    /// One message per line: element `i` was on line `lines[i]`.
+    Lines,
+    /// A JSON array, or the `messages` of a request body.
+    Array,
+}
+
+/// Read the transcript in `path` (standard input for `None` or `-`).
+pub(crate) fn read(path: Option<&Path>, strict: bool) -> Result<Transcript, CliError> {
+    let bytes = read_bytes(path)?;
+    let text = String::from_utf8(bytes).map_err(|error| {
+        CliError::input(format!(
+            "the input is not UTF-8 (bad byte at offset {})",
+            error.utf8_error().valid_up_to()
+        ))
+    })?;
+    let (values, layout, lines) = parse(&text)?;
+    let place = |index: usize| match layout {
+        Layout::Lines => format!("line {}", lines.get(index).copied().unwrap_or(index + 1)),
+        Layout::Array => format!("message {index}"),
+    };
+    for (index, value) in values.iter().enumerate() {
+        let size = value.to_string().len();
+        if size > MAX_MESSAGE_BYTES {
+            return Err(CliError::input(format!(
+                "{}: the message is {size} bytes, more than the {MAX_MESSAGE_BYTES} allowed",
+                place(index)
+            )));
+        }
+    }
+    let messages = from_wire(&values)
+        .map_err(|(index, problem)| CliError::input(format!("{}: {problem}", place(index))))?;
+    repair(messages, strict, &place)
+}
+
+fn read_bytes(path: Option<&Path>) -> Result<Vec<u8>, CliError> {
+    let mut bytes = Vec::new();
+    match path {
+        Some(path) if path != Path::new("-") => {
+            bytes = std::fs::read(path)
+                .map_err(|error| CliError::input(format!("cannot read {}: {error}", path.display())))?;
+        }
+        _ => {
+            std::io::stdin()
+                .lock()
+                .read_to_end(&mut bytes)
+                .map_err(|error| CliError::input(format!("cannot read standard input: {error}")))?;
+        }
+    }
+    Ok(bytes)
+}
+
+/// Detect the layout and parse the JSON values, with the line of each when one per line.
+fn parse(text: &str) -> Result<(Vec<Value>, Layout, Vec<usize>), CliError> {
+    let trimmed = text.trim_start();
+    if trimmed.is_empty() {
+        return Err(CliError::input("the input is empty"));
+    }
+    if trimmed.starts_with('[') {
+        let values: Vec<Value> = serde_json::from_str(text).map_err(|error| {
+            CliError::input(format!("line {}: malformed JSON array: {error}", error.line()))
+        })?;
+        return Ok((values, Layout::Array, Vec::new()));
+    }
+    // A single object is either a request body with `messages` or a one-line transcript.
+    if let Ok(Value::Object(object)) = serde_json::from_str::<Value>(text) {
+        return match object.get("messages") {
+            Some(Value::Array(messages)) => Ok((messages.clone(), Layout::Array, Vec::new())),
+            Some(_) => Err(CliError::input("`messages` must be an array of messages")),
+            None => Ok((vec![Value::Object(object)], Layout::Lines, vec![first_line(text)])),
+        };
+    }
+    let mut values = Vec::new();
+    let mut lines = Vec::new();
+    for (number, line) in text.lines().enumerate().map(|(i, line)| (i + 1, line)) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let value: Value = serde_json::from_str(line)
+            .map_err(|error| CliError::input(format!("line {number}: malformed JSON: {error}")))?;
+        if !value.is_object() {
+            return Err(CliError::input(format!(
+                "line {number}: expected a message object, found {}",
+                kind(&value)
+            )));
+        }
+        values.push(value);
+        lines.push(number);
+    }
+    Ok((values, Layout::Lines, lines))
+}
+
+fn first_line(text: &str) -> usize {
+    text.lines().position(|line| !line.trim().is_empty()).map_or(1, |index| index + 1)
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Drop orphan tool results (or refuse them with `strict`), then require a valid history.
+fn repair(
+    mut messages: Vec<Message>,
+    strict: bool,
+    place: &dyn Fn(usize) -> String,
+) -> Result<Transcript, CliError> {
+    let mut repaired = 0;
+    loop {
+        let Err(violation) = validate(&messages) else {
+            return Ok(Transcript { messages, repaired });
+        };
+        match (&violation.kind, strict) {
+            (ViolationKind::OrphanResult { call_id }, false) => {
+                let index = violation.index;
+                eprintln!(
+                    "tidemark: warning: {}: dropped a tool result for call id {call_id:?}, which no message makes",
+                    place(index)
+                );
+                let message = &mut messages[index];
+                message.parts.retain(
+                    |part| !matches!(part, tidemark_core::Part::ToolResult(r) if &r.call_id == call_id),
+                );
+                if message.parts.is_empty() {
+                    messages.remove(index);
+                }
+                repaired += 1;
+            }
+            _ => {
+                return Err(CliError::input(format!("{}: {}", place(violation.index), violation.kind)));
+            }
+        }
+    }
+}
+
+/// Messages in OpenAI's wire format with tidemark's extensions (pins, failed results), one value each.
+pub(crate) fn to_wire(messages: &[Message]) -> Vec<Value> {
+    wire::to_wire(messages, WireOptions::transcript())
+}
+
+/// Convert wire values to messages; an error names the index of the value at fault.
+fn from_wire(values: &[Value]) -> Result<Vec<Message>, (usize, String)> {
+    wire::from_wire(values).map_err(|error| (error.index(), error.to_string()))
+}

@@ -1,0 +1,134 @@
+//! Building the parts a command needs from its options: counters, policies, summarisers, the store and the memory.
+
+use std::num::NonZeroU32;
+use std::path::Path;
+use std::sync::Arc;
+
+use tidemark_compaction::{LlmCompactor, TemplateCompactor};
+use tidemark_core::boxed::{BoxCompactor, BoxModel};
+use tidemark_core::{
+    Completion, CompletionError, CompletionModel, CompletionRequest, FinishReason, MemoryPolicy, Selection,
+    TokenCounter, Usage, Window as PolicyWindow,
+};
+use tidemark_memory::{HeuristicCounter, SlidingWindow, SqliteStore, TiktokenCounter, TokenWindow};
+use tidemark_providers::{OpenAiConfig, OpenAiModel};
+
+use crate::args::{CounterChoice, SummarizerChoice, Window};
+use crate::error::CliError;
+
+/// A counter shared by the policy, the memory and the statistics.
+pub(crate) type Counter = Arc<dyn TokenCounter>;
+
+/// The counter `choice` names.
+pub(crate) fn counter(choice: CounterChoice) -> Result<Counter, CliError> {
+    let fail = |error| CliError::runtime("loading the tokenizer", error);
+    Ok(match choice {
+        CounterChoice::O200k => Arc::new(TiktokenCounter::o200k().map_err(fail)?),
+        CounterChoice::Cl100k => Arc::new(TiktokenCounter::cl100k().map_err(fail)?),
+        CounterChoice::Heuristic => Arc::new(HeuristicCounter::default()),
+    })
+}
+
+/// The window policy of `window`, counting with `counter`.
+pub(crate) fn policy(window: Window, counter: &Counter) -> Box<dyn MemoryPolicy> {
+    match (window.budget, window.last) {
+        (Some(budget), _) => Box::new(TokenWindow::new(budget, Arc::clone(counter))),
+        (None, Some(last)) => Box::new(Counted {
+            inner: SlidingWindow::last_messages(last.get()),
+            counter: Arc::clone(counter),
+        }),
+        // clap requires exactly one of the two.
+        (None, None) => Box::new(Counted {
+            inner: SlidingWindow::last_messages(usize::MAX),
+            counter: Arc::clone(counter),
+        }),
+    }
+}
+
+/// A count-based policy that still records token counts with the chosen counter.
+struct Counted<P> {
+    inner: P,
+    counter: Counter,
+}
+
+impl<P: MemoryPolicy> MemoryPolicy for Counted<P> {
+    fn select(&self, window: &PolicyWindow<'_>) -> Selection {
+        self.inner.select(window)
+    }
+
+    fn token_counter(&self) -> Option<&dyn TokenCounter> {
+        Some(&*self.counter)
+    }
+}
+
+/// A policy that keeps everything and counts with `counter`: appending needs only the counter.
+pub(crate) fn counting_only(counter: &Counter) -> Box<dyn MemoryPolicy> {
+    Box::new(Counted {
+        inner: tidemark_memory::SlidingWindow::last_messages(usize::MAX),
+        counter: Arc::clone(counter),
+    })
+}
+
+/// The OpenAI-compatible model configured by the environment.
+pub(crate) fn openai() -> Result<OpenAiModel, CliError> {
+    let config =
+        OpenAiConfig::from_env().map_err(|error| CliError::input(format!("--summarizer openai: {error}")))?;
+    OpenAiModel::new(config).map_err(|error| CliError::runtime("setting up the OpenAI client", error))
+}
+
+/// The compactor behind a rolling summary, or none.
+pub(crate) fn compactor(choice: SummarizerChoice) -> Result<Option<BoxCompactor>, CliError> {
+    Ok(match choice {
+        SummarizerChoice::Template => Some(Box::new(TemplateCompactor::new())),
+        SummarizerChoice::Openai => Some(Box::new(LlmCompactor::new(openai()?))),
+        SummarizerChoice::None => None,
+    })
+}
+
+/// The model behind the summarize strategy: the offline extract, or the configured model.
+pub(crate) fn model(choice: SummarizerChoice) -> Result<BoxModel, CliError> {
+    Ok(match choice {
+        SummarizerChoice::Openai => Box::new(openai()?),
+        SummarizerChoice::Template | SummarizerChoice::None => Box::new(Extract),
+    })
+}
+
+/// An offline "model" that summarises by extracting: it keeps the newest lines of the transcript it is given, each cut short, within the requested length.
+///
+/// It lets the summarize strategy run without a network, with the same
+/// bounded, deterministic output as the template compactor.
+struct Extract;
+
+impl CompletionModel for Extract {
+    async fn complete(&self, request: CompletionRequest) -> Result<Completion, CompletionError> {
+        let transcript = request.messages.last().map(|m| m.text().into_owned()).unwrap_or_default();
+        // About three bytes a token keeps the extract within the requested length for any tokenizer.
+        let max_bytes = request.max_tokens.map_or(4_096, |tokens| tokens as usize * 3);
+        let mut lines: Vec<String> = Vec::new();
+        let mut used = 0;
+        let body: Vec<&str> = transcript.lines().skip(1).filter(|line| !line.trim().is_empty()).collect();
+        for line in body.into_iter().rev() {
+            let short: String = line.chars().take(200).collect();
+            if used + short.len() + 3 > max_bytes {
+                break;
+            }
+            used += short.len() + 3;
+            lines.push(format!("- {short}"));
+        }
+        lines.reverse();
+        if lines.is_empty() {
+            return Err(CompletionError::EmptyResponse);
+        }
+        Ok(Completion::new(lines.join("\n"), FinishReason::Stop, Usage::default()))
+    }
+}
+
+/// Open the SQLite store at `path`.
+pub(crate) fn store(path: &Path) -> Result<SqliteStore, CliError> {
+    SqliteStore::open(path).map_err(|error| CliError::runtime("opening the store", error))
+}
+
+/// The budget of `window`, if it has one.
+pub(crate) fn budget(window: Window) -> Option<NonZeroU32> {
+    window.budget
+}

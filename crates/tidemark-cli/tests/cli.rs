@@ -1,0 +1,222 @@
+//! End-to-end tests of the `tidemark` binary on the sample transcripts: outputs are valid and within budget, bad input is refused cleanly, and state survives across processes.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+use tidemark_core::{Message, Role, TokenCounter, validate};
+use tidemark_memory::TiktokenCounter;
+use tidemark_providers::wire;
+use tidemark_testkit::transcripts::Session;
+
+fn samples() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/transcripts");
+    ["coding-agent.jsonl", "support-conversation.jsonl", "research-agent.jsonl"]
+        .iter()
+        .map(|name| dir.join(name))
+        .collect()
+}
+
+fn tidemark(args: &[&str], stdin: Option<&[u8]>, store: Option<&Path>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tidemark"));
+    command
+        .args(args)
+        .env_remove("TIDEMARK_STORE")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(store) = store {
+        command.env("TIDEMARK_STORE", store);
+    }
+    let mut child = command.spawn().expect("the binary runs");
+    if let Some(mut input) = child.stdin.take() {
+        // A write error only means the command stopped reading early, which its status reports.
+        let _ = input.write_all(stdin.unwrap_or_default());
+    }
+    child.wait_with_output().expect("the binary finishes")
+}
+
+fn messages(stdout: &[u8]) -> Vec<Message> {
+    let values: Vec<Value> = String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("every output line is JSON"))
+        .collect();
+    wire::from_wire(&values).expect("the output is OpenAI messages")
+}
+
+fn stats(stderr: &[u8]) -> Value {
+    let text = String::from_utf8_lossy(stderr);
+    let line = text.lines().rev().find(|line| line.starts_with('{')).expect("a stats line");
+    serde_json::from_str(line).expect("stats are JSON")
+}
+
+fn read_sample(path: &Path) -> Vec<Message> {
+    messages(&std::fs::read(path).expect("the sample exists"))
+}
+
+#[test]
+fn compacted_samples_are_valid_within_budget_and_stable() {
+    let counter = TiktokenCounter::o200k().expect("o200k loads");
+    for sample in samples() {
+        let original = read_sample(&sample);
+        for options in [
+            vec!["--budget", "4000"],
+            vec!["--budget", "12000", "--strategy", "truncate"],
+            vec!["--last", "30"],
+        ] {
+            let mut args = vec!["compact", sample.to_str().expect("utf-8 path"), "--stats", "json"];
+            args.extend(&options);
+            let first = tidemark(&args, None, None);
+            assert!(first.status.success(), "{options:?}: {}", String::from_utf8_lossy(&first.stderr));
+            let out = messages(&first.stdout);
+            validate(&out)
+                .unwrap_or_else(|violation| panic!("{}: {options:?}: {violation}", sample.display()));
+            let figures = stats(&first.stderr);
+            if let Some(budget) = figures["budget"].as_u64() {
+                assert!(
+                    figures["tokens_out"].as_u64() <= Some(budget) || figures["outcome"] == "over_budget",
+                    "{figures}"
+                );
+                assert_eq!(
+                    u64::from(counter.count_prompt(&out)),
+                    figures["tokens_out"].as_u64().unwrap_or(0)
+                );
+            }
+            let newest_user = original.iter().rev().find(|m| m.role == Role::User).expect("a user message");
+            assert!(out.contains(newest_user), "{options:?}: the newest user message is kept");
+            for system in original.iter().filter(|m| m.role == Role::System) {
+                assert!(out.contains(system), "{options:?}: system messages are kept");
+            }
+            // Compacting the output again with the same options changes nothing.
+            let again_input = first.stdout.clone();
+            let mut again_args = vec!["compact", "-"];
+            again_args.extend(&options);
+            let again = tidemark(&again_args, Some(&again_input), None);
+            assert!(again.status.success());
+            assert_eq!(messages(&again.stdout), out, "{}: {options:?} is idempotent", sample.display());
+        }
+    }
+}
+
+fn refused(args: &[&str], stdin: &[u8], expected: &str) {
+    let output = tidemark(args, Some(stdin), None);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains(expected), "{args:?}: expected {expected:?} in {stderr}");
+}
+
+#[test]
+fn bad_input_is_refused_with_status_2_and_a_reason() {
+    let user = r#"{"role":"user","content":"hi"}"#;
+    refused(&["count"], format!("{user}\n{{\"role\":\"assistant\",\"content\":\"trunc").as_bytes(), "line 2");
+    refused(&["count"], br#"[{"role":"user","content":42}]"#, "content");
+    refused(&["count"], b"", "empty");
+    refused(&["count"], b"   \n  ", "empty");
+    let orphan = format!("{user}\n{{\"role\":\"tool\",\"tool_call_id\":\"call_x\",\"content\":\"r\"}}\n");
+    refused(&["compact", "--budget", "100", "--strict"], orphan.as_bytes(), "call_x");
+    let repaired =
+        tidemark(&["compact", "--budget", "100", "--stats", "json"], Some(orphan.as_bytes()), None);
+    assert!(repaired.status.success());
+    assert_eq!(stats(&repaired.stderr)["repaired"], 1);
+    assert_eq!(messages(&repaired.stdout), vec![Message::user("hi")]);
+    let huge = format!(r#"{{"role":"user","content":"{}"}}"#, "x".repeat(50 * 1024 * 1024));
+    refused(&["count"], huge.as_bytes(), "more than the");
+    refused(&["load", "--conversation", "", "--budget", "10"], b"", "invalid conversation id");
+    refused(&["load", "--conversation", "bell\u{7}", "--budget", "10"], b"", "control character");
+}
+
+#[test]
+fn a_failed_append_leaves_the_store_untouched() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("memory.db");
+    let ok = tidemark(
+        &["append", "--conversation", "c"],
+        Some(br#"{"role":"user","content":"hello"}"#),
+        Some(&store),
+    );
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    let snapshot = |path: &Path| std::fs::read(path).expect("the store file");
+    let before = snapshot(&store);
+    let wal = dir.path().join("memory.db-wal");
+    let wal_before = std::fs::read(&wal).ok();
+    let bad = br#"{"role":"user","content":"fine"}
+{"role":"tool","tool_call_id":"nope","content":"x"}"#;
+    let failed = tidemark(&["append", "--conversation", "c", "--strict"], Some(bad), Some(&store));
+    assert_eq!(failed.status.code(), Some(2));
+    assert_eq!(snapshot(&store), before, "the store file is byte-identical");
+    assert_eq!(std::fs::read(&wal).ok(), wal_before, "and so is its write-ahead log");
+}
+
+#[test]
+fn state_survives_across_processes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("memory.db");
+    let sample = &samples()[0];
+    let appended = tidemark(
+        &["append", "--conversation", "agent/1", sample.to_str().expect("utf-8")],
+        None,
+        Some(&store),
+    );
+    assert!(appended.status.success(), "{}", String::from_utf8_lossy(&appended.stderr));
+    let load = || {
+        tidemark(
+            &["load", "--conversation", "agent/1", "--budget", "6000", "--stats", "json"],
+            None,
+            Some(&store),
+        )
+    };
+    let first = load();
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    assert!(stats(&first.stderr)["compacted"].as_u64() > Some(0), "the first load compacts");
+    let second = load();
+    assert_eq!(stats(&second.stderr)["compacted"], 0, "the second process compacts nothing");
+    assert_eq!(second.stdout, first.stdout, "and prints the same history");
+    let figures = stats(&second.stderr);
+    assert!(figures["tokens_out"].as_u64() <= Some(6000), "{figures}");
+    assert!(figures["summary_generation"].as_u64() >= Some(1));
+    let inspect = tidemark(&["inspect"], None, Some(&store));
+    assert!(String::from_utf8_lossy(&inspect.stdout).contains("agent/1"));
+}
+
+#[test]
+fn replay_completes_on_every_sample_and_writes_a_chart() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for sample in samples() {
+        let report = dir.path().join("replay.html");
+        let store = dir.path().join("replay.db");
+        let args = ["replay", sample.to_str().expect("utf-8"), "--report", report.to_str().expect("utf-8")];
+        let output = tidemark(&args, None, Some(&store));
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let table = String::from_utf8_lossy(&output.stdout);
+        for row in [
+            "turns",
+            "raw history tokens",
+            "largest prompt",
+            "compactions",
+            "summariser calls",
+            "p50 load",
+            "p99 load",
+            "total",
+        ] {
+            assert!(table.contains(row), "{row} in {table}");
+        }
+        assert!(table.contains("turns                220"), "{table}");
+        let html = std::fs::read_to_string(&report).expect("a report");
+        assert!(html.contains("<svg") && html.matches("<polyline").count() == 2 && html.contains("<circle"));
+    }
+}
+
+#[test]
+fn the_shipped_samples_are_what_the_generator_writes() {
+    for (session, sample) in Session::ALL.into_iter().zip(samples()) {
+        let expected: String = wire::to_wire(&session.sample(), wire::WireOptions::transcript())
+            .iter()
+            .map(|value| format!("{value}\n"))
+            .collect();
+        let shipped = std::fs::read_to_string(&sample).expect("shipped");
+        assert!(shipped == expected, "{} is out of date: run cargo xtask gen-transcripts", sample.display());
+        let turns = read_sample(&sample).iter().filter(|m| m.role == Role::User).count();
+        assert!(turns >= 200, "{} has {turns} turns", sample.display());
+    }
+}

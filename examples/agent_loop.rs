@@ -1,0 +1,36 @@
+//! An agent loop on an OpenAI-compatible model, with its memory in an SQLite file that a rolling summary keeps within budget.
+//!
+//! Configure the model with `OPENAI_BASE_URL` (optional), `OPENAI_API_KEY`
+//! and `TIDEMARK_MODEL`, then run
+//! `cargo run -p tidemark-cli --example agent_loop -- "first question" "second question"`.
+//! Run it again: the memory file picks up where the last run stopped.
+
+use std::num::NonZeroU32;
+
+use tidemark_compaction::LlmCompactor;
+use tidemark_core::{CompletionModel, CompletionRequest, ConversationId, ConversationMemory, Message};
+use tidemark_memory::{CompactingMemory, SqliteStore, TiktokenCounter, TokenWindow};
+use tidemark_providers::{OpenAiConfig, OpenAiModel};
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let model = OpenAiModel::new(OpenAiConfig::from_env()?)?;
+    let budget = NonZeroU32::new(8_000).ok_or("the budget is not zero")?;
+    let memory = CompactingMemory::new(
+        SqliteStore::open("agent-memory.db")?,
+        TokenWindow::new(budget, TiktokenCounter::o200k()?).with_reserve(1_000)?,
+        LlmCompactor::new(model.clone()),
+    );
+    let id = ConversationId::new("agent-loop")?;
+    if memory.load(&id).await?.is_empty() {
+        memory.append(&id, vec![Message::system("You are a concise assistant.").pinned()]).await?;
+    }
+    for question in std::env::args().skip(1) {
+        memory.append(&id, vec![Message::user(question.clone())]).await?;
+        let prompt = memory.load(&id).await?;
+        let answer = model.complete(CompletionRequest::new(prompt).with_max_tokens(500)).await?;
+        println!("> {question}\n{}\n", answer.text);
+        memory.append(&id, vec![Message::assistant(answer.text)]).await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,139 @@
+//! A custom `ConversationStore`, checked with the testkit's conformance suite.
+//!
+//! The store keeps every conversation in one `BTreeMap` behind a lock: short,
+//! and a template for writing your own backend. `main` runs the same
+//! conformance suite tidemark's own stores pass. Run with
+//! `cargo run -p tidemark-cli --example custom_store`.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use tidemark_core::store::{ConversationStats, check_state};
+use tidemark_core::{
+    CompactionState, ConversationId, ConversationStore, NewMessage, Seq, SeqRange, StoreError, StoredMessage,
+};
+
+#[derive(Default)]
+struct Entry {
+    messages: BTreeMap<Seq, StoredMessage>,
+    next: Seq,
+    state: CompactionState,
+}
+
+/// Every conversation in one map.
+#[derive(Default)]
+struct MapStore(Mutex<BTreeMap<ConversationId, Entry>>);
+
+impl MapStore {
+    fn with<T>(&self, work: impl FnOnce(&mut BTreeMap<ConversationId, Entry>) -> T) -> Result<T, StoreError> {
+        let mut map =
+            self.0.lock().map_err(|_| StoreError::backend("lock", "the store's lock is poisoned"))?;
+        Ok(work(&mut map))
+    }
+}
+
+impl ConversationStore for MapStore {
+    async fn append(&self, id: &ConversationId, messages: Vec<NewMessage>) -> Result<SeqRange, StoreError> {
+        self.with(|map| {
+            if messages.is_empty() {
+                let next = map.get(id).map_or(Seq::ZERO, |entry| entry.next);
+                return SeqRange::new(next, next);
+            }
+            let entry = map.entry(id.clone()).or_default();
+            let start = entry.next;
+            for new in messages {
+                entry.messages.insert(entry.next, StoredMessage::new(entry.next, new.tokens, new.message));
+                entry.next = entry.next.after(1);
+            }
+            SeqRange::new(start, entry.next)
+        })
+    }
+
+    async fn load_range(
+        &self,
+        id: &ConversationId,
+        range: SeqRange,
+    ) -> Result<Vec<StoredMessage>, StoreError> {
+        self.with(|map| match map.get(id) {
+            Some(entry) if !range.is_empty() => {
+                entry.messages.range(range.start..range.end).map(|(_, m)| m.clone()).collect()
+            }
+            _ => Vec::new(),
+        })
+    }
+
+    async fn load_seqs(&self, id: &ConversationId, seqs: &[Seq]) -> Result<Vec<StoredMessage>, StoreError> {
+        self.with(|map| {
+            map.get(id).map_or_else(Vec::new, |entry| {
+                seqs.iter().filter_map(|s| entry.messages.get(s).cloned()).collect()
+            })
+        })
+    }
+
+    async fn stats(&self, id: &ConversationId) -> Result<ConversationStats, StoreError> {
+        self.with(|map| {
+            map.get(id).map_or_else(ConversationStats::default, |entry| {
+                let tokens = entry.messages.values().map(|m| u64::from(m.tokens)).sum();
+                ConversationStats::new(entry.next, entry.messages.len() as u64, tokens)
+            })
+        })
+    }
+
+    async fn clear(&self, id: &ConversationId) -> Result<(), StoreError> {
+        self.with(|map| {
+            if let Some(entry) = map.get_mut(id) {
+                entry.messages.clear();
+                let generation = entry.state.generation + 1;
+                entry.state = CompactionState::new(entry.next, Vec::new(), None);
+                entry.state.generation = generation;
+            }
+        })
+    }
+
+    async fn state(&self, id: &ConversationId) -> Result<CompactionState, StoreError> {
+        self.with(|map| map.get(id).map(|entry| entry.state.clone()).unwrap_or_default())
+    }
+
+    async fn save_state(
+        &self,
+        id: &ConversationId,
+        expected: u64,
+        mut state: CompactionState,
+    ) -> Result<CompactionState, StoreError> {
+        self.with(|map| {
+            let (current, next) =
+                map.get(id).map_or((CompactionState::default(), Seq::ZERO), |e| (e.state.clone(), e.next));
+            if current.generation != expected {
+                return Err(StoreError::StateConflict { expected, found: current.generation });
+            }
+            check_state(&current, next, &state)?;
+            state.generation = expected + 1;
+            map.entry(id.clone()).or_default().state = state.clone();
+            Ok(state)
+        })?
+    }
+
+    async fn prune(&self, id: &ConversationId) -> Result<u64, StoreError> {
+        self.with(|map| {
+            let Some(entry) = map.get_mut(id) else { return 0 };
+            let before = entry.messages.len();
+            let state = &entry.state;
+            entry.messages.retain(|seq, _| *seq >= state.watermark || state.retained.contains(seq));
+            (before - entry.messages.len()) as u64
+        })
+    }
+
+    async fn conversations(&self) -> Result<Vec<ConversationId>, StoreError> {
+        self.with(|map| map.keys().cloned().collect())
+    }
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let report = tidemark_testkit::conformance::store::run(|| async { MapStore::default() }).await?;
+    println!(
+        "MapStore passes the store conformance suite: {} checks, {} random cases",
+        report.checks, report.cases
+    );
+    Ok(())
+}

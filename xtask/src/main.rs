@@ -17,6 +17,9 @@ Usage: cargo xtask <command>
 Commands:
   ci      run every CI check in order: fmt, clippy, tests and doctests, docs, cargo-deny
   tidy    run only the tidy tests (cargo test -p xtask tidy)
+  check-report
+          replay a sample transcript, render its HTML report in headless Chromium and save a screenshot
+          (target/replay-report.png); needs Debian's chromium package
   gen-transcripts
           regenerate the sample transcripts in examples/transcripts/ (byte for byte from fixed seeds)
   help    show this text
@@ -34,6 +37,7 @@ fn main() -> ExitCode {
         ["ci"] => ci::run(),
         ["tidy"] => tidy(),
         ["gen-transcripts"] => gen_transcripts(),
+        ["check-report"] => check_report(),
         ["help" | "--help" | "-h"] => {
             print!("{USAGE}");
             return ExitCode::from(USAGE_EXIT);
@@ -85,4 +89,58 @@ fn gen_transcripts() -> Result<(), String> {
     } else {
         Err(format!("xtask gen-transcripts: the generator failed ({})", util::describe_status(status)))
     }
+}
+
+/// Replays the coding-agent sample, then has headless Chromium render the HTML report to a PNG.
+///
+/// A report that renders shows as a screenshot of its chart; a broken one
+/// leaves Chromium with nothing to draw, and the screenshot's size says so.
+fn check_report() -> Result<(), String> {
+    let root = util::workspace_root();
+    let target = root.join("target");
+    let report = target.join("replay-report.html");
+    let store = target.join("replay-report.db");
+    let screenshot = target.join("replay-report.png");
+    let mut replay = util::cargo(&["run", "--quiet", "--release", "-p", "tidemark-cli", "--", "replay"]);
+    replay
+        .arg(root.join("examples/transcripts/coding-agent.jsonl"))
+        .arg("--report")
+        .arg(&report)
+        .arg("--store")
+        .arg(&store);
+    let status = util::run_inherited(&mut replay)?;
+    if !status.success() {
+        return Err(format!("xtask check-report: the replay failed ({})", util::describe_status(status)));
+    }
+    let browser = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|name| {
+            std::process::Command::new(name).arg("--version").output().is_ok_and(|out| out.status.success())
+        })
+        .ok_or("xtask check-report: no Chromium found; install it with `apt-get install chromium`")?;
+    let mut shot = std::process::Command::new(browser);
+    shot.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--window-size=1000,700",
+    ])
+    .arg(format!("--user-data-dir={}", target.join("chromium-profile").display()))
+    .arg(format!("--screenshot={}", screenshot.display()))
+    .arg(format!("file://{}", report.display()));
+    // Chromium logs D-Bus complaints on machines without a session bus; they say nothing about the page.
+    shot.stderr(std::process::Stdio::null());
+    let status = util::run_inherited(&mut shot)?;
+    let size = std::fs::metadata(&screenshot).map(|meta| meta.len()).unwrap_or(0);
+    if !status.success() || size < 10_000 {
+        return Err(format!(
+            "xtask check-report: Chromium did not render the report ({size} bytes of screenshot)"
+        ));
+    }
+    println!("xtask check-report: {} rendered to {} ({size} bytes)", report.display(), screenshot.display());
+    Ok(())
 }

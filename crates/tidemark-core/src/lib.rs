@@ -43,11 +43,6 @@ pub mod unit;
 
 mod forward;
 
-// The README's examples are compiled and run as doctests of this crate, so they cannot go stale.
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-struct ReadmeDoctests;
-
 pub use compactor::Compactor;
 pub use counter::TokenCounter;
 pub use error::{

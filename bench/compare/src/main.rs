@@ -43,8 +43,11 @@ impl Run {
 
 async fn tidemark<S: ConversationStore>(store: S, turns: &[Vec<Message>]) -> Run {
     let budget = NonZeroU32::new(BUDGET).expect("non-zero");
-    let memory =
-        CompactingMemory::new(store, TokenWindow::new(budget, HeuristicCounter::default()), ConcatCompactor::capped(CAP));
+    let memory = CompactingMemory::new(
+        store,
+        TokenWindow::new(budget, HeuristicCounter::default()),
+        ConcatCompactor::capped(CAP),
+    );
     let id = ConversationId::new("replay").expect("valid");
     let started = Instant::now();
     let mut loads = Vec::with_capacity(turns.len());
@@ -65,11 +68,19 @@ fn to_rig(messages: &[Message]) -> Vec<RigMessage> {
             (Role::Assistant, Some(Part::ToolCall(call))) => {
                 let arguments = serde_json::from_str(&call.arguments).unwrap_or(serde_json::Value::Null);
                 let name = ToolName::new(call.name.clone()).expect("a tool name");
-                RigMessage::Assistant(AssistantMessage::new(vec![AssistantContent::tool_call(call.id.clone(), name, arguments)]))
+                RigMessage::Assistant(AssistantMessage::new(vec![AssistantContent::tool_call(
+                    call.id.clone(),
+                    name,
+                    arguments,
+                )]))
             }
             (Role::Tool, Some(Part::ToolResult(result))) => {
                 let name = ToolName::new("read_file").expect("a tool name");
-                RigMessage::tool_result(CallId::from_wire(result.call_id.clone()), name, result.content.clone())
+                RigMessage::tool_result(
+                    CallId::from_wire(result.call_id.clone()),
+                    name,
+                    result.content.clone(),
+                )
             }
             (Role::Assistant, _) => RigMessage::assistant(message.text().into_owned()),
             _ => RigMessage::user(message.text().into_owned()),
@@ -110,7 +121,9 @@ async fn main() {
     } else {
         args.iter().filter_map(|a| a.parse().ok()).collect()
     };
-    println!("| system | turns | total | p50 first 100 (µs) | p50 last 100 (µs) | p99 first 100 (µs) | p99 last 100 (µs) | last/first p50 |");
+    println!(
+        "| system | turns | total | p50 first 100 (µs) | p50 last 100 (µs) | p99 first 100 (µs) | p99 last 100 (µs) | last/first p50 |"
+    );
     println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for turns in sizes {
         let work = replay(SEED, turns);
@@ -118,12 +131,16 @@ async fn main() {
         let dir = tempfile::tempdir().expect("temp dir");
         let runs = [
             ("tidemark, in memory", tidemark(InMemoryStore::new(), &work).await),
-            ("tidemark, SQLite", tidemark(SqliteStore::open(dir.path().join("r.db")).expect("open"), &work).await),
+            (
+                "tidemark, SQLite",
+                tidemark(SqliteStore::open(dir.path().join("r.db")).expect("open"), &work).await,
+            ),
             ("rig-memory 0.44", rig(&work).await),
         ];
         for (name, run) in &runs {
             let (first, last) = (0..window, turns - window..turns);
-            let ratio = run.p(last.clone(), 0.5).as_secs_f64() / run.p(first.clone(), 0.5).as_secs_f64().max(1e-9);
+            let ratio =
+                run.p(last.clone(), 0.5).as_secs_f64() / run.p(first.clone(), 0.5).as_secs_f64().max(1e-9);
             println!(
                 "| {name} | {turns} | {:.3} s | {} | {} | {} | {} | {ratio:.2} |",
                 run.total.as_secs_f64(),

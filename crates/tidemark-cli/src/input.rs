@@ -36,6 +36,17 @@ enum Layout {
 
 /// Read the transcript in `path` (standard input for `None` or `-`).
 pub(crate) fn read(path: Option<&Path>, strict: bool) -> Result<Transcript, CliError> {
+    read_with(path, strict, false)
+}
+
+/// Read messages to append to a stored conversation: tool results at the very
+/// start may answer calls appended earlier, so they are left to the memory's
+/// own check instead of being taken for orphans.
+pub(crate) fn read_continuation(path: Option<&Path>, strict: bool) -> Result<Transcript, CliError> {
+    read_with(path, strict, true)
+}
+
+fn read_with(path: Option<&Path>, strict: bool, continuation: bool) -> Result<Transcript, CliError> {
     let bytes = read_bytes(path)?;
     let text = String::from_utf8(bytes).map_err(|error| {
         CliError::input(format!(
@@ -57,9 +68,18 @@ pub(crate) fn read(path: Option<&Path>, strict: bool) -> Result<Transcript, CliE
             )));
         }
     }
-    let messages = from_wire(&values)
+    let mut messages = from_wire(&values)
         .map_err(|(index, problem)| CliError::input(format!("{}: {problem}", place(index))))?;
-    repair(messages, strict, &place)
+    let leading = if continuation {
+        messages.iter().take_while(|m| m.role == tidemark_core::Role::Tool).count()
+    } else {
+        0
+    };
+    let rest = messages.split_off(leading);
+    let shifted = |index: usize| place(index + leading);
+    let checked = repair(rest, strict, &shifted)?;
+    messages.extend(checked.messages);
+    Ok(Transcript { messages, repaired: checked.repaired })
 }
 
 fn read_bytes(path: Option<&Path>) -> Result<Vec<u8>, CliError> {

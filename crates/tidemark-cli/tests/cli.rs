@@ -220,3 +220,21 @@ fn the_shipped_samples_are_what_the_generator_writes() {
         assert!(turns >= 200, "{} has {turns} turns", sample.display());
     }
 }
+
+#[test]
+fn results_may_arrive_in_a_later_append_than_their_call() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("memory.db");
+    let call = br#"{"role":"user","content":"read it"}
+{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"read_file","arguments":"{}"}}]}"#;
+    let first = tidemark(&["append", "--conversation", "split", "--strict"], Some(call), Some(&store));
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let result = br#"{"role":"tool","tool_call_id":"c1","content":"fn main() {}"}
+{"role":"assistant","content":"It is empty."}"#;
+    let second = tidemark(&["append", "--conversation", "split", "--strict"], Some(result), Some(&store));
+    assert!(second.status.success(), "{}", String::from_utf8_lossy(&second.stderr));
+    let loaded = tidemark(&["load", "--conversation", "split", "--budget", "1000"], None, Some(&store));
+    let history = messages(&loaded.stdout);
+    assert_eq!(history.len(), 4);
+    validate(&history).expect("the stored history is valid");
+}

@@ -13,7 +13,7 @@ use crate::{input, setup};
 pub(crate) async fn append(args: AppendArgs) -> Result<(), CliError> {
     // The whole input is read and checked before the store is opened, so a
     // rejected input leaves the store file exactly as it was.
-    let transcript = input::read(args.file.as_deref(), args.strict)?;
+    let transcript = input::read_continuation(args.file.as_deref(), args.strict)?;
     let counter = setup::counter(args.counter)?;
     let store = setup::store(&args.store.store)?;
     let memory = PolicyMemory::new(store, setup::counting_only(&counter));

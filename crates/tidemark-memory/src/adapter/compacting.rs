@@ -320,8 +320,7 @@ where
             let view = View::read(&self.parts.inner, conversation).await?;
             let selection = view.select(&self.parts.policy, self.counter());
             if selection.keeps_all() {
-                let summary = view.state.summary.clone();
-                return Ok(view.assemble(summary.as_ref(), &selection));
+                return Ok(view.serve(&selection));
             }
             let claim = self.gates.claim(conversation);
             let (_flight, view, selection) = match claim.try_acquire() {
@@ -330,16 +329,14 @@ where
                 Ok(flight) => (flight, view, selection),
                 Err(claim) => {
                     if self.settings.wait == WaitMode::ReturnPrevious {
-                        let summary = view.state.summary.clone();
-                        return Ok(view.assemble(summary.as_ref(), &selection));
+                        return Ok(view.serve(&selection));
                     }
                     let flight = claim.acquire().await;
                     // The load that held the lock before us has probably compacted.
                     let view = View::read(&self.parts.inner, conversation).await?;
                     let selection = view.select(&self.parts.policy, self.counter());
                     if selection.keeps_all() {
-                        let summary = view.state.summary.clone();
-                        return Ok(view.assemble(summary.as_ref(), &selection));
+                        return Ok(view.serve(&selection));
                     }
                     (flight, view, selection)
                 }
@@ -362,8 +359,7 @@ where
                     // Out of attempts: serve what the store holds now, without compacting.
                     let view = View::read(&self.parts.inner, conversation).await?;
                     let selection = view.select(&self.parts.policy, self.counter());
-                    let summary = view.state.summary.clone();
-                    return Ok(view.assemble(summary.as_ref(), &selection));
+                    return Ok(view.serve(&selection));
                 }
             }
         }

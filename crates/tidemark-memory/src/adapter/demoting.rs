@@ -107,9 +107,8 @@ where
             attempt += 1;
             let view = View::read(&self.parts.inner, conversation).await?;
             let selection = view.select(&self.parts.policy, self.counter());
-            let summary = view.state.summary.clone();
             if selection.keeps_all() {
-                return Ok(view.assemble(summary.as_ref(), &selection));
+                return Ok(view.serve(&selection));
             }
             let (_flight, view, selection) = match self.gates.claim(conversation).try_acquire() {
                 Ok(flight) => (flight, view, selection),
@@ -119,8 +118,7 @@ where
                     let view = View::read(&self.parts.inner, conversation).await?;
                     let selection = view.select(&self.parts.policy, self.counter());
                     if selection.keeps_all() {
-                        let summary = view.state.summary.clone();
-                        return Ok(view.assemble(summary.as_ref(), &selection));
+                        return Ok(view.serve(&selection));
                     }
                     (flight, view, selection)
                 }

@@ -69,6 +69,12 @@ impl View {
         }
     }
 
+    /// The kept messages with the stored summary (if any) in front: the prompt when nothing new is written.
+    pub(crate) fn serve(self, selection: &Selection) -> Vec<Message> {
+        let summary = self.state.summary.clone();
+        self.assemble(summary.as_ref(), selection)
+    }
+
     /// The kept messages with `summary` in front, moving them out of the view.
     pub(crate) fn assemble(self, summary: Option<&StoredSummary>, selection: &Selection) -> Vec<Message> {
         let mut prompt = Vec::with_capacity(selection.kept_len() + 1);

@@ -89,6 +89,14 @@ fn steps() -> Vec<Step> {
             }),
         },
         Step { name: "deny", title: "dependency policy (cargo deny)".to_owned(), run: Box::new(deny) },
+        Step {
+            name: "bench",
+            title: "benchmarks: fmt and clippy on bench/compare, then a smoke run of every part".to_owned(),
+            run: Box::new(|| {
+                crate::bench::lint()?;
+                crate::bench::run(crate::bench::Mode::Smoke)
+            }),
+        },
     ]
 }
 

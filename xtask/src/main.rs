@@ -3,7 +3,9 @@
 //! The tasks are plain Rust so that CI and a developer's machine run exactly
 //! the same checks, with nothing but cargo installed.
 
+mod bench;
 mod ci;
+mod pyenv;
 #[cfg(test)]
 mod tidy;
 mod util;
@@ -15,7 +17,11 @@ const USAGE: &str = "\
 Usage: cargo xtask <command>
 
 Commands:
-  ci      run every CI check in order: fmt, clippy, tests and doctests, docs, cargo-deny
+  ci      run every CI check in order: fmt, clippy, tests and doctests, docs, cargo-deny, a benchmark smoke run
+  bench   run the benchmarks (bench/compare, release build): replay beside rig-memory 0.44, token counting
+          beside tiktoken, compaction overhead, concurrency; writes target/bench/report.md and replay.svg
+  bench --smoke
+          the same on small inputs in a debug build (what CI runs), written to target/bench-smoke/
   tidy    run only the tidy tests (cargo test -p xtask tidy)
   check-report
           replay a sample transcript, render its HTML report in headless Chromium and save a screenshot
@@ -36,6 +42,8 @@ fn main() -> ExitCode {
     let outcome = match args.as_slice() {
         ["ci"] => ci::run(),
         ["tidy"] => tidy(),
+        ["bench"] => bench::run(bench::Mode::Full).map_err(|e| format!("xtask bench: {e}")),
+        ["bench", "--smoke"] => bench::run(bench::Mode::Smoke).map_err(|e| format!("xtask bench: {e}")),
         ["gen-transcripts"] => gen_transcripts(),
         ["check-report"] => check_report(),
         ["help" | "--help" | "-h"] => {

@@ -1,160 +1,204 @@
-//! The replay workload run through tidemark (in memory and on SQLite) and through rig-memory 0.44, in one process, with a table of ratios.
+//! tidemark's benchmarks, in a workspace of their own so that the peers never enter tidemark's dependency graph.
 //!
-//! Usage: `cargo run --release --manifest-path bench/compare/Cargo.toml -- [TURNS...]`
-//! (default 1000 4000 8000; `--smoke` runs 50 turns). Every system replays the
-//! same seeded turns (`tidemark_testkit::workload`): four messages appended and
-//! one load per turn, an 8,000-token window counted by each system's byte
-//! heuristic, and a template summary capped at 4 KiB.
+//! `cargo xtask bench` builds this binary in release mode and runs `all`,
+//! which writes `target/bench/report.md` and `target/bench/replay.svg`. Every
+//! figure is a ratio against a peer or a baseline measured in the same run.
+//!
+//! - `replay`: the agent workload of `tidemark_testkit::workload` (four
+//!   messages appended and one load per turn, an 8,000-token window, a summary
+//!   capped at 4 KiB) through tidemark in memory, tidemark on SQLite and
+//!   rig-memory 0.44. `all` runs each system in a child process of its own, so
+//!   that each peak memory figure is that system's alone.
+//! - `count`: token counting on a fixed corpus of more than 2 MB.
+//! - `overhead`: a `CompactingMemory` load with nothing to compact against a
+//!   `PolicyMemory` load of the same window.
+//! - `concurrency`: 1,000 conversations loaded from 2 and from 8 tasks.
 
-use std::num::NonZeroU32;
-use std::time::{Duration, Instant};
+mod concurrency;
+mod count;
+mod overhead;
+mod replay;
+mod report;
+mod svg;
 
-use rig_core::completion::Message as RigMessage;
-use rig_core::completion::message::{AssistantContent, AssistantMessage, CallId, ToolName};
-use rig_core::id::ConversationId as RigId;
-use rig_core::memory::ConversationMemory as RigMemory;
-use rig_memory::{
-    CompactingMemory as RigCompacting, HeuristicTokenCounter, InMemoryConversationMemory, TemplateCompactor,
-    TokenWindowMemory,
-};
-use tidemark_core::{ConversationId, ConversationMemory, ConversationStore, Message, Part, Role};
-use tidemark_memory::{CompactingMemory, HeuristicCounter, InMemoryStore, SqliteStore, TokenWindow};
-use tidemark_testkit::reference::ConcatCompactor;
-use tidemark_testkit::workload::replay;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
-const SEED: u64 = 2026;
-const BUDGET: u32 = 8_000;
-const CAP: usize = 4 * 1024;
+use report::Section;
 
-/// One system's replay: each load's latency and the total.
-struct Run {
-    loads: Vec<Duration>,
-    total: Duration,
+const USAGE: &str = "\
+Usage: tidemark-compare <command> [options]
+
+Commands:
+  all [--smoke] [--out DIR] [--python PATH --tiktoken-cache DIR | --no-python REASON]
+        run every benchmark; write DIR/report.md and DIR/replay.svg (DIR defaults to target/bench)
+  replay --system memory|sqlite|rig --turns N
+        one replay in this process; prints one JSON line (what `all` runs per system)
+  count [--smoke] [--python PATH --tiktoken-cache DIR]
+  overhead [--smoke]
+  concurrency [--smoke]
+
+`--smoke` runs each part on a small input, to check that it works; its figures mean nothing.
+";
+
+/// The parsed command line: the flags every command shares.
+#[derive(Debug, Default)]
+struct Args {
+    command: String,
+    smoke: bool,
+    out: Option<PathBuf>,
+    python: Option<PathBuf>,
+    tiktoken_cache: Option<PathBuf>,
+    no_python: Option<String>,
+    system: Option<String>,
+    turns: Vec<usize>,
 }
 
-impl Run {
-    fn p(&self, range: std::ops::Range<usize>, fraction: f64) -> Duration {
-        let mut sorted = self.loads[range].to_vec();
-        sorted.sort_unstable();
-        let index = ((sorted.len().saturating_sub(1)) as f64 * fraction).round() as usize;
-        sorted.get(index).copied().unwrap_or_default()
-    }
-}
-
-async fn tidemark<S: ConversationStore>(store: S, turns: &[Vec<Message>]) -> Run {
-    let budget = NonZeroU32::new(BUDGET).expect("non-zero");
-    let memory = CompactingMemory::new(
-        store,
-        TokenWindow::new(budget, HeuristicCounter::default()),
-        ConcatCompactor::capped(CAP),
-    );
-    let id = ConversationId::new("replay").expect("valid");
-    let started = Instant::now();
-    let mut loads = Vec::with_capacity(turns.len());
-    for messages in turns {
-        memory.append(&id, messages.clone()).await.expect("append");
-        let load = Instant::now();
-        std::hint::black_box(memory.load(&id).await.expect("load"));
-        loads.push(load.elapsed());
-    }
-    Run { loads, total: started.elapsed() }
-}
-
-/// The same turn in rig's message model.
-fn to_rig(messages: &[Message]) -> Vec<RigMessage> {
-    messages
-        .iter()
-        .map(|message| match (message.role, message.parts.first()) {
-            (Role::Assistant, Some(Part::ToolCall(call))) => {
-                let arguments = serde_json::from_str(&call.arguments).unwrap_or(serde_json::Value::Null);
-                let name = ToolName::new(call.name.clone()).expect("a tool name");
-                RigMessage::Assistant(AssistantMessage::new(vec![AssistantContent::tool_call(
-                    call.id.clone(),
-                    name,
-                    arguments,
-                )]))
+fn parse(raw: Vec<String>) -> Result<Args, String> {
+    let mut raw = raw.into_iter();
+    let mut args = Args { command: raw.next().ok_or("no command given")?, ..Args::default() };
+    while let Some(flag) = raw.next() {
+        let mut value = || raw.next().ok_or_else(|| format!("`{flag}` needs a value"));
+        match flag.as_str() {
+            "--smoke" => args.smoke = true,
+            "--out" => args.out = Some(value()?.into()),
+            "--python" => args.python = Some(value()?.into()),
+            "--tiktoken-cache" => args.tiktoken_cache = Some(value()?.into()),
+            "--no-python" => args.no_python = Some(value()?),
+            "--system" => args.system = Some(value()?),
+            "--turns" => {
+                let text = value()?;
+                let turns = text.parse().map_err(|_| format!("`--turns {text}` is not a number of turns"))?;
+                args.turns.push(turns);
             }
-            (Role::Tool, Some(Part::ToolResult(result))) => {
-                let name = ToolName::new("read_file").expect("a tool name");
-                RigMessage::tool_result(
-                    CallId::from_wire(result.call_id.clone()),
-                    name,
-                    result.content.clone(),
-                )
-            }
-            (Role::Assistant, _) => RigMessage::assistant(message.text().into_owned()),
-            _ => RigMessage::user(message.text().into_owned()),
-        })
-        .collect()
-}
-
-async fn rig(turns: &[Vec<Message>]) -> Run {
-    let memory = RigCompacting::new(
-        InMemoryConversationMemory::new(),
-        TokenWindowMemory::new(BUDGET as usize, HeuristicTokenCounter::default()),
-        TemplateCompactor::new().with_max_bytes(CAP),
-    );
-    let id = RigId::new("replay");
-    let converted: Vec<Vec<RigMessage>> = turns.iter().map(|turn| to_rig(turn)).collect();
-    let started = Instant::now();
-    let mut loads = Vec::with_capacity(turns.len());
-    for messages in converted {
-        memory.append(&id, messages).await.expect("append");
-        let load = Instant::now();
-        std::hint::black_box(memory.load(&id).await.expect("load"));
-        loads.push(load.elapsed());
-    }
-    Run { loads, total: started.elapsed() }
-}
-
-fn micros(duration: Duration) -> String {
-    format!("{:.1}", duration.as_secs_f64() * 1e6)
-}
-
-#[tokio::main(flavor = "current_thread")]
-async fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let sizes: Vec<usize> = if args.iter().any(|a| a == "--smoke") {
-        vec![50]
-    } else if args.is_empty() {
-        vec![1_000, 4_000, 8_000]
-    } else {
-        args.iter().filter_map(|a| a.parse().ok()).collect()
-    };
-    println!(
-        "| system | turns | total | p50 first 100 (µs) | p50 last 100 (µs) | p99 first 100 (µs) | p99 last 100 (µs) | last/first p50 |"
-    );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-    for turns in sizes {
-        let work = replay(SEED, turns);
-        let window = 100.min(turns);
-        let dir = tempfile::tempdir().expect("temp dir");
-        let runs = [
-            ("tidemark, in memory", tidemark(InMemoryStore::new(), &work).await),
-            (
-                "tidemark, SQLite",
-                tidemark(SqliteStore::open(dir.path().join("r.db")).expect("open"), &work).await,
-            ),
-            ("rig-memory 0.44", rig(&work).await),
-        ];
-        for (name, run) in &runs {
-            let (first, last) = (0..window, turns - window..turns);
-            let ratio =
-                run.p(last.clone(), 0.5).as_secs_f64() / run.p(first.clone(), 0.5).as_secs_f64().max(1e-9);
-            println!(
-                "| {name} | {turns} | {:.3} s | {} | {} | {} | {} | {ratio:.2} |",
-                run.total.as_secs_f64(),
-                micros(run.p(first.clone(), 0.5)),
-                micros(run.p(last.clone(), 0.5)),
-                micros(run.p(first, 0.99)),
-                micros(run.p(last, 0.99)),
-            );
+            other => return Err(format!("unknown option `{other}`")),
         }
-        let rig_total = runs[2].1.total.as_secs_f64();
-        println!(
-            "| rig / tidemark | {turns} | in memory {:.1}×, SQLite {:.1}× | | | | | |",
-            rig_total / runs[0].1.total.as_secs_f64(),
-            rig_total / runs[1].1.total.as_secs_f64()
+    }
+    Ok(args)
+}
+
+impl Args {
+    fn python(&self) -> Result<count::Python, String> {
+        match (&self.python, &self.tiktoken_cache, &self.no_python) {
+            (Some(interpreter), Some(cache_dir), _) => {
+                Ok(count::Python { interpreter: interpreter.clone(), cache_dir: cache_dir.clone() })
+            }
+            (_, _, Some(reason)) => Err(reason.clone()),
+            _ => {
+                Err("no Python interpreter given (run through `cargo xtask bench` to set one up)".to_owned())
+            }
+        }
+    }
+
+    fn out(&self) -> PathBuf {
+        self.out.clone().unwrap_or_else(|| PathBuf::from("target/bench"))
+    }
+
+    fn count_options(&self) -> count::Options {
+        count::Options { smoke: self.smoke, python: self.python(), work_dir: self.out() }
+    }
+}
+
+fn main() -> ExitCode {
+    let args = match parse(std::env::args().skip(1).collect()) {
+        Ok(args) => args,
+        Err(problem) => {
+            eprint!("tidemark-compare: {problem}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let outcome = match args.command.as_str() {
+        "all" => all(&args),
+        "replay" => replay::child(args.system.as_deref(), args.turns.first().copied()),
+        "count" => count::run(&args.count_options()).map(|section| print!("{}", section.markdown())),
+        "overhead" => overhead::run(args.smoke).map(|section| print!("{}", section.markdown())),
+        "concurrency" => concurrency::run(args.smoke).map(|section| print!("{}", section.markdown())),
+        "help" | "--help" | "-h" => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        other => {
+            eprint!("tidemark-compare: unknown command `{other}`\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(problem) => {
+            eprintln!("tidemark-compare: {problem}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs every benchmark and writes the report and the chart.
+fn all(args: &Args) -> Result<(), String> {
+    let out = args.out();
+    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let sizes = if args.smoke { vec![50] } else { vec![1_000, 4_000, 8_000] };
+    let mut sections: Vec<Section> = Vec::new();
+
+    eprintln!("replay at {sizes:?} turns …");
+    let replays = replay::parent(&sizes)?;
+    sections.push(replay::section(&replays, args.smoke));
+    let chart = out.join("replay.svg");
+    if let Some(largest) = replays.iter().map(|run| run.turns).max() {
+        let lines: Vec<_> = replays.iter().filter(|run| run.turns == largest).collect();
+        std::fs::write(&chart, svg::latency_chart(&lines))
+            .map_err(|e| format!("cannot write {}: {e}", chart.display()))?;
+    }
+
+    eprintln!("token counting …");
+    sections.push(count::run(&args.count_options())?);
+    eprintln!("compaction overhead …");
+    sections.push(overhead::run(args.smoke)?);
+    eprintln!("concurrency …");
+    sections.push(concurrency::run(args.smoke)?);
+
+    let mut text = String::from("# tidemark benchmark report\n\n");
+    text.push_str(&machine_line());
+    if args.smoke {
+        text.push_str(
+            "\n**Smoke run**: small inputs, to check that every part works. The figures mean nothing.\n",
         );
     }
+    let missed: Vec<String> = sections
+        .iter()
+        .flat_map(|section| section.targets.iter().filter(|t| !t.met).map(|t| t.goal.clone()))
+        .collect();
+    let met = sections.iter().flat_map(|section| &section.targets).filter(|t| t.met).count();
+    text.push_str(&format!("\nTargets met: {met} of {}.", met + missed.len()));
+    if !missed.is_empty() {
+        text.push_str(&format!(" Missed: {}.", missed.join("; ")));
+    }
+    text.push_str("\n\nLoad latency against turn number: `replay.svg`.\n\n");
+    for section in &sections {
+        text.push_str(&section.markdown());
+        text.push('\n');
+    }
+    let path = out.join("report.md");
+    std::fs::write(&path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    print!("{text}");
+    eprintln!("wrote {} and {}", path.display(), chart.display());
+    Ok(())
+}
+
+/// One line naming the machine the figures come from.
+fn machine_line() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(str::trim)
+                .map(str::to_owned)
+        })
+        .unwrap_or_else(|| "unknown CPU".to_owned());
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    format!(
+        "Machine: {cpu}, {cores} cores available, {} {}. Each figure below is compared only with figures from this same run.\n",
+        std::env::consts::OS,
+        std::env::consts::ARCH
+    )
 }

@@ -1,0 +1,72 @@
+//! `cargo xtask bench`: builds the benchmark workspace in `bench/compare/` and runs all of it.
+//!
+//! The benchmarks live in a workspace of their own so that the peers they are
+//! compared with (rig-memory) never enter tidemark's dependency graph. This
+//! module also sets up OpenAI's Python tiktoken for the counting comparison;
+//! when that cannot be done, the run goes on and the report says why that
+//! part was skipped.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::pyenv;
+use crate::util::{cargo, describe_status, run_inherited, workspace_root};
+
+/// How a run of the benchmarks is done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// The full run, in release mode, written to `target/bench/`.
+    Full,
+    /// Small inputs in a debug build, written to `target/bench-smoke/`: CI's check that every part runs.
+    Smoke,
+}
+
+/// The path of the benchmark workspace's manifest.
+fn manifest(root: &Path) -> String {
+    root.join("bench").join("compare").join("Cargo.toml").display().to_string()
+}
+
+/// Runs the benchmarks and writes the report and the chart.
+pub(crate) fn run(mode: Mode) -> Result<(), String> {
+    let root = workspace_root();
+    let manifest = manifest(&root);
+    let out = root.join("target").join(if mode == Mode::Full { "bench" } else { "bench-smoke" });
+    let mut build = cargo(&["build", "--manifest-path", &manifest, "--locked"]);
+    if mode == Mode::Full {
+        build.arg("--release");
+    }
+    check(&mut build, "building the benchmarks")?;
+
+    let profile = if mode == Mode::Full { "release" } else { "debug" };
+    let binary = root.join("bench").join("compare").join("target").join(profile).join("tidemark-compare");
+    let mut command = Command::new(binary);
+    command.current_dir(&root).arg("all").arg("--out").arg(&out);
+    if mode == Mode::Smoke {
+        command.arg("--smoke");
+    }
+    match pyenv::tiktoken_python(&root) {
+        Ok((python, cache)) => {
+            command.arg("--python").arg(python).arg("--tiktoken-cache").arg(cache);
+        }
+        Err(reason) => {
+            println!("    Python tiktoken is not available, so that comparison is skipped: {reason}");
+            command.arg("--no-python").arg(reason);
+        }
+    }
+    check(&mut command, "running the benchmarks")
+}
+
+/// Lints the benchmark workspace the way CI lints the main one: formatting, then clippy with warnings denied.
+pub(crate) fn lint() -> Result<(), String> {
+    let manifest = manifest(&workspace_root());
+    check(&mut cargo(&["fmt", "--manifest-path", &manifest, "--check"]), "cargo fmt on bench/compare")?;
+    check(
+        &mut cargo(&["clippy", "--manifest-path", &manifest, "--locked", "--", "-D", "warnings"]),
+        "cargo clippy on bench/compare",
+    )
+}
+
+fn check(command: &mut Command, what: &str) -> Result<(), String> {
+    let status = run_inherited(command)?;
+    if status.success() { Ok(()) } else { Err(format!("{what} failed ({})", describe_status(status))) }
+}

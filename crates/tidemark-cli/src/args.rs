@@ -30,6 +30,87 @@ pub(crate) enum Command {
     Count(CountArgs),
     /// Replay a transcript turn by turn as an agent would, and report what the memory did.
     Replay(ReplayArgs),
+    /// List, search, add and delete long-term facts.
+    #[command(subcommand)]
+    Facts(FactsCommand),
+}
+
+/// The `facts` subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum FactsCommand {
+    /// List facts, in id order (active ones unless told otherwise).
+    List(FactsListArgs),
+    /// Search active facts by keywords, best match first.
+    Search(FactsSearchArgs),
+    /// Add a fact by hand; it passes the same security scan and budget as extracted facts.
+    Add(FactsAddArgs),
+    /// Delete facts by id.
+    Delete(FactsDeleteArgs),
+}
+
+/// Which facts to show.
+#[derive(Debug, Args)]
+pub(crate) struct FactsListArgs {
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+    /// Only this scope: `conversation:ID` or `user:ID`.
+    #[arg(long, value_parser = scope)]
+    pub(crate) scope: Option<tidemark_core::Scope>,
+    /// Only this tier.
+    #[arg(long, value_parser = tier)]
+    pub(crate) tier: Option<tidemark_core::Tier>,
+    /// Show the quarantined facts (set aside for review) instead of the active ones.
+    #[arg(long, conflicts_with = "all")]
+    pub(crate) quarantined: bool,
+    /// Show active and quarantined facts.
+    #[arg(long)]
+    pub(crate) all: bool,
+    /// Print JSON lines instead of a table.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+/// A keyword search.
+#[derive(Debug, Args)]
+pub(crate) struct FactsSearchArgs {
+    /// The words to look for.
+    pub(crate) query: String,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+    /// Only this scope: `conversation:ID` or `user:ID`.
+    #[arg(long, value_parser = scope)]
+    pub(crate) scope: Option<tidemark_core::Scope>,
+    /// At most this many facts.
+    #[arg(long, default_value_t = 10)]
+    pub(crate) limit: usize,
+    /// Print JSON lines instead of a table.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+/// A fact to add.
+#[derive(Debug, Args)]
+pub(crate) struct FactsAddArgs {
+    /// The fact's text.
+    pub(crate) text: String,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+    /// Its scope: `conversation:ID` or `user:ID`.
+    #[arg(long, value_parser = scope)]
+    pub(crate) scope: tidemark_core::Scope,
+    /// Its tier.
+    #[arg(long, value_parser = tier, default_value = "agent_notes")]
+    pub(crate) tier: tidemark_core::Tier,
+}
+
+/// Facts to delete.
+#[derive(Debug, Args)]
+pub(crate) struct FactsDeleteArgs {
+    /// The ids, as `facts list` shows them.
+    #[arg(required = true)]
+    pub(crate) ids: Vec<u64>,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
 }
 
 /// The tokenizer used to count.
@@ -160,6 +241,10 @@ pub(crate) struct LoadArgs {
     /// Print statistics on standard error.
     #[arg(long, value_enum)]
     pub(crate) stats: Option<StatsFormat>,
+    /// Keep facts from the turns this load compacts in the store's long-term memory, and print the
+    /// facts relevant to the latest user message first, as one system message.
+    #[arg(long)]
+    pub(crate) facts: bool,
 }
 
 #[derive(Debug, Args)]
@@ -213,6 +298,20 @@ pub(crate) struct ReplayArgs {
 }
 
 /// Parse and validate a conversation id, so that a bad one is a usage error (status 2).
+fn scope(text: &str) -> Result<tidemark_core::Scope, String> {
+    let (kind, id) = text.split_once(':').ok_or("a scope is `conversation:ID` or `user:ID`")?;
+    let id = ConversationId::new(id).map_err(|error| format!("invalid scope id: {error}"))?;
+    match kind {
+        "conversation" => Ok(tidemark_core::Scope::Conversation(id)),
+        "user" => Ok(tidemark_core::Scope::User(id)),
+        other => Err(format!("unknown scope kind `{other}`: use `conversation:ID` or `user:ID`")),
+    }
+}
+
+fn tier(text: &str) -> Result<tidemark_core::Tier, String> {
+    text.parse().map_err(|_| format!("unknown tier `{text}`: use `user_profile` or `agent_notes`"))
+}
+
 fn conversation_id(text: &str) -> Result<ConversationId, String> {
     ConversationId::new(text).map_err(|error| format!("invalid conversation id: {error}"))
 }

@@ -2,5 +2,6 @@
 
 pub(crate) mod compact;
 pub(crate) mod count;
+pub(crate) mod facts;
 pub(crate) mod replay;
 pub(crate) mod store;

@@ -385,6 +385,7 @@ pub trait DynCompactionObserver: Send + Sync {
     fn on_pre_compress_boxed<'a>(
         &'a self,
         conversation: &'a ConversationId,
+        range: SeqRange,
         evicted: &'a [Message],
     ) -> BoxFuture<'a, Result<Option<String>, ObserverError>>;
     fn on_session_switch_boxed<'a>(
@@ -400,9 +401,10 @@ impl<T: CompactionObserver> DynCompactionObserver for T {
     fn on_pre_compress_boxed<'a>(
         &'a self,
         conversation: &'a ConversationId,
+        range: SeqRange,
         evicted: &'a [Message],
     ) -> BoxFuture<'a, Result<Option<String>, ObserverError>> {
-        Box::pin(self.on_pre_compress(conversation, evicted))
+        Box::pin(self.on_pre_compress(conversation, range, evicted))
     }
     fn on_session_switch_boxed<'a>(
         &'a self,
@@ -421,9 +423,10 @@ impl CompactionObserver for dyn DynCompactionObserver {
     async fn on_pre_compress(
         &self,
         conversation: &ConversationId,
+        range: SeqRange,
         evicted: &[Message],
     ) -> Result<Option<String>, ObserverError> {
-        self.on_pre_compress_boxed(conversation, evicted).await
+        self.on_pre_compress_boxed(conversation, range, evicted).await
     }
     async fn on_session_switch(
         &self,

@@ -30,6 +30,7 @@ pub mod compactor;
 pub mod counter;
 pub mod error;
 pub mod event;
+pub mod fact;
 pub mod hash;
 pub mod hook;
 pub mod id;
@@ -50,6 +51,10 @@ pub use error::{
     ObserverError, StoreError,
 };
 pub use event::{CompactionEvent, Outcome};
+pub use fact::{
+    BudgetUsage, Fact, FactBudgets, FactError, FactFilter, FactId, FactSource, FactStatus, FactStore,
+    NewFact, Put, Scope, StatusFilter, Tier, fact_hash,
+};
 pub use hash::ContentHash;
 pub use hook::DemotionHook;
 pub use id::{ConversationId, Seq, SeqRange};

@@ -4,7 +4,7 @@ use std::future::Future;
 
 use crate::error::ObserverError;
 use crate::event::CompactionEvent;
-use crate::id::ConversationId;
+use crate::id::{ConversationId, SeqRange};
 use crate::message::Message;
 
 /// Hears about compactions: it may extract what is worth keeping before evicted messages are summarised, and it learns what happened.
@@ -14,7 +14,8 @@ use crate::message::Message;
 /// # Contract
 ///
 /// - `on_pre_compress` receives exactly the messages about to be compacted,
-///   before the compactor runs, and may return a short hint for the summariser
+///   and the span of sequence numbers they come from (pinned messages inside
+///   it stay in the prompt and are not passed), before the compactor runs, and may return a short hint for the summariser
 ///   (for example, the facts it just saved). It is best effort: the caller bounds
 ///   it with a time limit, and a failure or a timeout is logged and reported in
 ///   the compaction event but never blocks or aborts the compaction.
@@ -26,13 +27,13 @@ use crate::message::Message;
 /// # Example
 ///
 /// ```
-/// use tidemark_core::{CompactionEvent, CompactionObserver, ConversationId, Message, ObserverError};
+/// use tidemark_core::{CompactionEvent, CompactionObserver, ConversationId, Message, ObserverError, SeqRange};
 ///
 /// /// Suggests keeping every line that mentions a path.
 /// struct PathKeeper;
 ///
 /// impl CompactionObserver for PathKeeper {
-///     async fn on_pre_compress(&self, _: &ConversationId, evicted: &[Message]) -> Result<Option<String>, ObserverError> {
+///     async fn on_pre_compress(&self, _: &ConversationId, _: SeqRange, evicted: &[Message]) -> Result<Option<String>, ObserverError> {
 ///         let paths: Vec<String> = evicted
 ///             .iter()
 ///             .flat_map(|m| m.text().split_whitespace().filter(|w| w.contains('/')).map(str::to_owned).collect::<Vec<_>>())
@@ -50,9 +51,10 @@ pub trait CompactionObserver: Send + Sync {
     fn on_pre_compress(
         &self,
         conversation: &ConversationId,
+        range: SeqRange,
         evicted: &[Message],
     ) -> impl Future<Output = Result<Option<String>, ObserverError>> + Send {
-        let _ = (conversation, evicted);
+        let _ = (conversation, range, evicted);
         async { Ok(None) }
     }
 
@@ -81,9 +83,10 @@ crate::forward! {
         fn on_pre_compress(
             &self,
             conversation: &ConversationId,
+            range: SeqRange,
             evicted: &[Message],
         ) -> impl Future<Output = Result<Option<String>, ObserverError>> + Send {
-            (**self).on_pre_compress(conversation, evicted)
+            (**self).on_pre_compress(conversation, range, evicted)
         }
 
         fn on_session_switch(

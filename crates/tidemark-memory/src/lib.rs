@@ -29,6 +29,7 @@
 pub mod adapter;
 pub mod counter;
 pub mod error;
+pub mod facts;
 pub mod policy;
 pub mod store;
 

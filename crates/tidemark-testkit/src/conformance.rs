@@ -16,6 +16,7 @@
 //! ```
 
 pub mod compactor;
+pub mod facts;
 pub mod memory;
 pub mod policy;
 pub mod store;

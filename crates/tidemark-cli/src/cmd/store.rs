@@ -2,7 +2,8 @@
 
 use std::io::Write;
 
-use tidemark_core::{CompactionState, ConversationMemory, ConversationStore, Message, TokenCounter};
+use tidemark_core::{CompactionState, ConversationMemory, ConversationStore, Message, Role, TokenCounter};
+use tidemark_memory::facts::FactCoordinator;
 use tidemark_memory::{CompactingMemory, PolicyMemory, SqliteStore};
 
 use crate::args::{AppendArgs, ClearArgs, InspectArgs, LoadArgs};
@@ -38,11 +39,26 @@ pub(crate) async fn load(args: LoadArgs) -> Result<(), CliError> {
     let stats_before =
         store.stats(id).await.map_err(|error| CliError::runtime("reading the store", error))?;
     let policy = setup::policy(args.window, &counter);
-    let loaded = match compactor {
-        Some(compactor) => CompactingMemory::new(store.clone(), policy, compactor).load(id).await,
-        None => PolicyMemory::new(store.clone(), policy).load(id).await,
+    let facts = args.facts.then(|| FactCoordinator::new(store.clone()));
+    let loaded = match (compactor, &facts) {
+        (Some(compactor), Some(facts)) => {
+            CompactingMemory::new(store.clone(), policy, compactor).with_observer(facts).load(id).await
+        }
+        (Some(compactor), None) => CompactingMemory::new(store.clone(), policy, compactor).load(id).await,
+        (None, _) => PolicyMemory::new(store.clone(), policy).load(id).await,
     };
-    let prompt = loaded.map_err(|error| CliError::runtime("loading", error))?;
+    let mut prompt = loaded.map_err(|error| CliError::runtime("loading", error))?;
+    if let Some(facts) = &facts {
+        let latest =
+            prompt.iter().rev().find(|message| message.role == Role::User).map(|m| m.text().into_owned());
+        let block = facts
+            .inject(id, latest.as_deref().unwrap_or_default())
+            .await
+            .map_err(|error| CliError::runtime("reading the facts", error))?;
+        if let Some(block) = block {
+            prompt.insert(0, block);
+        }
+    }
     let after = state(&store, id).await?;
     write_transcript(&prompt, None)?;
     if let Some(format) = args.stats {

@@ -177,7 +177,7 @@ where
         let plan = view.plan(&selection, None);
         let evicted: Vec<Message> =
             plan.demoted.iter().map(|stored| Message::clone(&stored.message)).collect();
-        let (hint, observer_error) = self.hint(id, &evicted).await;
+        let (hint, observer_error) = self.hint(id, plan.range, &evicted).await;
 
         let summary = match self.summarise(id, &evicted, old_summary.as_ref(), hint.as_deref()).await {
             Ok(summary) => summary,
@@ -253,8 +253,13 @@ where
     }
 
     /// Ask the observer for a hint, within the time limit; a failure only costs the hint.
-    async fn hint(&self, id: &ConversationId, evicted: &[Message]) -> (Option<String>, Option<String>) {
-        let asked = self.observer.on_pre_compress(id, evicted);
+    async fn hint(
+        &self,
+        id: &ConversationId,
+        range: SeqRange,
+        evicted: &[Message],
+    ) -> (Option<String>, Option<String>) {
+        let asked = self.observer.on_pre_compress(id, range, evicted);
         // The time limit needs Tokio's timer; outside a Tokio runtime the
         // observer runs without one rather than panicking.
         let answer = if tokio::runtime::Handle::try_current().is_ok() {

@@ -5,10 +5,17 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use tidemark_core::store::{ConversationStats, check_state};
 use tidemark_core::{
+    BudgetUsage, Fact, FactBudgets, FactError, FactFilter, FactId, FactStore, NewFact, Put, Scope, Tier,
+};
+use tidemark_core::{
     CompactionState, ConversationId, ConversationStore, NewMessage, Seq, SeqRange, StoreError, StoredMessage,
 };
 
 /// One conversation: messages indexed by `seq - base`, with holes where messages were pruned.
+mod facts;
+
+use facts::FactTable;
+
 #[derive(Debug, Default)]
 struct Conversation {
     /// The sequence number of `slots[0]`.
@@ -67,12 +74,31 @@ impl Conversation {
 #[derive(Debug, Default, Clone)]
 pub struct InMemoryStore {
     conversations: Arc<RwLock<HashMap<ConversationId, Arc<Mutex<Conversation>>>>>,
+    facts: Arc<Mutex<FactTable>>,
 }
 
 impl InMemoryStore {
     /// An empty store.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The same store with these fact budgets (see [`FactStore`]); the default is [`FactBudgets::default`].
+    ///
+    /// The budgets are shared by every clone of the store.
+    pub fn with_fact_budgets(self, budgets: FactBudgets) -> Self {
+        self.fact_table().budgets = budgets;
+        self
+    }
+
+    /// The fact budgets in force.
+    pub fn fact_budgets(&self) -> FactBudgets {
+        self.fact_table().budgets
+    }
+
+    fn fact_table(&self) -> MutexGuard<'_, FactTable> {
+        // Each fact operation checks before it writes, so a poisoned lock still guards consistent data.
+        self.facts.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     fn existing(&self, id: &ConversationId) -> Option<Arc<Mutex<Conversation>>> {
@@ -228,5 +254,43 @@ impl ConversationStore for InMemoryStore {
         let mut ids: Vec<ConversationId> = all.keys().cloned().collect();
         ids.sort_unstable();
         Ok(ids)
+    }
+}
+
+impl FactStore for InMemoryStore {
+    async fn put(&self, fact: NewFact) -> Result<Put, FactError> {
+        self.fact_table().put(fact)
+    }
+
+    async fn get(&self, id: FactId) -> Result<Option<Fact>, FactError> {
+        Ok(self.fact_table().get(id))
+    }
+
+    async fn list(&self, filter: &FactFilter) -> Result<Vec<Fact>, FactError> {
+        Ok(self.fact_table().list(filter))
+    }
+
+    async fn search(&self, scope: Option<&Scope>, query: &str, limit: usize) -> Result<Vec<Fact>, FactError> {
+        Ok(self.fact_table().search(scope, query, limit))
+    }
+
+    async fn update(&self, id: FactId, text: String) -> Result<Fact, FactError> {
+        self.fact_table().update(id, text)
+    }
+
+    async fn delete(&self, id: FactId) -> Result<bool, FactError> {
+        Ok(self.fact_table().delete(id))
+    }
+
+    async fn quarantine(&self, id: FactId, reason: String) -> Result<Fact, FactError> {
+        self.fact_table().quarantine(id, reason)
+    }
+
+    async fn usage(&self, scope: &Scope, tier: Tier) -> Result<BudgetUsage, FactError> {
+        Ok(self.fact_table().budget_usage(scope, tier))
+    }
+
+    async fn generation(&self) -> Result<u64, FactError> {
+        Ok(self.fact_table().generation())
     }
 }

@@ -1,5 +1,6 @@
 //! [`SqliteStore`]: conversations kept in one SQLite file, the embedded default store that survives restarts.
 
+mod facts;
 mod schema;
 
 use std::path::Path;
@@ -11,8 +12,8 @@ use quick_cache::sync::Cache;
 use rusqlite::{Connection, OptionalExtension, Rows, TransactionBehavior, params};
 use tidemark_core::store::{ConversationStats, StoredSummary, check_state};
 use tidemark_core::{
-    CompactionState, ConversationId, ConversationIdError, ConversationStore, DecodeError, Message,
-    NewMessage, Seq, SeqRange, StoreError, StoredMessage,
+    CompactionState, ConversationId, ConversationIdError, ConversationStore, DecodeError, FactBudgets,
+    Message, NewMessage, Seq, SeqRange, StoreError, StoredMessage,
 };
 
 /// How long a connection waits for another connection's write lock before it reports the database as busy.
@@ -72,6 +73,10 @@ impl Caches {
 /// and brought up to date when the file is opened; a file written by a newer
 /// build is refused with [`StoreError::SchemaTooNew`] and left untouched.
 ///
+/// The store is also a [`FactStore`](tidemark_core::FactStore): long-term facts
+/// live in the same file, in a `facts` table with its own search index (see
+/// [`SqliteStore::with_fact_budgets`] for their budgets).
+///
 /// # Execution model
 ///
 /// A store owns one connection behind a mutex, and every method runs its one
@@ -122,6 +127,7 @@ impl Caches {
 pub struct SqliteStore {
     connection: Arc<Mutex<Connection>>,
     caches: Arc<Caches>,
+    fact_budgets: FactBudgets,
 }
 
 impl SqliteStore {
@@ -151,6 +157,8 @@ impl SqliteStore {
     fn set_up(mut connection: Connection, file: bool) -> Result<Self, StoreError> {
         let fail = |error| StoreError::backend("open", error);
         connection.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
+        // Conversations and facts use about 35 distinct statements; keep them all prepared.
+        connection.set_prepared_statement_cache_capacity(64);
         // Switching to WAL rewrites the file header, so a file from a newer
         // build must be refused before that happens.
         schema::refuse_newer(&connection)?;
@@ -167,7 +175,11 @@ impl SqliteStore {
         connection.pragma_update(None, "synchronous", "NORMAL").map_err(fail)?;
         connection.pragma_update(None, "foreign_keys", true).map_err(fail)?;
         schema::migrate(&mut connection)?;
-        Ok(Self { connection: Arc::new(Mutex::new(connection)), caches: Arc::new(Caches::new()) })
+        Ok(Self {
+            connection: Arc::new(Mutex::new(connection)),
+            caches: Arc::new(Caches::new()),
+            fact_budgets: FactBudgets::default(),
+        })
     }
 
     /// Run `work` on the connection and name the operation in any backend error.

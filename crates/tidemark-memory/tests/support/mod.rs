@@ -136,6 +136,7 @@ impl CompactionObserver for Watcher {
     async fn on_pre_compress(
         &self,
         _: &ConversationId,
+        _: SeqRange,
         evicted: &[Message],
     ) -> Result<Option<String>, ObserverError> {
         self.seen.lock().expect("not poisoned").push(evicted.to_vec());

@@ -36,10 +36,45 @@ const MIGRATIONS: &[&str] = &[
         body         TEXT    NOT NULL,
         PRIMARY KEY (conversation, seq)
     ) STRICT, WITHOUT ROWID;",
+    // Version 2: long-term facts (see `tidemark_core::fact`). One row per
+    // fact; AUTOINCREMENT keeps ids from being handed out again after a
+    // delete, and the unique key is what makes a repeated put find the first
+    // one. `chars` is the text's length in Unicode scalar values, counted by
+    // the store, which is what budgets are summed over. A source's sequence
+    // numbers are kept as their 64 bits, so an open end (`u64::MAX`) reads as
+    // -1 here. `fact_meta` holds the generation that every change raises.
+    // `facts_fts` is the search index of the active facts: a contentless FTS5
+    // table (rows deleted by rowid) with a scope token and one hex token per
+    // keyword, written by the store in the same transaction as the fact.
+    "CREATE TABLE facts (
+        id                  INTEGER PRIMARY KEY AUTOINCREMENT,
+        scope_kind          TEXT    NOT NULL,
+        scope_id            TEXT    NOT NULL,
+        tier                TEXT    NOT NULL,
+        text                TEXT    NOT NULL,
+        chars               INTEGER NOT NULL,
+        hash                BLOB    NOT NULL,
+        source_conversation TEXT,
+        source_start        INTEGER,
+        source_end          INTEGER,
+        created_ms          INTEGER NOT NULL,
+        updated_ms          INTEGER NOT NULL,
+        status              TEXT    NOT NULL,
+        quarantine_reason   TEXT,
+        UNIQUE (scope_kind, scope_id, tier, hash)
+    ) STRICT;
+    CREATE TABLE fact_meta (
+        name  TEXT    NOT NULL PRIMARY KEY,
+        value INTEGER NOT NULL
+    ) STRICT, WITHOUT ROWID;
+    INSERT INTO fact_meta (name, value) VALUES ('generation', 0);
+    CREATE VIRTUAL TABLE facts_fts USING fts5 (
+        scope, terms, content = '', contentless_delete = 1, tokenize = 'ascii'
+    );",
 ];
 
 /// The newest schema version this build knows: the number of migration steps.
-pub(super) const LATEST: u32 = 1;
+pub(super) const LATEST: u32 = 2;
 
 // The version constant and the list of steps must move together.
 const _: () = assert!(MIGRATIONS.len() == LATEST as usize);

@@ -1,0 +1,93 @@
+//! BM25 ranking of fact texts against a query, over the words `tidemark_core::fact::keywords` finds.
+//!
+//! Used by the in-memory store's search and by the coordinator's injection,
+//! which ranks a scope's facts against the latest user message. The corpus is
+//! the candidate set itself, so rarity is judged among the facts at hand.
+
+use std::collections::{HashMap, HashSet};
+
+use tidemark_core::fact::keywords;
+
+/// BM25's term-frequency saturation.
+const K1: f64 = 1.2;
+/// BM25's length normalisation.
+const B: f64 = 0.75;
+
+/// Scores every document against `query`; a document sharing no keyword with it scores 0.
+///
+/// ```
+/// use tidemark_memory::facts::rank::bm25;
+///
+/// let scores = bm25("metric units", &["User prefers metric units.", "User lives in Lyon."]);
+/// assert!(scores[0] > 0.0);
+/// assert_eq!(scores[1], 0.0);
+/// ```
+pub fn bm25(query: &str, documents: &[&str]) -> Vec<f64> {
+    let terms: HashSet<String> = keywords(query).collect();
+    if terms.is_empty() || documents.is_empty() {
+        return vec![0.0; documents.len()];
+    }
+    let tokenised: Vec<Vec<String>> = documents.iter().map(|text| keywords(text).collect()).collect();
+    let count = tokenised.len() as f64;
+    let average = (tokenised.iter().map(Vec::len).sum::<usize>() as f64 / count).max(1.0);
+    let mut containing: HashMap<&str, usize> = HashMap::new();
+    for words in &tokenised {
+        let distinct: HashSet<&str> = words.iter().map(String::as_str).collect();
+        for word in distinct {
+            if terms.contains(word) {
+                *containing.entry(word).or_default() += 1;
+            }
+        }
+    }
+    tokenised
+        .iter()
+        .map(|words| {
+            let length = words.len() as f64;
+            let mut frequency: HashMap<&str, usize> = HashMap::new();
+            for word in words.iter().filter(|word| terms.contains(word.as_str())) {
+                *frequency.entry(word.as_str()).or_default() += 1;
+            }
+            frequency
+                .into_iter()
+                .map(|(word, tf)| {
+                    let n = containing.get(word).copied().unwrap_or(0) as f64;
+                    // The "plus one" form keeps the weight positive even for a word in every document.
+                    let idf = ((count - n + 0.5) / (n + 0.5) + 1.0).ln();
+                    let tf = tf as f64;
+                    idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * length / average))
+                })
+                .sum()
+        })
+        .collect()
+}
+
+/// The indices of `documents` that share a keyword with `query`, best first (ties: earlier first), at most `limit`.
+pub fn top(query: &str, documents: &[&str], limit: usize) -> Vec<usize> {
+    let scores = bm25(query, documents);
+    let mut ranked: Vec<usize> = (0..documents.len()).filter(|&index| scores[index] > 0.0).collect();
+    ranked.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+    ranked.truncate(limit);
+    ranked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rarer_and_more_frequent_words_rank_higher() {
+        let documents =
+            ["the user likes tea", "the user likes green tea and tea cakes", "the user lives in Oslo"];
+        assert_eq!(top("tea", &documents, 10), vec![1, 0]);
+        assert_eq!(top("Oslo user", &documents, 10)[0], 2);
+        assert_eq!(top("coffee", &documents, 10), Vec::<usize>::new());
+        assert_eq!(top("user", &documents, 2).len(), 2);
+    }
+
+    #[test]
+    fn empty_inputs_score_nothing() {
+        assert_eq!(bm25("", &["a b"]), vec![0.0]);
+        assert!(bm25("a", &[]).is_empty());
+        assert_eq!(top("a", &["a"], 0), Vec::<usize>::new());
+    }
+}

@@ -1,0 +1,531 @@
+//! The [`FactStore`] conformance suite: one scenario per rule of the contract, then random operation sequences checked against the store's invariants.
+//!
+//! The store may hold other facts: every scenario works in scopes unique to
+//! this run. Budgets are read from the store ([`FactStore::usage`] reports the
+//! limit), so the suite works with whatever budgets the store was made with,
+//! as long as each tier allows at least 200 characters.
+
+use std::collections::HashSet;
+use std::future::Future;
+
+use tidemark_core::{
+    FactError, FactFilter, FactId, FactStore, NewFact, Put, Scope, StatusFilter, Tier, fact_hash,
+};
+
+use super::{Failure, Ids, Report, ensure, fail_on};
+
+/// How many random operation sequences [`run`] plays.
+pub const DEFAULT_CASES: usize = 24;
+
+/// Run every fact-store check; `make` returns a store each time it is called (a fresh one or a shared one).
+///
+/// # Errors
+///
+/// Returns the first [`Failure`].
+pub async fn run<S, F, Fut>(make: F) -> Result<Report, Failure>
+where
+    S: FactStore,
+    F: FnMut() -> Fut,
+    Fut: Future<Output = S>,
+{
+    run_with(make, DEFAULT_CASES).await
+}
+
+/// [`run`] with `cases` random operation sequences.
+///
+/// # Errors
+///
+/// Returns the first [`Failure`].
+pub async fn run_with<S, F, Fut>(mut make: F, cases: usize) -> Result<Report, Failure>
+where
+    S: FactStore,
+    F: FnMut() -> Fut,
+    Fut: Future<Output = S>,
+{
+    let mut ids = Ids::new("facts");
+    put_is_idempotent(&make().await, &mut ids).await?;
+    scopes_and_tiers_keep_facts_apart(&make().await, &mut ids).await?;
+    budgets_refuse_and_write_nothing(&make().await, &mut ids).await?;
+    invalid_texts_are_refused(&make().await, &mut ids).await?;
+    list_filters_and_orders_by_id(&make().await, &mut ids).await?;
+    update_rehashes_and_checks(&make().await, &mut ids).await?;
+    delete_removes_once(&make().await, &mut ids).await?;
+    quarantine_hides_from_search_only(&make().await, &mut ids).await?;
+    search_ranks_by_keywords(&make().await, &mut ids).await?;
+    let store = make().await;
+    for case in 0..cases {
+        random_operations_keep_invariants(&store, &mut ids, case).await?;
+    }
+    Ok(Report { checks: 10, cases })
+}
+
+fn user(ids: &mut Ids, label: &str) -> Scope {
+    Scope::User(ids.fresh(label))
+}
+
+fn conversation(ids: &mut Ids, label: &str) -> Scope {
+    Scope::Conversation(ids.fresh(label))
+}
+
+async fn put_is_idempotent<S: FactStore>(store: &S, ids: &mut Ids) -> Result<(), Failure> {
+    const CHECK: &str = "put_is_idempotent";
+    let scope = user(ids, "idempotent");
+    let source = ids.fresh("source");
+    let fact = NewFact::new(scope.clone(), Tier::UserProfile, "The user prefers metric units.")
+        .from_source(source, tidemark_core::SeqRange::new(tidemark_core::Seq(3), tidemark_core::Seq(7)));
+    let first = fail_on(CHECK, store.put(fact.clone()).await)?;
+    ensure!(first.inserted(), CHECK, "the first put of a fact returned {first:?}");
+    ensure!(
+        first.fact().text == fact.text && first.fact().source == fact.source && first.fact().is_active(),
+        CHECK,
+        "the stored fact differs from what was put: {:?}",
+        first.fact()
+    );
+    ensure!(
+        first.fact().hash == fact_hash(Tier::UserProfile, &fact.text),
+        CHECK,
+        "the stored hash is not fact_hash of the tier and text"
+    );
+    let generation = fail_on(CHECK, store.generation().await)?;
+    for again in
+        [fact.clone(), fact.clone(), NewFact { text: "  the USER prefers metric\tunits. ".into(), ..fact }]
+    {
+        let put = fail_on(CHECK, store.put(again).await)?;
+        ensure!(
+            matches!(&put, Put::Existing(existing) if existing.id == first.fact().id),
+            CHECK,
+            "a repeated put returned {put:?} instead of the existing fact {}",
+            first.fact().id
+        );
+    }
+    let after = fail_on(CHECK, store.generation().await)?;
+    ensure!(after == generation, CHECK, "repeated puts moved the generation from {generation} to {after}");
+    let listed = fail_on(CHECK, store.list(&FactFilter::scope(scope)).await)?;
+    ensure!(listed.len() == 1, CHECK, "three deliveries of one fact left {} facts", listed.len());
+    Ok(())
+}
+
+async fn scopes_and_tiers_keep_facts_apart<S: FactStore>(store: &S, ids: &mut Ids) -> Result<(), Failure> {
+    const CHECK: &str = "scopes_and_tiers_keep_facts_apart";
+    let text = "Deploys go out on Tuesdays.";
+    let (a, b) = (conversation(ids, "apart-a"), conversation(ids, "apart-b"));
+    let mut seen = HashSet::new();
+    for (scope, tier) in [(&a, Tier::AgentNotes), (&b, Tier::AgentNotes), (&a, Tier::UserProfile)] {
+        let put = fail_on(CHECK, store.put(NewFact::new(scope.clone(), tier, text)).await)?;
+        ensure!(put.inserted(), CHECK, "the same text in another scope or tier was not stored: {put:?}");
+        ensure!(seen.insert(put.fact().id), CHECK, "two facts share id {}", put.fact().id);
+    }
+    let only_a = fail_on(CHECK, store.list(&FactFilter::scope(a.clone())).await)?;
+    ensure!(only_a.len() == 2, CHECK, "scope {a} lists {} facts, expected 2", only_a.len());
+    Ok(())
+}
+
+async fn budgets_refuse_and_write_nothing<S: FactStore>(store: &S, ids: &mut Ids) -> Result<(), Failure> {
+    const CHECK: &str = "budgets_refuse_and_write_nothing";
+    let scope = user(ids, "budget");
+    for tier in Tier::ALL {
+        let usage = fail_on(CHECK, store.usage(&scope, tier).await)?;
+        ensure!(usage.used == 0, CHECK, "a fresh scope reports {} characters used", usage.used);
+        ensure!(
+            usage.limit >= 200,
+            CHECK,
+            "the suite needs a {tier} budget of at least 200, found {}",
+            usage.limit
+        );
+        // Fill the budget to one character short with facts of at most 1,000 characters.
+        let mut used = 0;
+        let mut index = 0;
+        while usage.limit - used > 1 {
+            index += 1;
+            let room = (usage.limit - used - 1).min(1_000);
+            let prefix = format!("fact {index} ");
+            let text = format!("{prefix}{}", "é".repeat(room.saturating_sub(prefix.chars().count())));
+            let text: String = text.chars().take(room).collect();
+            if text.trim().is_empty() {
+                break;
+            }
+            let put = fail_on(CHECK, store.put(NewFact::new(scope.clone(), tier, text.clone())).await)?;
+            ensure!(put.inserted(), CHECK, "a fact within the budget was not inserted: {put:?}");
+            used += text.chars().count();
+        }
+        let usage_now = fail_on(CHECK, store.usage(&scope, tier).await)?;
+        ensure!(
+            usage_now.used == used,
+            CHECK,
+            "usage says {} characters, {used} were stored",
+            usage_now.used
+        );
+        let before = fail_on(CHECK, store.list(&FactFilter::scope(scope.clone()).tier(tier)).await)?;
+        let generation = fail_on(CHECK, store.generation().await)?;
+        match store.put(NewFact::new(scope.clone(), tier, "ab")).await {
+            Err(FactError::OverBudget { used: u, needed, limit, tier: t, .. }) => {
+                ensure!(
+                    u == used && needed == 2 && limit == usage.limit && t == tier,
+                    CHECK,
+                    "OverBudget reported used {u}, needed {needed}, limit {limit}; expected {used}, 2, {}",
+                    usage.limit
+                );
+            }
+            other => {
+                return Err(Failure::new(CHECK, format!("a put over the {tier} budget returned {other:?}")));
+            }
+        }
+        let after = fail_on(CHECK, store.list(&FactFilter::scope(scope.clone()).tier(tier)).await)?;
+        ensure!(after == before, CHECK, "a refused put changed the stored facts");
+        let generation_after = fail_on(CHECK, store.generation().await)?;
+        ensure!(generation_after == generation, CHECK, "a refused put moved the generation");
+        // One character still fits.
+        let put = fail_on(CHECK, store.put(NewFact::new(scope.clone(), tier, "z")).await)?;
+        ensure!(put.inserted(), CHECK, "a fact filling the budget exactly was refused");
+    }
+    Ok(())
+}
+
+async fn invalid_texts_are_refused<S: FactStore>(store: &S, ids: &mut Ids) -> Result<(), Failure> {
+    const CHECK: &str = "invalid_texts_are_refused";
+    let scope = user(ids, "invalid");
+    for text in [String::new(), " \n\t".to_owned(), "x".repeat(NewFact::MAX_CHARS + 1)] {
+        let outcome = store.put(NewFact::new(scope.clone(), Tier::AgentNotes, text.clone())).await;
+        ensure!(
+            matches!(outcome, Err(FactError::Invalid { .. })),
+            CHECK,
+            "a put of a text of {} characters returned {outcome:?}",
+            text.chars().count()
+        );
+    }
+    let listed = fail_on(CHECK, store.list(&FactFilter::scope(scope)).await)?;
+    ensure!(listed.is_empty(), CHECK, "refused puts left {} facts", listed.len());
+    Ok(())
+}
+
+async fn list_filters_and_orders_by_id<S: FactStore>(store: &S, ids: &mut Ids) -> Result<(), Failure> {
+    const CHECK: &str = "list_filters_and_orders_by_id";
+    let scope = conversation(ids, "list");
+    let mut put_ids = Vec::new();
+    for (index, tier) in
+        [Tier::AgentNotes, Tier::UserProfile, Tier::AgentNotes, Tier::UserProfile].into_iter().enumerate()
+    {
+        let put = fail_on(
+            CHECK,
+            store.put(NewFact::new(scope.clone(), tier, format!("listed fact {index}"))).await,
+        )?;
+        put_ids.push((put.fact().id, tier));
+    }
+    let quarantined = put_ids[3].0;
+    fail_on(CHECK, store.quarantine(quarantined, "review".to_owned()).await)?;
+    let all = fail_on(CHECK, store.list(&FactFilter::scope(scope.clone()).status(StatusFilter::Any)).await)?;
+    let listed: Vec<FactId> = all.iter().map(|fact| fact.id).collect();
+    let mut expected: Vec<FactId> = put_ids.iter().map(|(id, _)| *id).collect();
+    expected.sort();
+    ensure!(listed == expected, CHECK, "list returned {listed:?}, expected {expected:?} in id order");
+    let notes = fail_on(CHECK, store.list(&FactFilter::scope(scope.clone()).tier(Tier::AgentNotes)).await)?;
+    ensure!(
+        notes.len() == 2 && notes.iter().all(|fact| fact.tier == Tier::AgentNotes),
+        CHECK,
+        "the agent-notes filter returned {notes:?}"
+    );
+    let active = fail_on(CHECK, store.list(&FactFilter::scope(scope.clone())).await)?;
+    ensure!(
+        active.len() == 3 && active.iter().all(|fact| fact.id != quarantined),
+        CHECK,
+        "the default filter (active only) returned {} facts, the quarantined one included or others missing",
+        active.len()
+    );
+    let only = fail_on(CHECK, store.list(&FactFilter::scope(scope).status(StatusFilter::Quarantined)).await)?;
+    ensure!(only.len() == 1 && only[0].id == quarantined, CHECK, "the quarantined filter returned {only:?}");
+    let got = fail_on(CHECK, store.get(quarantined).await)?;
+    ensure!(got.as_ref() == Some(&only[0]), CHECK, "get({quarantined}) returned {got:?}");
+    Ok(())
+}
+
+async fn update_rehashes_and_checks<S: FactStore>(store: &S, ids: &mut Ids) -> Result<(), Failure> {
+    const CHECK: &str = "update_rehashes_and_checks";
+    let scope = user(ids, "update");
+    let a =
+        fail_on(CHECK, store.put(NewFact::new(scope.clone(), Tier::UserProfile, "Lives in Lyon.")).await)?;
+    let b =
+        fail_on(CHECK, store.put(NewFact::new(scope.clone(), Tier::UserProfile, "Works in Paris.")).await)?;
+    let generation = fail_on(CHECK, store.generation().await)?;
+    let updated = fail_on(CHECK, store.update(a.fact().id, "Lives in Grenoble.".to_owned()).await)?;
+    ensure!(
+        updated.text == "Lives in Grenoble."
+            && updated.hash == fact_hash(Tier::UserProfile, "Lives in Grenoble.")
+            && updated.id == a.fact().id
+            && updated.created_ms == a.fact().created_ms,
+        CHECK,
+        "update returned {updated:?}"
+    );
+    let after = fail_on(CHECK, store.generation().await)?;
+    ensure!(after > generation, CHECK, "an update left the generation at {after}");
+    let duplicate = store.update(a.fact().id, "works in  PARIS.".to_owned()).await;
+    ensure!(
+        matches!(duplicate, Err(FactError::Duplicate(id)) if id == b.fact().id),
+        CHECK,
+        "an update onto another fact's text returned {duplicate:?}"
+    );
+    let own = fail_on(CHECK, store.update(a.fact().id, "LIVES in Grenoble.".to_owned()).await)?;
+    ensure!(own.text == "LIVES in Grenoble.", CHECK, "an update changing only case was refused or lost");
+    let missing = store.update(FactId(u64::MAX), "x".to_owned()).await;
+    ensure!(
+        matches!(missing, Err(FactError::NotFound(_))),
+        CHECK,
+        "updating a missing fact returned {missing:?}"
+    );
+    let limit = fail_on(CHECK, store.usage(&scope, Tier::UserProfile).await)?.limit;
+    let over = store.update(a.fact().id, "y".repeat(limit.min(NewFact::MAX_CHARS))).await;
+    if limit < NewFact::MAX_CHARS {
+        ensure!(
+            matches!(over, Err(FactError::OverBudget { .. })),
+            CHECK,
+            "an update past the budget returned {over:?}"
+        );
+        let still = fail_on(CHECK, store.get(a.fact().id).await)?;
+        ensure!(
+            still.is_some_and(|fact| fact.text == "LIVES in Grenoble."),
+            CHECK,
+            "a refused update changed the fact"
+        );
+    }
+    Ok(())
+}
+
+async fn delete_removes_once<S: FactStore>(store: &S, ids: &mut Ids) -> Result<(), Failure> {
+    const CHECK: &str = "delete_removes_once";
+    let scope = conversation(ids, "delete");
+    let put =
+        fail_on(CHECK, store.put(NewFact::new(scope.clone(), Tier::AgentNotes, "Temporary note.")).await)?;
+    let generation = fail_on(CHECK, store.generation().await)?;
+    ensure!(
+        fail_on(CHECK, store.delete(put.fact().id).await)?,
+        CHECK,
+        "delete of a stored fact returned false"
+    );
+    ensure!(!fail_on(CHECK, store.delete(put.fact().id).await)?, CHECK, "a second delete returned true");
+    ensure!(
+        fail_on(CHECK, store.get(put.fact().id).await)?.is_none(),
+        CHECK,
+        "a deleted fact is still there"
+    );
+    let after = fail_on(CHECK, store.generation().await)?;
+    ensure!(after > generation, CHECK, "a delete left the generation at {after}");
+    let usage = fail_on(CHECK, store.usage(&scope, Tier::AgentNotes).await)?;
+    ensure!(usage.used == 0, CHECK, "a deleted fact still counts {} characters", usage.used);
+    let again = fail_on(CHECK, store.put(NewFact::new(scope, Tier::AgentNotes, "Temporary note.")).await)?;
+    ensure!(
+        again.inserted() && again.fact().id > put.fact().id,
+        CHECK,
+        "re-adding a deleted fact returned {again:?}; ids must never be reused"
+    );
+    Ok(())
+}
+
+async fn quarantine_hides_from_search_only<S: FactStore>(store: &S, ids: &mut Ids) -> Result<(), Failure> {
+    const CHECK: &str = "quarantine_hides_from_search_only";
+    let scope = user(ids, "quarantine");
+    let put = fail_on(
+        CHECK,
+        store.put(NewFact::new(scope.clone(), Tier::UserProfile, "Favourite colour: teal.")).await,
+    )?;
+    let found = fail_on(CHECK, store.search(Some(&scope), "teal", 10).await)?;
+    ensure!(found.len() == 1, CHECK, "search found {} facts before quarantine, expected 1", found.len());
+    let generation = fail_on(CHECK, store.generation().await)?;
+    let quarantined =
+        fail_on(CHECK, store.quarantine(put.fact().id, "looks like an injection".to_owned()).await)?;
+    ensure!(!quarantined.is_active(), CHECK, "quarantine returned an active fact");
+    let found = fail_on(CHECK, store.search(Some(&scope), "teal", 10).await)?;
+    ensure!(found.is_empty(), CHECK, "search still finds a quarantined fact");
+    let usage = fail_on(CHECK, store.usage(&scope, Tier::UserProfile).await)?;
+    ensure!(
+        usage.used == quarantined.chars(),
+        CHECK,
+        "a quarantined fact must still count against the budget"
+    );
+    let after = fail_on(CHECK, store.generation().await)?;
+    ensure!(after > generation, CHECK, "a quarantine left the generation at {after}");
+    let missing = store.quarantine(FactId(u64::MAX), "x".to_owned()).await;
+    ensure!(
+        matches!(missing, Err(FactError::NotFound(_))),
+        CHECK,
+        "quarantining a missing fact returned {missing:?}"
+    );
+    Ok(())
+}
+
+async fn search_ranks_by_keywords<S: FactStore>(store: &S, ids: &mut Ids) -> Result<(), Failure> {
+    const CHECK: &str = "search_ranks_by_keywords";
+    let scope = conversation(ids, "search");
+    let other = conversation(ids, "search-other");
+    let texts = [
+        "The staging database runs PostgreSQL sixteen.",
+        "The production database runs PostgreSQL fifteen on port 5433.",
+        "Lunch is at noon.",
+    ];
+    let mut stored = Vec::new();
+    for text in texts {
+        stored.push(
+            fail_on(CHECK, store.put(NewFact::new(scope.clone(), Tier::AgentNotes, text)).await)?.fact().id,
+        );
+    }
+    let elsewhere = NewFact::new(other.clone(), Tier::AgentNotes, "Production database is MySQL.");
+    ensure!(
+        fail_on(CHECK, store.put(elsewhere).await)?.inserted(),
+        CHECK,
+        "a fact of another scope was not stored"
+    );
+    let found = fail_on(CHECK, store.search(Some(&scope), "which PRODUCTION database port?", 10).await)?;
+    let found_ids: Vec<FactId> = found.iter().map(|fact| fact.id).collect();
+    ensure!(
+        found_ids.first() == Some(&stored[1])
+            && found_ids.contains(&stored[0])
+            && !found_ids.contains(&stored[2]),
+        CHECK,
+        "search for the production database port returned {found_ids:?}; expected fact {} first, {} too, never {}",
+        stored[1],
+        stored[0],
+        stored[2]
+    );
+    ensure!(
+        found.iter().all(|fact| fact.scope == scope),
+        CHECK,
+        "a scoped search returned facts of another scope"
+    );
+    let limited = fail_on(CHECK, store.search(Some(&scope), "database", 1).await)?;
+    ensure!(limited.len() == 1, CHECK, "search with limit 1 returned {} facts", limited.len());
+    let everywhere = fail_on(CHECK, store.search(None, "mysql", 10).await)?;
+    ensure!(
+        everywhere.iter().any(|fact| fact.scope == other),
+        CHECK,
+        "an unscoped search missed the other scope's fact"
+    );
+    for hostile in
+        ["", "   ", "\"", "*", "NEAR(a b)", "-x", "a:b", "OR AND NOT", "'); DROP TABLE facts; --", "🦀 ünï"]
+    {
+        let outcome = store.search(Some(&scope), hostile, 10).await;
+        ensure!(outcome.is_ok(), CHECK, "search for {hostile:?} failed: {outcome:?}");
+    }
+    let none = fail_on(CHECK, store.search(Some(&scope), "", 10).await)?;
+    ensure!(none.is_empty(), CHECK, "an empty query returned {} facts", none.len());
+    Ok(())
+}
+
+/// A small deterministic generator (SplitMix64), so a failing case repeats.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n.max(1) as u64) as usize
+    }
+}
+
+async fn random_operations_keep_invariants<S: FactStore>(
+    store: &S,
+    ids: &mut Ids,
+    case: usize,
+) -> Result<(), Failure> {
+    const CHECK: &str = "random_operations_keep_invariants";
+    let scopes: Vec<Scope> =
+        (0..2).map(|i| if i == 0 { user(ids, "random") } else { conversation(ids, "random") }).collect();
+    let words =
+        ["tea", "coffee", "Rust", "tabs", "spaces", "Lyon", "Friday", "port", "5433", "vim", "ünï", "日本"];
+    let mut rng = Rng(case as u64 ^ 0xFAC7);
+    let mut known: Vec<FactId> = Vec::new();
+    let mut highest = 0u64;
+    let mut generation = fail_on(CHECK, store.generation().await)?;
+    for step in 0..40 {
+        let scope = &scopes[rng.below(scopes.len())];
+        let tier = Tier::ALL[rng.below(2)];
+        let text: String =
+            (0..1 + rng.below(4)).map(|_| words[rng.below(words.len())]).collect::<Vec<_>>().join(" ");
+        let changed = match rng.below(5) {
+            0 | 1 => match store.put(NewFact::new(scope.clone(), tier, text)).await {
+                Ok(Put::Inserted(fact)) => {
+                    ensure!(
+                        fact.id.0 > highest,
+                        CHECK,
+                        "case {case} step {step}: id {} reused or not increasing",
+                        fact.id
+                    );
+                    highest = fact.id.0;
+                    known.push(fact.id);
+                    true
+                }
+                Ok(_) | Err(FactError::OverBudget { .. }) => false,
+                Err(error) => {
+                    return Err(Failure::new(CHECK, format!("case {case} step {step}: put failed: {error}")));
+                }
+            },
+            2 if !known.is_empty() => {
+                let id = known[rng.below(known.len())];
+                match store.update(id, text).await {
+                    Ok(_) => true,
+                    Err(FactError::Duplicate(_) | FactError::NotFound(_) | FactError::OverBudget { .. }) => {
+                        false
+                    }
+                    Err(error) => {
+                        return Err(Failure::new(
+                            CHECK,
+                            format!("case {case} step {step}: update failed: {error}"),
+                        ));
+                    }
+                }
+            }
+            3 if !known.is_empty() => {
+                let id = known.swap_remove(rng.below(known.len()));
+                fail_on(CHECK, store.delete(id).await)?
+            }
+            4 if !known.is_empty() => {
+                let id = known[rng.below(known.len())];
+                fail_on(CHECK, store.quarantine(id, format!("step {step}")).await)?;
+                true
+            }
+            _ => false,
+        };
+        let now = fail_on(CHECK, store.generation().await)?;
+        ensure!(
+            if changed { now > generation } else { now == generation },
+            CHECK,
+            "case {case} step {step}: the generation went from {generation} to {now} (changed: {changed})"
+        );
+        generation = now;
+    }
+    for scope in &scopes {
+        let all =
+            fail_on(CHECK, store.list(&FactFilter::scope(scope.clone()).status(StatusFilter::Any)).await)?;
+        ensure!(
+            all.windows(2).all(|pair| pair[0].id < pair[1].id),
+            CHECK,
+            "case {case}: list is not in id order"
+        );
+        let mut hashes = HashSet::new();
+        for fact in &all {
+            ensure!(
+                hashes.insert((fact.tier, fact.hash)),
+                CHECK,
+                "case {case}: two facts in {scope} share tier and hash ({})",
+                fact.text
+            );
+            ensure!(
+                fact.hash == fact_hash(fact.tier, &fact.text),
+                CHECK,
+                "case {case}: a stale hash on fact {}",
+                fact.id
+            );
+        }
+        for tier in Tier::ALL {
+            let usage = fail_on(CHECK, store.usage(scope, tier).await)?;
+            let counted: usize = all.iter().filter(|fact| fact.tier == tier).map(|fact| fact.chars()).sum();
+            ensure!(
+                usage.used == counted && usage.used <= usage.limit,
+                CHECK,
+                "case {case}: {scope} {tier} usage {} (limit {}) but its facts hold {counted} characters",
+                usage.used,
+                usage.limit
+            );
+        }
+    }
+    Ok(())
+}

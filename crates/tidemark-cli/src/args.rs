@@ -46,6 +46,35 @@ pub(crate) enum FactsCommand {
     Add(FactsAddArgs),
     /// Delete facts by id.
     Delete(FactsDeleteArgs),
+    /// Merge near-duplicate facts (same scope and tier) into one, verified, with a rollback record.
+    Consolidate(FactsConsolidateArgs),
+    /// Undo an earlier consolidation run: every source back exactly as it was.
+    Rollback(FactsRollbackArgs),
+}
+
+/// A consolidation run.
+#[derive(Debug, Args)]
+pub(crate) struct FactsConsolidateArgs {
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+    /// Only this scope: `conversation:ID` or `user:ID`.
+    #[arg(long, value_parser = scope)]
+    pub(crate) scope: Option<tidemark_core::Scope>,
+    /// Keyword Jaccard similarity from which two facts count as near-duplicates (0 to 1).
+    #[arg(long, default_value_t = 0.55)]
+    pub(crate) threshold: f64,
+    /// Report what would be merged and write nothing.
+    #[arg(long)]
+    pub(crate) dry_run: bool,
+}
+
+/// A run to undo.
+#[derive(Debug, Args)]
+pub(crate) struct FactsRollbackArgs {
+    /// The run id, as `facts consolidate` printed it.
+    pub(crate) run: u64,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
 }
 
 /// Which facts to show.

@@ -305,3 +305,52 @@ fn facts_are_kept_from_compacted_turns_and_managed_from_the_shell() {
     let again = tidemark(&["facts", "delete", &id], None, Some(&store));
     assert_eq!(again.status.code(), Some(2), "deleting a missing fact is an input error");
 }
+
+#[test]
+fn facts_consolidate_and_roll_back_from_the_shell() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("memory.db");
+    let texts = [
+        "The user prefers metric units for distances",
+        "The user prefers metric units for distances always",
+        "Deploys happen on Tuesday mornings after review",
+        "Deploys happen on Tuesday mornings after a review",
+        "The staging server lives in Oslo",
+    ];
+    for text in texts {
+        let added = tidemark(&["facts", "add", text, "--scope", "user:dana"], None, Some(&store));
+        assert!(added.status.success(), "{}", String::from_utf8_lossy(&added.stderr));
+    }
+    let listed = || {
+        let list = tidemark(&["facts", "list", "--all", "--json"], None, Some(&store));
+        String::from_utf8_lossy(&list.stdout).into_owned()
+    };
+    let before = listed();
+    let dry = tidemark(&["facts", "consolidate", "--dry-run"], None, Some(&store));
+    let dry_text = String::from_utf8_lossy(&dry.stdout).into_owned();
+    assert!(
+        dry.status.success() && dry_text.contains("would merge") && dry_text.contains("dry run"),
+        "{dry_text}"
+    );
+    assert_eq!(listed(), before, "a dry run writes nothing");
+
+    let run = tidemark(&["facts", "consolidate"], None, Some(&store));
+    let text = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(text.contains("2 consolidated"), "{text}");
+    assert_eq!(listed().lines().count(), 3);
+    let run_id = text
+        .rsplit("tidemark facts rollback ")
+        .next()
+        .and_then(|rest| rest.trim().strip_suffix(')'))
+        .expect("a run id");
+
+    let undone = tidemark(&["facts", "rollback", run_id], None, Some(&store));
+    assert!(undone.status.success(), "{}", String::from_utf8_lossy(&undone.stderr));
+    assert!(String::from_utf8_lossy(&undone.stdout).contains("4 fact(s) restored"));
+    assert_eq!(listed(), before, "the facts are back byte for byte");
+    let unknown = tidemark(&["facts", "rollback", "999"], None, Some(&store));
+    assert_eq!(unknown.status.code(), Some(2));
+    let bad = tidemark(&["facts", "consolidate", "--threshold", "1.5"], None, Some(&store));
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -30,6 +30,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -42,7 +43,7 @@ use crate::memory::ConversationMemory;
 use crate::message::Message;
 use crate::model::{Completion, CompletionModel, CompletionRequest};
 use crate::observer::CompactionObserver;
-use crate::store::{CompactionState, ConversationStats, ConversationStore, NewMessage, StoredMessage};
+use crate::store::{CompactionState, ConversationStats, ConversationStore, Lease, NewMessage, StoredMessage};
 
 /// A boxed, sendable future.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -95,6 +96,17 @@ pub trait DynConversationStore: Send + Sync {
     ) -> BoxFuture<'a, Result<CompactionState, StoreError>>;
     fn prune_boxed<'a>(&'a self, conversation: &'a ConversationId) -> BoxFuture<'a, Result<u64, StoreError>>;
     fn conversations_boxed(&self) -> BoxFuture<'_, Result<Vec<ConversationId>, StoreError>>;
+    fn try_lease_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+        holder: &'a str,
+        ttl: Duration,
+    ) -> BoxFuture<'a, Result<Lease, StoreError>>;
+    fn release_lease_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+        holder: &'a str,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
 }
 
 impl<T: ConversationStore> DynConversationStore for T {
@@ -148,6 +160,21 @@ impl<T: ConversationStore> DynConversationStore for T {
     fn conversations_boxed(&self) -> BoxFuture<'_, Result<Vec<ConversationId>, StoreError>> {
         Box::pin(self.conversations())
     }
+    fn try_lease_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+        holder: &'a str,
+        ttl: Duration,
+    ) -> BoxFuture<'a, Result<Lease, StoreError>> {
+        Box::pin(self.try_lease(conversation, holder, ttl))
+    }
+    fn release_lease_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+        holder: &'a str,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(self.release_lease(conversation, holder))
+    }
 }
 
 // The static impls below await the boxed future inside an `async fn` rather than
@@ -198,6 +225,17 @@ impl ConversationStore for dyn DynConversationStore {
     }
     async fn conversations(&self) -> Result<Vec<ConversationId>, StoreError> {
         self.conversations_boxed().await
+    }
+    async fn try_lease(
+        &self,
+        conversation: &ConversationId,
+        holder: &str,
+        ttl: Duration,
+    ) -> Result<Lease, StoreError> {
+        self.try_lease_boxed(conversation, holder, ttl).await
+    }
+    async fn release_lease(&self, conversation: &ConversationId, holder: &str) -> Result<(), StoreError> {
+        self.release_lease_boxed(conversation, holder).await
     }
 }
 

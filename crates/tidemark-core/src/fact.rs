@@ -397,6 +397,23 @@ pub enum FactError {
         /// Which rule.
         reason: String,
     },
+    /// No consolidation run has this id.
+    #[error("no consolidation run with id {0}")]
+    RunNotFound(RunId),
+    /// A consolidation's sources are not all active facts of the merged fact's scope and tier.
+    #[error("consolidation refused: {reason}")]
+    BadMerge {
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A rollback could not put these facts back (their ids are taken, or the write failed); nothing was changed.
+    #[error("run {run} could not be rolled back: facts {} could not be restored", ids_text(.facts))]
+    RestoreConflict {
+        /// The run.
+        run: RunId,
+        /// The sources that could not be restored.
+        facts: Vec<FactId>,
+    },
     /// The data was written by a newer schema than this build understands.
     #[error("fact store schema version {found} is newer than the newest this build supports ({supported})")]
     SchemaTooNew {
@@ -414,6 +431,10 @@ pub enum FactError {
         #[source]
         source: BoxError,
     },
+}
+
+fn ids_text(ids: &[FactId]) -> String {
+    ids.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
 }
 
 impl FactError {
@@ -435,8 +456,10 @@ impl FactError {
 ///   would be passed.
 /// - `search` returns active facts only, best match first; `list` returns
 ///   facts in id order.
-/// - Every change (insert, update, delete, quarantine) bumps `generation` by at
-///   least one; reads never do.
+/// - Every change (insert, update, delete, quarantine, consolidate, rollback)
+///   bumps `generation` by at least one; reads never do.
+/// - `consolidate` and `rollback` are atomic: a failure changes nothing, and a
+///   rollback restores every source byte for byte (ids and times included).
 pub trait FactStore: Send + Sync {
     /// Store `fact` unless the same one is already there.
     fn put(&self, fact: NewFact) -> impl Future<Output = Result<Put, FactError>> + Send;
@@ -473,6 +496,138 @@ pub trait FactStore: Send + Sync {
 
     /// A number that every change to the store raises.
     fn generation(&self) -> impl Future<Output = Result<u64, FactError>> + Send;
+
+    /// Apply a consolidation run in one atomic write: for every merge, record the sources in full (the
+    /// rollback record), retire them, and store the merged fact; then return the new run.
+    ///
+    /// Either every merge is applied or none is. Each merge's sources must be
+    /// distinct active facts of the merged fact's scope and tier
+    /// ([`FactError::BadMerge`] otherwise); the merged text must not duplicate a
+    /// fact outside its sources ([`FactError::Duplicate`]). Budgets are checked
+    /// after the sources are retired.
+    fn consolidate(
+        &self,
+        pass: &str,
+        merges: Vec<Merge>,
+    ) -> impl Future<Output = Result<(RunId, Vec<Merged>), FactError>> + Send;
+
+    /// Mark a run as verified: [`recover`](FactStore::unverified_runs) no longer offers it.
+    fn finish_run(&self, run: RunId) -> impl Future<Output = Result<(), FactError>> + Send;
+
+    /// Undo a run in one atomic write: put every source back exactly as it was
+    /// (id, text, times, status), then remove the merged facts.
+    ///
+    /// A run already rolled back is left alone and reported with zero counts.
+    /// When a source cannot be restored (its id is taken, or its text was
+    /// stored again in its scope and tier since the run), nothing changes and
+    /// [`FactError::RestoreConflict`] names the sources.
+    fn rollback(&self, run: RunId) -> impl Future<Output = Result<RolledBack, FactError>> + Send;
+
+    /// The runs, oldest first.
+    fn runs(&self) -> impl Future<Output = Result<Vec<RunInfo>, FactError>> + Send;
+
+    /// The rollback records of one run, in merge order.
+    fn run_records(&self, run: RunId) -> impl Future<Output = Result<Vec<RollbackRecord>, FactError>> + Send;
+
+    /// Runs that were applied but never marked verified, as a crash between the two leaves them.
+    fn unverified_runs(&self) -> impl Future<Output = Result<Vec<RunId>, FactError>> + Send {
+        async move {
+            Ok(self
+                .runs()
+                .await?
+                .into_iter()
+                .filter(|run| run.status == RunStatus::Applied)
+                .map(|run| run.id)
+                .collect())
+        }
+    }
+}
+
+/// The id a store gives a consolidation run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct RunId(pub u64);
+
+impl fmt::Display for RunId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// One group of facts to replace by one merged fact.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Merge {
+    /// The facts retired.
+    pub sources: Vec<FactId>,
+    /// The fact that replaces them (same scope and tier as every source).
+    pub merged: NewFact,
+}
+
+/// A merge as applied.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Merged {
+    /// The new fact.
+    pub fact: Fact,
+    /// What a rollback restores.
+    pub record: RollbackRecord,
+}
+
+/// Everything needed to undo one merge: the sources in full and the merged fact's id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RollbackRecord {
+    /// The run it belongs to.
+    pub run: RunId,
+    /// The merged fact.
+    pub merged: FactId,
+    /// The sources exactly as they were stored before the run.
+    pub sources: Vec<Fact>,
+}
+
+/// Where a run stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    /// Written, not yet verified.
+    Applied,
+    /// Written and verified.
+    Verified,
+    /// Undone.
+    RolledBack,
+}
+
+impl RunStatus {
+    /// `"applied"`, `"verified"` or `"rolled_back"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Applied => "applied",
+            Self::Verified => "verified",
+            Self::RolledBack => "rolled_back",
+        }
+    }
+}
+
+/// A consolidation run as the store keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// Its id.
+    pub id: RunId,
+    /// The pass that made it.
+    pub pass: String,
+    /// Where it stands.
+    pub status: RunStatus,
+    /// How many merges it applied.
+    pub merges: usize,
+    /// When it was applied, in milliseconds since the Unix epoch.
+    pub created_ms: u64,
+}
+
+/// What [`FactStore::rollback`] did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RolledBack {
+    /// Sources put back.
+    pub restored: usize,
+    /// Merged facts removed.
+    pub removed: usize,
 }
 
 crate::forward! {
@@ -516,6 +671,34 @@ crate::forward! {
 
         fn generation(&self) -> impl Future<Output = Result<u64, FactError>> + Send {
             (**self).generation()
+        }
+
+        fn consolidate(
+            &self,
+            pass: &str,
+            merges: Vec<Merge>,
+        ) -> impl Future<Output = Result<(RunId, Vec<Merged>), FactError>> + Send {
+            (**self).consolidate(pass, merges)
+        }
+
+        fn finish_run(&self, run: RunId) -> impl Future<Output = Result<(), FactError>> + Send {
+            (**self).finish_run(run)
+        }
+
+        fn rollback(&self, run: RunId) -> impl Future<Output = Result<RolledBack, FactError>> + Send {
+            (**self).rollback(run)
+        }
+
+        fn runs(&self) -> impl Future<Output = Result<Vec<RunInfo>, FactError>> + Send {
+            (**self).runs()
+        }
+
+        fn run_records(&self, run: RunId) -> impl Future<Output = Result<Vec<RollbackRecord>, FactError>> + Send {
+            (**self).run_records(run)
+        }
+
+        fn unverified_runs(&self) -> impl Future<Output = Result<Vec<RunId>, FactError>> + Send {
+            (**self).unverified_runs()
         }
     }
 }

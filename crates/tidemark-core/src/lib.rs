@@ -52,8 +52,9 @@ pub use error::{
 };
 pub use event::{CompactionEvent, Outcome};
 pub use fact::{
-    BudgetUsage, Fact, FactBudgets, FactError, FactFilter, FactId, FactSource, FactStatus, FactStore,
-    NewFact, Put, Scope, StatusFilter, Tier, fact_hash,
+    BudgetUsage, Fact, FactBudgets, FactError, FactFilter, FactId, FactSource, FactStatus, FactStore, Merge,
+    Merged, NewFact, Put, RollbackRecord, RolledBack, RunId, RunInfo, RunStatus, Scope, StatusFilter, Tier,
+    fact_hash,
 };
 pub use hash::ContentHash;
 pub use hook::DemotionHook;
@@ -67,6 +68,6 @@ pub use model::{Completion, CompletionModel, CompletionRequest, FinishReason, Us
 pub use observer::CompactionObserver;
 pub use policy::{MemoryPolicy, Selection, Window};
 pub use store::{
-    CompactionState, ConversationStats, ConversationStore, NewMessage, StoredMessage, StoredSummary,
+    CompactionState, ConversationStats, ConversationStore, Lease, NewMessage, StoredMessage, StoredSummary,
 };
 pub use unit::{Unit, UnitKind, Violation, ViolationKind, units, validate};

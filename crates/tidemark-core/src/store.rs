@@ -2,6 +2,7 @@
 
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -216,6 +217,52 @@ pub trait ConversationStore: Send + Sync {
 
     /// Every conversation that has stored messages or state, in ascending order.
     fn conversations(&self) -> impl Future<Output = Result<Vec<ConversationId>, StoreError>> + Send;
+
+    /// Claim the right to compact `conversation` for `holder`, for at most `ttl`, across every process sharing the store.
+    ///
+    /// A memory calls this after its own in-process lock and before it runs a
+    /// compactor, and [`release_lease`](ConversationStore::release_lease)
+    /// afterwards. A lease that is not released (its process died) expires
+    /// after `ttl`, so a crash never blocks a conversation for good. The same
+    /// holder may claim again to extend its lease.
+    ///
+    /// The default grants every claim: a store that only one process uses
+    /// needs no lease, because the memory's in-process lock already serialises
+    /// compactions (and the compare-and-swap of `save_state` guards the rest).
+    fn try_lease(
+        &self,
+        conversation: &ConversationId,
+        holder: &str,
+        ttl: Duration,
+    ) -> impl Future<Output = Result<Lease, StoreError>> + Send {
+        let _ = (conversation, holder, ttl);
+        async { Ok(Lease::Acquired) }
+    }
+
+    /// Give up `holder`'s lease on `conversation` (nothing happens if it does not hold one).
+    fn release_lease(
+        &self,
+        conversation: &ConversationId,
+        holder: &str,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        let _ = (conversation, holder);
+        async { Ok(()) }
+    }
+}
+
+/// The answer to [`ConversationStore::try_lease`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Lease {
+    /// The caller holds the lease now.
+    Acquired,
+    /// Someone else does.
+    HeldBy {
+        /// Who holds it.
+        holder: String,
+        /// How long until it expires unless renewed.
+        expires_in: Duration,
+    },
 }
 
 /// Check a state against the rules of [`ConversationStore::save_state`]; stores call this before writing.
@@ -296,6 +343,23 @@ crate::forward! {
 
         fn conversations(&self) -> impl Future<Output = Result<Vec<ConversationId>, StoreError>> + Send {
             (**self).conversations()
+        }
+
+        fn try_lease(
+            &self,
+            conversation: &ConversationId,
+            holder: &str,
+            ttl: Duration,
+        ) -> impl Future<Output = Result<Lease, StoreError>> + Send {
+            (**self).try_lease(conversation, holder, ttl)
+        }
+
+        fn release_lease(
+            &self,
+            conversation: &ConversationId,
+            holder: &str,
+        ) -> impl Future<Output = Result<(), StoreError>> + Send {
+            (**self).release_lease(conversation, holder)
         }
     }
 }

@@ -73,11 +73,23 @@ pub struct Settings {
     pub failure: FailureMode,
     /// How long the observer's pre-compress step may take before compaction goes on without its hint.
     pub hint_timeout: Duration,
+    /// How long a compaction's lease on the conversation lasts in a store shared by several processes
+    /// (see `ConversationStore::try_lease` in tidemark-core); a crashed holder
+    /// blocks the conversation for at most this long.
+    pub lease_ttl: Duration,
+    /// How often a load that waits for another process's compaction looks again.
+    pub lease_poll: Duration,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Self { wait: WaitMode::Wait, failure: FailureMode::Propagate, hint_timeout: Duration::from_secs(2) }
+        Self {
+            wait: WaitMode::Wait,
+            failure: FailureMode::Propagate,
+            hint_timeout: Duration::from_secs(2),
+            lease_ttl: Duration::from_secs(60),
+            lease_poll: Duration::from_millis(50),
+        }
     }
 }
 

@@ -204,6 +204,59 @@ async fn concurrent_loads_compact_once() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn memories_sharing_a_store_compact_once_through_its_lease() {
+    // Two memories over one store stand for two processes: their in-process
+    // locks know nothing of each other, so only the store's lease keeps the
+    // second from running the compactor again.
+    let (probe, entered, release) = Probe::gated();
+    let store = InMemoryStore::new();
+    let first = Arc::new(CompactingMemory::new(store.clone(), token_window(3_000), probe.clone()));
+    let second = Arc::new(CompactingMemory::new(store.clone(), token_window(3_000), probe.clone()));
+    let conversation = id("two-processes");
+    for i in 0..16 {
+        first.append(&conversation, turn(i)).await.expect("append");
+    }
+    let holder = {
+        let (memory, conversation) = (Arc::clone(&first), conversation.clone());
+        tokio::spawn(async move { memory.load(&conversation).await })
+    };
+    entered.notified().await;
+    // The first memory holds the lease and sits in its compactor; the second waits for it.
+    let waiter = {
+        let (memory, conversation) = (Arc::clone(&second), conversation.clone());
+        tokio::spawn(async move { memory.load(&conversation).await })
+    };
+    release.notify_one();
+    let a = holder.await.expect("joined").expect("loaded");
+    let b = waiter.await.expect("joined").expect("loaded");
+    assert_eq!(probe.calls(), 1, "one compaction for two memories");
+    assert_eq!(a, b, "the waiting memory serves the new summary");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_memory_that_does_not_wait_serves_around_another_memorys_lease() {
+    let (probe, entered, release) = Probe::gated();
+    let store = InMemoryStore::new();
+    let first = Arc::new(CompactingMemory::new(store.clone(), token_window(3_000), probe.clone()));
+    let impatient = CompactingMemory::new(store.clone(), token_window(3_000), probe.clone())
+        .with_wait_mode(WaitMode::ReturnPrevious);
+    let conversation = id("lease-impatient");
+    for i in 0..16 {
+        first.append(&conversation, turn(i)).await.expect("append");
+    }
+    let holder = {
+        let (memory, conversation) = (Arc::clone(&first), conversation.clone());
+        tokio::spawn(async move { memory.load(&conversation).await })
+    };
+    entered.notified().await;
+    let quick = impatient.load(&conversation).await.expect("load");
+    assert!(!quick[0].text().starts_with("Summary"), "no summary exists yet, and none was made");
+    release.notify_one();
+    holder.await.expect("joined").expect("loaded");
+    assert_eq!(probe.calls(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn return_previous_mode_does_not_wait() {
     let (probe, entered, release) = Probe::gated();
     let memory = Arc::new(

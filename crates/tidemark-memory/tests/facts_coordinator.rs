@@ -209,6 +209,29 @@ impl FactStore for Unreliable {
     async fn generation(&self) -> Result<u64, FactError> {
         self.inner.generation().await
     }
+
+    async fn consolidate(
+        &self,
+        pass: &str,
+        merges: Vec<tidemark_core::Merge>,
+    ) -> Result<(tidemark_core::RunId, Vec<tidemark_core::Merged>), FactError> {
+        self.inner.consolidate(pass, merges).await
+    }
+    async fn finish_run(&self, run: tidemark_core::RunId) -> Result<(), FactError> {
+        self.inner.finish_run(run).await
+    }
+    async fn rollback(&self, run: tidemark_core::RunId) -> Result<tidemark_core::RolledBack, FactError> {
+        self.inner.rollback(run).await
+    }
+    async fn runs(&self) -> Result<Vec<tidemark_core::RunInfo>, FactError> {
+        self.inner.runs().await
+    }
+    async fn run_records(
+        &self,
+        run: tidemark_core::RunId,
+    ) -> Result<Vec<tidemark_core::RollbackRecord>, FactError> {
+        self.inner.run_records(run).await
+    }
 }
 
 async fn compact_with_fact_store_in(mode: usize) -> (Vec<CompactionEvent>, Vec<Message>) {

@@ -1,11 +1,15 @@
-//! `tidemark facts …`: list, search, add and delete long-term facts in the store file.
+//! `tidemark facts …`: list, search, add, delete and consolidate long-term facts in the store file, and roll a consolidation back.
 
 use std::io::Write;
 
-use tidemark_core::{Fact, FactFilter, FactId, FactStore, NewFact, StatusFilter};
+use tidemark_compaction::pass::{ConsolidationPass, PassError, PassRunner};
+use tidemark_core::{Fact, FactError, FactFilter, FactId, FactStore, NewFact, RunId, StatusFilter};
 use tidemark_memory::facts::{FactCoordinator, RememberError};
 
-use crate::args::{FactsAddArgs, FactsCommand, FactsDeleteArgs, FactsListArgs, FactsSearchArgs};
+use crate::args::{
+    FactsAddArgs, FactsCommand, FactsConsolidateArgs, FactsDeleteArgs, FactsListArgs, FactsRollbackArgs,
+    FactsSearchArgs,
+};
 use crate::error::CliError;
 use crate::setup;
 
@@ -16,6 +20,66 @@ pub(crate) async fn run(command: FactsCommand) -> Result<(), CliError> {
         FactsCommand::Search(args) => search(args).await,
         FactsCommand::Add(args) => add(args).await,
         FactsCommand::Delete(args) => delete(args).await,
+        FactsCommand::Consolidate(args) => consolidate(args).await,
+        FactsCommand::Rollback(args) => rollback(args).await,
+    }
+}
+
+async fn consolidate(args: FactsConsolidateArgs) -> Result<(), CliError> {
+    if !(0.0..=1.0).contains(&args.threshold) {
+        return Err(CliError::input(format!("--threshold {} is not between 0 and 1", args.threshold)));
+    }
+    let store = setup::store(&args.store.store)?;
+    let pass = ConsolidationPass::template().with_threshold(args.threshold);
+    let report = PassRunner::new(store)
+        .dry_run(args.dry_run)
+        .run(&pass, args.scope.as_ref())
+        .await
+        .map_err(|error| CliError::runtime("consolidating the facts", error))?;
+    let mut out = String::new();
+    for run in &report.recovered {
+        out.push_str(&format!("rolled back run {run}, left unverified by an interrupted consolidation\n"));
+    }
+    let verb = if report.dry_run { "would merge" } else { "merged" };
+    for planned in &report.planned {
+        let ids: Vec<String> = planned.sources.iter().map(|fact| fact.id.to_string()).collect();
+        out.push_str(&format!("{verb} facts {} into: {}\n", ids.join(", "), planned.text));
+    }
+    for skipped in &report.skipped {
+        let ids: Vec<String> = skipped.facts.iter().map(ToString::to_string).collect();
+        out.push_str(&format!("skipped facts {}: {}\n", ids.join(", "), skipped.reason));
+    }
+    if let Some(reason) = &report.rollback_reason {
+        out.push_str(&format!("the run failed verification and was rolled back: {reason}\n"));
+    }
+    out.push_str(&format!(
+        "{} group(s) found, {} consolidated, {} skipped, {} rolled back",
+        report.groups,
+        report.consolidated,
+        report.skipped.len(),
+        report.rolled_back
+    ));
+    match report.run {
+        Some(run) if report.rolled_back == 0 => {
+            out.push_str(&format!("; run {run} (undo: tidemark facts rollback {run})\n"))
+        }
+        _ if report.dry_run => out.push_str("; dry run, nothing written\n"),
+        _ => out.push('\n'),
+    }
+    emit(&out)
+}
+
+async fn rollback(args: FactsRollbackArgs) -> Result<(), CliError> {
+    let store = setup::store(&args.store.store)?;
+    match PassRunner::new(store).rollback(RunId(args.run)).await {
+        Ok(done) => emit(&format!(
+            "run {}: {} fact(s) restored, {} merged fact(s) removed\n",
+            args.run, done.restored, done.removed
+        )),
+        Err(PassError::Store(FactError::RunNotFound(run))) => {
+            Err(CliError::input(format!("no consolidation run {run}")))
+        }
+        Err(error) => Err(CliError::runtime("rolling back the run", error)),
     }
 }
 

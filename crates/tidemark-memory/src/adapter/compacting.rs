@@ -1,11 +1,11 @@
 //! [`CompactingMemory`]: evicted messages are folded into a rolling summary that loads in front of the window.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tidemark_core::error::chain_text;
 use tidemark_core::{
     CompactionError, CompactionEvent, CompactionObserver, Compactor, ConversationId, ConversationMemory,
-    ConversationStore, MemoryError, MemoryPolicy, Message, Outcome, Selection, SeqRange, StoreError,
+    ConversationStore, Lease, MemoryError, MemoryPolicy, Message, Outcome, Selection, SeqRange, StoreError,
     StoredSummary, TokenCounter,
 };
 
@@ -67,6 +67,26 @@ pub struct CompactingMemory<S, P, C, O = ()> {
     observer: O,
     settings: Settings,
     gates: Gates,
+    /// This memory's name in the store's leases: unique per instance.
+    holder: String,
+}
+
+/// What [`CompactingMemory::lease`] found.
+enum Leased {
+    /// This memory holds the lease; compact what was read (again) after taking it.
+    Held(Box<(View, Selection)>),
+    /// Serve this prompt instead: another process compacted, or holds the lease and the settings say not to wait.
+    Serve(Vec<Message>),
+}
+
+/// A name no other memory instance uses: the process, the time and a counter.
+fn holder_name() -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let count = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_nanos());
+    format!("pid{}-{nanos:x}-{count}", std::process::id())
 }
 
 impl<S, P, C> CompactingMemory<S, P, C> {
@@ -78,6 +98,7 @@ impl<S, P, C> CompactingMemory<S, P, C> {
             observer: (),
             settings: Settings::default(),
             gates: Gates::default(),
+            holder: holder_name(),
         }
     }
 }
@@ -91,6 +112,7 @@ impl<S, P, C, O> CompactingMemory<S, P, C, O> {
             observer,
             settings: self.settings,
             gates: self.gates,
+            holder: self.holder,
         }
     }
 
@@ -158,6 +180,57 @@ where
     C: Compactor,
     O: CompactionObserver,
 {
+    /// Take the store's lease on the conversation, waiting for (or serving around) another process's compaction.
+    ///
+    /// After the lease is taken the conversation is read again: the process
+    /// that held it may have compacted what this load was about to.
+    async fn lease(
+        &self,
+        id: &ConversationId,
+        view: View,
+        selection: Selection,
+    ) -> Result<Leased, MemoryError> {
+        let (mut view, mut selection) = (view, selection);
+        loop {
+            let wait = match self.parts.inner.try_lease(id, &self.holder, self.settings.lease_ttl).await? {
+                Lease::Acquired => {
+                    let fresh = View::read(&self.parts.inner, id).await?;
+                    let fresh_selection = fresh.select(&self.parts.policy, self.counter());
+                    if fresh.state.generation == view.state.generation {
+                        return Ok(Leased::Held(Box::new((view, selection))));
+                    }
+                    if fresh_selection.keeps_all() {
+                        let prompt = fresh.serve(&fresh_selection);
+                        self.release(id).await;
+                        return Ok(Leased::Serve(prompt));
+                    }
+                    return Ok(Leased::Held(Box::new((fresh, fresh_selection))));
+                }
+                Lease::HeldBy { expires_in, .. } => expires_in,
+                _ => self.settings.lease_poll,
+            };
+            // Waiting needs Tokio's timer; without one, serve what is stored, as when not waiting.
+            if self.settings.wait == WaitMode::ReturnPrevious
+                || tokio::runtime::Handle::try_current().is_err()
+            {
+                return Ok(Leased::Serve(view.serve(&selection)));
+            }
+            tokio::time::sleep(wait.min(self.settings.lease_poll).max(Duration::from_millis(1))).await;
+            view = View::read(&self.parts.inner, id).await?;
+            selection = view.select(&self.parts.policy, self.counter());
+            if selection.keeps_all() {
+                return Ok(Leased::Serve(view.serve(&selection)));
+            }
+        }
+    }
+
+    async fn release(&self, id: &ConversationId) {
+        if let Err(error) = self.parts.inner.release_lease(id, &self.holder).await {
+            // The lease expires on its own; releasing it only lets others start sooner.
+            tracing::warn!(conversation = %id, %error, "could not release the compaction lease");
+        }
+    }
+
     fn counter(&self) -> &dyn TokenCounter {
         self.parts.counter()
     }
@@ -346,7 +419,14 @@ where
                     (flight, view, selection)
                 }
             };
-            match self.compact(conversation, view, selection).await? {
+            // Another process sharing the store may be compacting this conversation.
+            let (view, selection) = match self.lease(conversation, view, selection).await? {
+                Leased::Held(held) => *held,
+                Leased::Serve(prompt) => return Ok(prompt),
+            };
+            let compacted = self.compact(conversation, view, selection).await;
+            self.release(conversation).await;
+            match compacted? {
                 Step::Done(prompt) => return Ok(prompt),
                 Step::Refit(prompt) => {
                     rounds += 1;

@@ -5,7 +5,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use tidemark_core::store::{ConversationStats, check_state};
 use tidemark_core::{
-    BudgetUsage, Fact, FactBudgets, FactError, FactFilter, FactId, FactStore, NewFact, Put, Scope, Tier,
+    BudgetUsage, Fact, FactBudgets, FactError, FactFilter, FactId, FactStore, Merge, Merged, NewFact, Put,
+    RollbackRecord, RolledBack, RunId, RunInfo, Scope, Tier,
 };
 use tidemark_core::{
     CompactionState, ConversationId, ConversationStore, NewMessage, Seq, SeqRange, StoreError, StoredMessage,
@@ -75,6 +76,8 @@ impl Conversation {
 pub struct InMemoryStore {
     conversations: Arc<RwLock<HashMap<ConversationId, Arc<Mutex<Conversation>>>>>,
     facts: Arc<Mutex<FactTable>>,
+    /// Compaction leases, so that several memories sharing this store compact a conversation one at a time.
+    leases: Arc<Mutex<HashMap<ConversationId, (String, std::time::Instant)>>>,
 }
 
 impl InMemoryStore {
@@ -255,6 +258,33 @@ impl ConversationStore for InMemoryStore {
         ids.sort_unstable();
         Ok(ids)
     }
+
+    async fn try_lease(
+        &self,
+        conversation: &ConversationId,
+        holder: &str,
+        ttl: std::time::Duration,
+    ) -> Result<tidemark_core::Lease, StoreError> {
+        let now = std::time::Instant::now();
+        let mut leases = self.leases.lock().unwrap_or_else(PoisonError::into_inner);
+        match leases.get(conversation) {
+            Some((owner, expires)) if owner != holder && *expires > now => {
+                Ok(tidemark_core::Lease::HeldBy { holder: owner.clone(), expires_in: *expires - now })
+            }
+            _ => {
+                leases.insert(conversation.clone(), (holder.to_owned(), now + ttl));
+                Ok(tidemark_core::Lease::Acquired)
+            }
+        }
+    }
+
+    async fn release_lease(&self, conversation: &ConversationId, holder: &str) -> Result<(), StoreError> {
+        let mut leases = self.leases.lock().unwrap_or_else(PoisonError::into_inner);
+        if leases.get(conversation).is_some_and(|(owner, _)| owner == holder) {
+            leases.remove(conversation);
+        }
+        Ok(())
+    }
 }
 
 impl FactStore for InMemoryStore {
@@ -292,5 +322,25 @@ impl FactStore for InMemoryStore {
 
     async fn generation(&self) -> Result<u64, FactError> {
         Ok(self.fact_table().generation())
+    }
+
+    async fn consolidate(&self, pass: &str, merges: Vec<Merge>) -> Result<(RunId, Vec<Merged>), FactError> {
+        self.fact_table().consolidate(pass, merges)
+    }
+
+    async fn finish_run(&self, run: RunId) -> Result<(), FactError> {
+        self.fact_table().finish_run(run)
+    }
+
+    async fn rollback(&self, run: RunId) -> Result<RolledBack, FactError> {
+        self.fact_table().rollback(run)
+    }
+
+    async fn runs(&self) -> Result<Vec<RunInfo>, FactError> {
+        Ok(self.fact_table().runs())
+    }
+
+    async fn run_records(&self, run: RunId) -> Result<Vec<RollbackRecord>, FactError> {
+        self.fact_table().run_records(run)
     }
 }

@@ -9,7 +9,8 @@ use std::collections::HashSet;
 use std::future::Future;
 
 use tidemark_core::{
-    FactError, FactFilter, FactId, FactStore, NewFact, Put, Scope, StatusFilter, Tier, fact_hash,
+    Fact, FactError, FactFilter, FactId, FactStore, Merge, NewFact, Put, RunStatus, Scope, StatusFilter,
+    Tier, fact_hash,
 };
 
 use super::{Failure, Ids, Report, ensure, fail_on};
@@ -52,11 +53,13 @@ where
     delete_removes_once(&make().await, &mut ids).await?;
     quarantine_hides_from_search_only(&make().await, &mut ids).await?;
     search_ranks_by_keywords(&make().await, &mut ids).await?;
+    consolidation_is_all_or_nothing(&make().await, &mut ids).await?;
+    rollback_restores_byte_for_byte(&make().await, &mut ids).await?;
     let store = make().await;
     for case in 0..cases {
         random_operations_keep_invariants(&store, &mut ids, case).await?;
     }
-    Ok(Report { checks: 10, cases })
+    Ok(Report { checks: 12, cases })
 }
 
 fn user(ids: &mut Ids, label: &str) -> Scope {
@@ -527,5 +530,216 @@ async fn random_operations_keep_invariants<S: FactStore>(
             );
         }
     }
+    Ok(())
+}
+
+async fn family<S: FactStore>(store: &S, scope: &Scope, stem: &str, n: usize) -> Result<Vec<Fact>, Failure> {
+    const CHECK: &str = "consolidation";
+    let mut facts = Vec::new();
+    for index in 0..n {
+        let text = format!("{stem} (variant {index})");
+        facts.push(
+            fail_on(CHECK, store.put(NewFact::new(scope.clone(), Tier::AgentNotes, text)).await)?
+                .fact()
+                .clone(),
+        );
+    }
+    Ok(facts)
+}
+
+fn merge_of(facts: &[Fact], text: &str) -> Merge {
+    let first = &facts[0];
+    Merge {
+        sources: facts.iter().map(|fact| fact.id).collect(),
+        merged: NewFact::new(first.scope.clone(), first.tier, text),
+    }
+}
+
+async fn consolidation_is_all_or_nothing<S: FactStore>(store: &S, ids: &mut Ids) -> Result<(), Failure> {
+    const CHECK: &str = "consolidation_is_all_or_nothing";
+    let scope = conversation(ids, "consolidate");
+    let other = conversation(ids, "consolidate-other");
+    let deploys = family(store, &scope, "Deploys run on Tuesday", 3).await?;
+    let ports = family(store, &scope, "The cache listens on port 7000", 2).await?;
+    let elsewhere = family(store, &other, "Deploys run on Tuesday", 1).await?;
+    let all = FactFilter::default().status(StatusFilter::Any);
+    let before: Vec<Fact> = fail_on(CHECK, store.list(&all).await)?;
+    let generation = fail_on(CHECK, store.generation().await)?;
+    // The second merge reaches into another scope: nothing at all may be applied.
+    let mut crossing = ports.clone();
+    crossing.push(elsewhere[0].clone());
+    let refused = store
+        .consolidate(
+            "conformance",
+            vec![
+                merge_of(&deploys, "Deploys run on Tuesdays."),
+                Merge {
+                    sources: crossing.iter().map(|fact| fact.id).collect(),
+                    merged: NewFact::new(scope.clone(), Tier::AgentNotes, "The cache listens on port 7000."),
+                },
+            ],
+        )
+        .await;
+    ensure!(
+        matches!(refused, Err(FactError::BadMerge { .. })),
+        CHECK,
+        "a merge across scopes returned {refused:?}"
+    );
+    // A merged text that duplicates a fact outside the sources is refused too.
+    let duplicate = store.consolidate("conformance", vec![merge_of(&ports, &deploys[0].text)]).await;
+    ensure!(
+        matches!(duplicate, Err(FactError::Duplicate(_))),
+        CHECK,
+        "a merge onto another fact's text returned {duplicate:?}"
+    );
+    let single = store.consolidate("conformance", vec![merge_of(&ports[..1], "Port 7000.")]).await;
+    ensure!(
+        matches!(single, Err(FactError::BadMerge { .. })),
+        CHECK,
+        "a merge of one source returned {single:?}"
+    );
+    let after_refusals: Vec<Fact> = fail_on(CHECK, store.list(&all).await)?;
+    ensure!(after_refusals == before, CHECK, "a refused consolidation changed the stored facts");
+    ensure!(
+        fail_on(CHECK, store.generation().await)? == generation,
+        CHECK,
+        "a refused consolidation moved the generation"
+    );
+
+    // A merged text equal to one of its own sources is fine: the source is retired first.
+    let (run, merged) = fail_on(
+        CHECK,
+        store
+            .consolidate(
+                "conformance",
+                vec![merge_of(&deploys, "Deploys run on Tuesdays."), merge_of(&ports, &ports[0].text)],
+            )
+            .await,
+    )?;
+    ensure!(merged.len() == 2, CHECK, "two merges applied {} facts", merged.len());
+    let now: Vec<Fact> =
+        fail_on(CHECK, store.list(&FactFilter::scope(scope.clone()).status(StatusFilter::Any)).await)?;
+    let now_ids: Vec<_> = now.iter().map(|fact| fact.id).collect();
+    let merged_ids: Vec<_> = merged.iter().map(|m| m.fact.id).collect();
+    ensure!(
+        now_ids == merged_ids,
+        CHECK,
+        "after the run the scope holds {now_ids:?}, expected only the merged facts {merged_ids:?}"
+    );
+    for (applied, sources) in merged.iter().zip([&deploys, &ports]) {
+        ensure!(
+            applied.record.run == run && applied.record.merged == applied.fact.id,
+            CHECK,
+            "a rollback record names the wrong run or fact"
+        );
+        ensure!(
+            applied.record.sources == **sources,
+            CHECK,
+            "a rollback record does not hold its sources exactly as stored"
+        );
+    }
+    let records = fail_on(CHECK, store.run_records(run).await)?;
+    ensure!(
+        records == merged.iter().map(|m| m.record.clone()).collect::<Vec<_>>(),
+        CHECK,
+        "run_records differs from what consolidate returned"
+    );
+    let info = fail_on(CHECK, store.runs().await)?.into_iter().find(|info| info.id == run);
+    ensure!(
+        info.as_ref().is_some_and(|info| info.status == RunStatus::Applied
+            && info.merges == 2
+            && info.pass == "conformance"),
+        CHECK,
+        "the run is listed as {info:?}"
+    );
+    ensure!(
+        fail_on(CHECK, store.unverified_runs().await)?.contains(&run),
+        CHECK,
+        "an applied run is not offered as unverified"
+    );
+    fail_on(CHECK, store.finish_run(run).await)?;
+    let info = fail_on(CHECK, store.runs().await)?.into_iter().find(|info| info.id == run);
+    ensure!(
+        info.is_some_and(|info| info.status == RunStatus::Verified),
+        CHECK,
+        "finish_run did not mark the run verified"
+    );
+    ensure!(
+        !fail_on(CHECK, store.unverified_runs().await)?.contains(&run),
+        CHECK,
+        "a verified run is still unverified"
+    );
+    let missing = store.run_records(tidemark_core::RunId(u64::MAX)).await;
+    ensure!(
+        matches!(missing, Err(FactError::RunNotFound(_))),
+        CHECK,
+        "records of a missing run returned {missing:?}"
+    );
+    Ok(())
+}
+
+async fn rollback_restores_byte_for_byte<S: FactStore>(store: &S, ids: &mut Ids) -> Result<(), Failure> {
+    const CHECK: &str = "rollback_restores_byte_for_byte";
+    let scope = user(ids, "rollback");
+    let a = family(store, &scope, "Prefers dark mode in every editor", 3).await?;
+    let b = family(store, &scope, "Works from Lisbon on weekdays", 2).await?;
+    let quarantined = fail_on(CHECK, store.quarantine(a[2].id, "review".to_owned()).await)?;
+    let filter = FactFilter::scope(scope.clone()).status(StatusFilter::Any);
+    let before: Vec<Fact> = fail_on(CHECK, store.list(&filter).await)?;
+    // A quarantined fact is not an active source.
+    let refused =
+        store.consolidate("conformance", vec![merge_of(&[a[0].clone(), quarantined], "x y z")]).await;
+    ensure!(
+        matches!(refused, Err(FactError::BadMerge { .. })),
+        CHECK,
+        "a quarantined source was accepted: {refused:?}"
+    );
+    let (run, merged) = fail_on(
+        CHECK,
+        store
+            .consolidate(
+                "conformance",
+                vec![merge_of(&a[..2], "Prefers dark mode."), merge_of(&b, "Works from Lisbon.")],
+            )
+            .await,
+    )?;
+    let generation = fail_on(CHECK, store.generation().await)?;
+    let undone = fail_on(CHECK, store.rollback(run).await)?;
+    ensure!(
+        undone.restored == 4 && undone.removed == 2,
+        CHECK,
+        "rollback reported {undone:?}, expected 4 restored and 2 removed"
+    );
+    let after: Vec<Fact> = fail_on(CHECK, store.list(&filter).await)?;
+    ensure!(after == before, CHECK, "after rollback the scope holds {after:?}, expected exactly {before:?}");
+    for applied in &merged {
+        ensure!(
+            fail_on(CHECK, store.get(applied.fact.id).await)?.is_none(),
+            CHECK,
+            "a merged fact survived its rollback"
+        );
+    }
+    ensure!(
+        fail_on(CHECK, store.generation().await)? > generation,
+        CHECK,
+        "a rollback left the generation alone"
+    );
+    let info = fail_on(CHECK, store.runs().await)?.into_iter().find(|info| info.id == run);
+    ensure!(
+        info.is_some_and(|info| info.status == RunStatus::RolledBack),
+        CHECK,
+        "the run is not marked rolled back"
+    );
+    let again = fail_on(CHECK, store.rollback(run).await)?;
+    ensure!(again == Default::default(), CHECK, "a second rollback of one run did something: {again:?}");
+    let missing = store.rollback(tidemark_core::RunId(u64::MAX)).await;
+    ensure!(
+        matches!(missing, Err(FactError::RunNotFound(_))),
+        CHECK,
+        "rolling back a missing run returned {missing:?}"
+    );
+    // Search sees the restored facts again.
+    let found = fail_on(CHECK, store.search(Some(&scope), "Lisbon", 10).await)?;
+    ensure!(found.len() == 2, CHECK, "search finds {} restored facts, expected 2", found.len());
     Ok(())
 }

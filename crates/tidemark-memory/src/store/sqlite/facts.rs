@@ -19,6 +19,15 @@
 //!
 //! The index is written by this module only, in the same transaction as the
 //! row it describes; a program that edits `facts` by hand must keep it in step.
+//!
+//! # Consolidation
+//!
+//! A run is one row of `fact_runs` and one row of `fact_rollback` per merge,
+//! written in the same transaction as the facts it retires and the ones it
+//! adds. A record keeps the sources as JSON [`Fact`] values, so a rollback
+//! writes them back with their ids, times, status and source ranges exactly as
+//! they were; the restored ids are below the table's AUTOINCREMENT counter, so
+//! they never make a later fact reuse an id.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -28,11 +37,11 @@ use rusqlite::{Connection, OptionalExtension, Row, Transaction, TransactionBehav
 use tidemark_core::fact::{check_text, keywords, now_ms};
 use tidemark_core::{
     BudgetUsage, ContentHash, ConversationId, ConversationIdError, Fact, FactBudgets, FactError, FactFilter,
-    FactId, FactSource, FactStatus, FactStore, NewFact, Put, Scope, Seq, SeqRange, StatusFilter, Tier,
-    fact_hash,
+    FactId, FactSource, FactStatus, FactStore, Merge, Merged, NewFact, Put, RollbackRecord, RolledBack,
+    RunId, RunInfo, RunStatus, Scope, Seq, SeqRange, StatusFilter, Tier, fact_hash,
 };
 
-use super::{DataError, SqliteStore, from_sql, to_sql};
+use super::{DataError, SqliteStore, from_json, from_sql, to_json, to_sql};
 
 impl SqliteStore {
     /// The same store with these fact budgets; the default is [`FactBudgets::default`].
@@ -107,6 +116,27 @@ impl FactStore for SqliteStore {
 
     async fn generation(&self) -> Result<u64, FactError> {
         self.run_facts("generation", |connection| read_generation(connection))
+    }
+
+    async fn consolidate(&self, pass: &str, merges: Vec<Merge>) -> Result<(RunId, Vec<Merged>), FactError> {
+        let budgets = self.fact_budgets;
+        self.run_facts("consolidate", |connection| consolidate(connection, budgets, pass, merges))
+    }
+
+    async fn finish_run(&self, run: RunId) -> Result<(), FactError> {
+        self.run_facts("finish_run", |connection| finish_run(connection, run))
+    }
+
+    async fn rollback(&self, run: RunId) -> Result<RolledBack, FactError> {
+        self.run_facts("rollback", |connection| rollback(connection, run))
+    }
+
+    async fn runs(&self) -> Result<Vec<RunInfo>, FactError> {
+        self.run_facts("runs", |connection| runs(connection))
+    }
+
+    async fn run_records(&self, run: RunId) -> Result<Vec<RollbackRecord>, FactError> {
+        self.run_facts("run_records", |connection| run_records(connection, run))
     }
 }
 
@@ -213,6 +243,14 @@ enum BadRow {
     /// The generation counter's row is missing.
     #[error("the fact generation row is missing from `fact_meta`")]
     NoGeneration,
+    /// A run's status is not one of the names this store writes.
+    #[error("consolidation run {run}: column `status` holds {found:?}, which this store never writes")]
+    RunStatus {
+        /// The run's row id.
+        run: i64,
+        /// The value found.
+        found: String,
+    },
 }
 
 /// The columns every fact query selects, in the order [`fact_from_row`] reads them.
@@ -231,6 +269,25 @@ const INSERT_FACT: &str = "INSERT INTO facts (scope_kind, scope_id, tier, text, 
          source_conversation, source_start, source_end, created_ms, updated_ms, status)
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, 'active')
      RETURNING id";
+
+/// A fact put back by a rollback: every column as it was, the id included.
+const RESTORE_FACT: &str = "INSERT INTO facts (id, scope_kind, scope_id, tier, text, chars, hash,
+         source_conversation, source_start, source_end, created_ms, updated_ms, status, quarantine_reason)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
+
+const DELETE_FACT: &str = "DELETE FROM facts WHERE id = ?1";
+
+const INSERT_RUN: &str = "INSERT INTO fact_runs (pass, status, merges, created_ms)
+     VALUES (?1, 'applied', ?2, ?3)
+     RETURNING id";
+
+/// A rollback record, written before its merged fact exists: the merged id is set afterwards by [`SET_MERGED`].
+const INSERT_RECORD: &str =
+    "INSERT INTO fact_rollback (run, position, merged, sources) VALUES (?1, ?2, 0, ?3)";
+
+const SET_MERGED: &str = "UPDATE fact_rollback SET merged = ?3 WHERE run = ?1 AND position = ?2";
+
+const SELECT_RECORDS: &str = "SELECT merged, sources FROM fact_rollback WHERE run = ?1 ORDER BY position";
 
 const INSERT_TERMS: &str = "INSERT INTO facts_fts (rowid, scope, terms) VALUES (?1, ?2, ?3)";
 
@@ -268,15 +325,23 @@ fn put(connection: &mut Connection, budgets: FactBudgets, new: NewFact) -> Resul
     let chars = new.text.chars().count();
     let used = used_chars(&transaction, &new.scope, new.tier)?;
     check_budget(budgets, &new.scope, new.tier, used, 0, chars)?;
+    let fact = insert_new(&transaction, new, hash, chars)?;
+    bump_generation(&transaction)?;
+    transaction.commit()?;
+    Ok(Put::Inserted(fact))
+}
+
+/// Store `new` as a new active fact, indexed for search, and return it as stored.
+///
+/// The caller has checked the text, the duplicates and the budget.
+fn insert_new(
+    transaction: &Transaction<'_>,
+    new: NewFact,
+    hash: ContentHash,
+    chars: usize,
+) -> Result<Fact, Trouble> {
     let now = now_ms();
-    let (source_conversation, source_start, source_end) = match &new.source {
-        Some(source) => (
-            Some(source.conversation.as_str()),
-            Some(seq_to_sql(source.range.start)),
-            Some(seq_to_sql(source.range.end)),
-        ),
-        None => (None, None, None),
-    };
+    let (source_conversation, source_start, source_end) = source_columns(new.source.as_ref());
     let raw_id: i64 = transaction.prepare_cached(INSERT_FACT)?.query_row(
         params![
             new.scope.kind(),
@@ -293,10 +358,8 @@ fn put(connection: &mut Connection, budgets: FactBudgets, new: NewFact) -> Resul
         |row| row.get(0),
     )?;
     let id = FactId(from_sql(raw_id, "id")?);
-    index(&transaction, raw_id, &new.scope, &new.text)?;
-    bump_generation(&transaction)?;
-    transaction.commit()?;
-    Ok(Put::Inserted(Fact {
+    index(transaction, raw_id, &new.scope, &new.text)?;
+    Ok(Fact {
         id,
         scope: new.scope,
         tier: new.tier,
@@ -306,7 +369,19 @@ fn put(connection: &mut Connection, budgets: FactBudgets, new: NewFact) -> Resul
         created_ms: now,
         updated_ms: now,
         status: FactStatus::Active,
-    }))
+    })
+}
+
+/// A source as its three columns (all set or all null).
+fn source_columns(source: Option<&FactSource>) -> (Option<&str>, Option<i64>, Option<i64>) {
+    match source {
+        Some(source) => (
+            Some(source.conversation.as_str()),
+            Some(seq_to_sql(source.range.start)),
+            Some(seq_to_sql(source.range.end)),
+        ),
+        None => (None, None, None),
+    }
 }
 
 fn update(
@@ -352,7 +427,7 @@ fn update(
 fn delete(connection: &mut Connection, id: FactId) -> Result<bool, Trouble> {
     let Ok(raw_id) = i64::try_from(id.0) else { return Ok(false) };
     let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let deleted = transaction.prepare_cached("DELETE FROM facts WHERE id = ?1")?.execute(params![raw_id])?;
+    let deleted = transaction.prepare_cached(DELETE_FACT)?.execute(params![raw_id])?;
     if deleted == 0 {
         return Ok(false);
     }
@@ -379,6 +454,254 @@ fn quarantine(connection: &mut Connection, id: FactId, reason: String) -> Result
     fact.status = FactStatus::Quarantined(reason);
     fact.updated_ms = now;
     Ok(fact)
+}
+
+/// Apply every merge in one transaction, or none: the first refusal or failure drops the transaction unwritten.
+fn consolidate(
+    connection: &mut Connection,
+    budgets: FactBudgets,
+    pass: &str,
+    merges: Vec<Merge>,
+) -> Result<(RunId, Vec<Merged>), Trouble> {
+    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    // The run's row goes first, since every record refers to its id. A run
+    // that is refused later takes its row, and its AUTOINCREMENT number, with
+    // it when the transaction is dropped.
+    let raw_run: i64 = transaction.prepare_cached(INSERT_RUN)?.query_row(
+        params![pass, to_sql(merges.len() as u64, "merges")?, to_sql(now_ms(), "created_ms")?],
+        |row| row.get(0),
+    )?;
+    let run = RunId(from_sql(raw_run, "fact_runs.id")?);
+    let mut applied = Vec::with_capacity(merges.len());
+    for (position, merge) in merges.into_iter().enumerate() {
+        let position = to_sql(position as u64, "position")?;
+        applied.push(apply_merge(&transaction, budgets, run, raw_run, position, merge)?);
+    }
+    bump_generation(&transaction)?;
+    transaction.commit()?;
+    Ok((run, applied))
+}
+
+/// One merge of a run, inside the run's transaction: check the sources, record them, retire them, store the merged fact.
+///
+/// The checks come in the order of the in-memory store, so both report the same error for the same run.
+fn apply_merge(
+    transaction: &Transaction<'_>,
+    budgets: FactBudgets,
+    run: RunId,
+    raw_run: i64,
+    position: i64,
+    merge: Merge,
+) -> Result<Merged, Trouble> {
+    let Merge { sources: ids, merged: new } = merge;
+    new.check()?;
+    let (scope, tier) = (&new.scope, new.tier);
+    let mut sources: Vec<Fact> = Vec::with_capacity(ids.len());
+    for id in ids {
+        // An earlier merge of this run has already removed its sources, so they are "not stored" here.
+        let fact = read_fact(transaction, id)?.ok_or_else(|| bad(format!("source {id} is not stored")))?;
+        if !fact.is_active() || fact.scope != *scope || fact.tier != tier {
+            return Err(bad(format!("source {id} is not an active fact of {scope} {tier}")).into());
+        }
+        if sources.iter().any(|source| source.id == id) {
+            return Err(bad(format!("source {id} is listed twice")).into());
+        }
+        sources.push(fact);
+    }
+    if sources.len() < 2 {
+        return Err(bad("a merge needs at least two sources".to_owned()).into());
+    }
+    transaction.prepare_cached(INSERT_RECORD)?.execute(params![
+        raw_run,
+        position,
+        to_json(&sources, "fact_rollback.sources")?
+    ])?;
+    for source in &sources {
+        let raw_id = to_sql(source.id.0, "id")?;
+        transaction.prepare_cached(DELETE_FACT)?.execute(params![raw_id])?;
+        transaction.prepare_cached(DELETE_TERMS)?.execute(params![raw_id])?;
+    }
+    // With the sources gone, a merged text equal to one of them is no duplicate.
+    let hash = fact_hash(tier, &new.text);
+    if let Some(other) = same_fact(transaction, scope, tier, &hash)? {
+        return Err(FactError::Duplicate(other.id).into());
+    }
+    let chars = new.text.chars().count();
+    let used = used_chars(transaction, scope, tier)?;
+    check_budget(budgets, scope, tier, used, 0, chars)?;
+    let fact = insert_new(transaction, new, hash, chars)?;
+    transaction.prepare_cached(SET_MERGED)?.execute(params![raw_run, position, to_sql(fact.id.0, "id")?])?;
+    let record = RollbackRecord { run, merged: fact.id, sources };
+    Ok(Merged { fact, record })
+}
+
+fn bad(reason: String) -> FactError {
+    FactError::BadMerge { reason }
+}
+
+fn finish_run(connection: &mut Connection, run: RunId) -> Result<(), Trouble> {
+    let Ok(raw_run) = i64::try_from(run.0) else { return Err(FactError::RunNotFound(run).into()) };
+    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let status = run_status(&transaction, raw_run)?.ok_or(FactError::RunNotFound(run))?;
+    // A verified run stays verified and a rolled back one stays rolled back; neither is a change.
+    if status == RunStatus::Applied {
+        transaction
+            .prepare_cached("UPDATE fact_runs SET status = 'verified' WHERE id = ?1")?
+            .execute(params![raw_run])?;
+        bump_generation(&transaction)?;
+        transaction.commit()?;
+    }
+    Ok(())
+}
+
+/// Undo a run in one transaction: every record, last first, removes its merged fact and puts its sources back.
+fn rollback(connection: &mut Connection, run: RunId) -> Result<RolledBack, Trouble> {
+    let Ok(raw_run) = i64::try_from(run.0) else { return Err(FactError::RunNotFound(run).into()) };
+    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let status = run_status(&transaction, raw_run)?.ok_or(FactError::RunNotFound(run))?;
+    if status == RunStatus::RolledBack {
+        return Ok(RolledBack::default());
+    }
+    let records = read_records(&transaction, run, raw_run)?;
+    let mut taken = Vec::new();
+    for source in records.iter().flat_map(|record| &record.sources) {
+        if fact_exists(&transaction, source.id)? {
+            taken.push(source.id);
+        }
+    }
+    if !taken.is_empty() {
+        return Err(FactError::RestoreConflict { run, facts: taken }.into());
+    }
+    let mut outcome = RolledBack::default();
+    // Sources whose text is now held by another fact of their scope and tier:
+    // the file keeps one fact per text, so they cannot come back either.
+    let mut clashes = Vec::new();
+    for record in records.iter().rev() {
+        // The merged fact leaves first, because its text may be one of its own sources' texts.
+        if let Ok(raw_merged) = i64::try_from(record.merged.0)
+            && transaction.prepare_cached(DELETE_FACT)?.execute(params![raw_merged])? > 0
+        {
+            transaction.prepare_cached(DELETE_TERMS)?.execute(params![raw_merged])?;
+            outcome.removed += 1;
+        }
+        for source in &record.sources {
+            if same_fact(&transaction, &source.scope, source.tier, &source.hash)?.is_some() {
+                clashes.push(source.id);
+                continue;
+            }
+            restore(&transaction, source)?;
+            outcome.restored += 1;
+        }
+    }
+    if !clashes.is_empty() {
+        return Err(FactError::RestoreConflict { run, facts: clashes }.into());
+    }
+    transaction
+        .prepare_cached("UPDATE fact_runs SET status = 'rolled_back' WHERE id = ?1")?
+        .execute(params![raw_run])?;
+    bump_generation(&transaction)?;
+    transaction.commit()?;
+    Ok(outcome)
+}
+
+/// Write `fact` back exactly as it was stored; only its length is counted again, and only an active fact is indexed.
+fn restore(transaction: &Transaction<'_>, fact: &Fact) -> Result<(), Trouble> {
+    let raw_id = to_sql(fact.id.0, "id")?;
+    let (source_conversation, source_start, source_end) = source_columns(fact.source.as_ref());
+    let (status, reason) = match &fact.status {
+        FactStatus::Active => (ACTIVE, None),
+        FactStatus::Quarantined(reason) => (QUARANTINED, Some(reason.as_str())),
+    };
+    transaction.prepare_cached(RESTORE_FACT)?.execute(params![
+        raw_id,
+        fact.scope.kind(),
+        fact.scope.id().as_str(),
+        fact.tier.as_str(),
+        fact.text,
+        to_sql(fact.chars() as u64, "chars")?,
+        fact.hash.as_bytes().as_slice(),
+        source_conversation,
+        source_start,
+        source_end,
+        to_sql(fact.created_ms, "created_ms")?,
+        to_sql(fact.updated_ms, "updated_ms")?,
+        status,
+        reason,
+    ])?;
+    if fact.is_active() {
+        index(transaction, raw_id, &fact.scope, &fact.text)?;
+    }
+    Ok(())
+}
+
+fn runs(connection: &Connection) -> Result<Vec<RunInfo>, Trouble> {
+    let mut select = connection
+        .prepare_cached("SELECT id, pass, status, merges, created_ms FROM fact_runs ORDER BY id")?;
+    let mut rows = select.query([])?;
+    let mut runs = Vec::new();
+    while let Some(row) = rows.next()? {
+        let raw_run: i64 = row.get(0)?;
+        runs.push(RunInfo {
+            id: RunId(from_sql(raw_run, "fact_runs.id")?),
+            pass: row.get_ref(1)?.as_str()?.to_owned(),
+            status: parse_run_status(raw_run, row.get_ref(2)?.as_str()?)?,
+            merges: from_sql(row.get(3)?, "fact_runs.merges")?,
+            created_ms: from_sql(row.get(4)?, "fact_runs.created_ms")?,
+        });
+    }
+    Ok(runs)
+}
+
+fn run_records(connection: &mut Connection, run: RunId) -> Result<Vec<RollbackRecord>, Trouble> {
+    let Ok(raw_run) = i64::try_from(run.0) else { return Err(FactError::RunNotFound(run).into()) };
+    // One read transaction, so that the run and its records are seen as of one moment.
+    let transaction = connection.transaction()?;
+    if run_status(&transaction, raw_run)?.is_none() {
+        return Err(FactError::RunNotFound(run).into());
+    }
+    read_records(&transaction, run, raw_run)
+}
+
+/// The status of run `raw_run`, `None` when there is no such run.
+fn run_status(connection: &Connection, raw_run: i64) -> Result<Option<RunStatus>, Trouble> {
+    let found: Option<String> = connection
+        .prepare_cached("SELECT status FROM fact_runs WHERE id = ?1")?
+        .query_row(params![raw_run], |row| row.get(0))
+        .optional()?;
+    Ok(found.map(|text| parse_run_status(raw_run, &text)).transpose()?)
+}
+
+fn parse_run_status(raw_run: i64, text: &str) -> Result<RunStatus, BadRow> {
+    match text {
+        "applied" => Ok(RunStatus::Applied),
+        "verified" => Ok(RunStatus::Verified),
+        "rolled_back" => Ok(RunStatus::RolledBack),
+        other => Err(BadRow::RunStatus { run: raw_run, found: other.to_owned() }),
+    }
+}
+
+/// The records of a run, in merge order.
+fn read_records(connection: &Connection, run: RunId, raw_run: i64) -> Result<Vec<RollbackRecord>, Trouble> {
+    let mut select = connection.prepare_cached(SELECT_RECORDS)?;
+    let mut rows = select.query(params![raw_run])?;
+    let mut records = Vec::new();
+    while let Some(row) = rows.next()? {
+        records.push(RollbackRecord {
+            run,
+            merged: FactId(from_sql(row.get(0)?, "fact_rollback.merged")?),
+            sources: from_json(row.get_ref(1)?.as_str()?, "fact_rollback.sources")?,
+        });
+    }
+    Ok(records)
+}
+
+fn fact_exists(connection: &Connection, id: FactId) -> Result<bool, Trouble> {
+    let Ok(raw_id) = i64::try_from(id.0) else { return Ok(false) };
+    Ok(connection
+        .prepare_cached("SELECT 1 FROM facts WHERE id = ?1")?
+        .query_row(params![raw_id], |_| Ok(()))
+        .optional()?
+        .is_some())
 }
 
 fn list(connection: &Connection, filter: &FactFilter) -> Result<Vec<Fact>, Trouble> {

@@ -71,10 +71,32 @@ const MIGRATIONS: &[&str] = &[
     CREATE VIRTUAL TABLE facts_fts USING fts5 (
         scope, terms, content = '', contentless_delete = 1, tokenize = 'ascii'
     );",
+    // Version 3: consolidation runs (see `FactStore::consolidate`). One row
+    // per run, its id never handed out twice; `status` is a `RunStatus` name
+    // and `merges` the number of merges the run applied. One row per merge in
+    // `fact_rollback`, numbered by its place in the run: the merged fact's id
+    // (no foreign key, since a rollback or a later delete removes that fact)
+    // and the sources as they were stored before the run, a JSON array of
+    // `Fact` values that a rollback writes back unchanged. (Not WITHOUT ROWID:
+    // a record holds whole fact texts and can be large.)
+    "CREATE TABLE fact_runs (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        pass       TEXT    NOT NULL,
+        status     TEXT    NOT NULL,
+        merges     INTEGER NOT NULL,
+        created_ms INTEGER NOT NULL
+    ) STRICT;
+    CREATE TABLE fact_rollback (
+        run      INTEGER NOT NULL REFERENCES fact_runs (id),
+        position INTEGER NOT NULL,
+        merged   INTEGER NOT NULL,
+        sources  TEXT    NOT NULL,
+        PRIMARY KEY (run, position)
+    ) STRICT;",
 ];
 
 /// The newest schema version this build knows: the number of migration steps.
-pub(super) const LATEST: u32 = 2;
+pub(super) const LATEST: u32 = 3;
 
 // The version constant and the list of steps must move together.
 const _: () = assert!(MIGRATIONS.len() == LATEST as usize);

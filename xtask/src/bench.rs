@@ -44,6 +44,19 @@ pub(crate) fn run(mode: Mode) -> Result<(), String> {
     if mode == Mode::Smoke {
         command.arg("--smoke");
     }
+    // The PostgreSQL replay needs a server; it lives until the benchmarks finish.
+    let server = match crate::postgres::start() {
+        Ok(server) => {
+            println!("    PostgreSQL {} on {} for the PostgreSQL replay", server.version(), server.url());
+            command.env("TIDEMARK_POSTGRES_URL", server.url());
+            Some(server)
+        }
+        Err(reason) => {
+            println!("    PostgreSQL replay NOT RUN: {reason}");
+            command.env_remove("TIDEMARK_POSTGRES_URL");
+            None
+        }
+    };
     match pyenv::tiktoken_python(&root) {
         Ok((python, cache)) => {
             command.arg("--python").arg(python).arg("--tiktoken-cache").arg(cache);
@@ -53,7 +66,9 @@ pub(crate) fn run(mode: Mode) -> Result<(), String> {
             command.arg("--no-python").arg(reason);
         }
     }
-    check(&mut command, "running the benchmarks")
+    let outcome = check(&mut command, "running the benchmarks");
+    drop(server);
+    outcome
 }
 
 /// Lints the benchmark workspace the way CI lints the main one: formatting, then clippy with warnings denied.

@@ -3,6 +3,7 @@
 use std::process::Command;
 use std::time::Instant;
 
+use crate::postgres;
 use crate::util::{cargo, describe_status, run_inherited, seconds, succeeds_quietly};
 
 /// One named stage of the pipeline.
@@ -100,11 +101,47 @@ fn steps() -> Vec<Step> {
     ]
 }
 
-/// Runs the unit and integration tests, then the doctests.
+/// The environment variable that hands the PostgreSQL tests the URL of their database.
+pub(crate) const POSTGRES_URL_VAR: &str = "TIDEMARK_POSTGRES_URL";
+
+/// The name of the integration test binaries holding the PostgreSQL tests (`tests/postgres.rs`).
+const POSTGRES_TEST_BINARY: &str = "postgres";
+
+/// Runs the unit and integration tests, then the doctests, with a throwaway PostgreSQL server.
 ///
 /// nextest does not run doctests, so they always get their own `cargo test`
 /// pass; with plain `cargo test` that costs a second, cheap invocation.
+///
+/// The PostgreSQL tests get the server's URL in `TIDEMARK_POSTGRES_URL`. Without a server they are
+/// left out of the run altogether and the log says so, rather than having them pass without testing anything.
 fn tests(nextest: bool) -> Result<(), String> {
+    // The server must outlive both test commands; dropping it at the end stops it and deletes its files.
+    let (server, not_run) = match postgres::start() {
+        Ok(server) => {
+            println!(
+                "    PostgreSQL {} on 127.0.0.1:{} for the PostgreSQL tests",
+                server.version(),
+                server.port()
+            );
+            (Some(server), None)
+        }
+        Err(reason) => {
+            let line = not_run_line(&reason);
+            println!("{line}");
+            (None, Some(line))
+        }
+    };
+    // Only what exists can be left out: nextest refuses a filter naming a test binary there is none of.
+    let metadata = if server.is_none() { Some(workspace_metadata()?) } else { None };
+    let exclude_postgres =
+        metadata.as_ref().filter(|metadata| has_test_target(metadata, POSTGRES_TEST_BINARY));
+    let with_url = |mut command: Command| {
+        if let Some(server) = &server {
+            command.env(POSTGRES_URL_VAR, server.url());
+        }
+        command
+    };
+
     if nextest {
         let mut args = vec!["nextest", "run", "--workspace", "--all-features", "--no-fail-fast"];
         // The `ci` profile lives in .config/nextest.toml; local runs keep the
@@ -112,12 +149,100 @@ fn tests(nextest: bool) -> Result<(), String> {
         if std::env::var_os("CI").is_some() {
             args.extend(["--profile", "ci"]);
         }
-        run_checked(&mut cargo(&args))?;
+        let exclude = format!("not binary({POSTGRES_TEST_BINARY})");
+        if exclude_postgres.is_some() {
+            args.extend(["-E", &exclude]);
+        }
+        run_checked(&mut with_url(cargo(&args)))?;
     } else {
         println!("    cargo-nextest is not installed; using cargo test instead");
-        run_checked(&mut cargo(&["test", "--workspace", "--all-features"]))?;
+        let mut command = with_url(cargo(&["test", "--workspace", "--all-features"]));
+        if let Some(metadata) = exclude_postgres {
+            // cargo test cannot leave out one test binary by name, so every other test target is named instead.
+            command.args(target_args(metadata, POSTGRES_TEST_BINARY)?);
+        }
+        run_checked(&mut command)?;
     }
-    run_checked(&mut cargo(&["test", "--workspace", "--all-features", "--doc"]))
+    run_checked(&mut with_url(cargo(&["test", "--workspace", "--all-features", "--doc"])))?;
+    drop(server);
+    // Said again after the long test output, next to the line saying the step passed.
+    if let Some(line) = not_run {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// The log line saying the PostgreSQL tests were not run: the reason's first line, with any
+/// details (a failing command's output) indented beneath it.
+fn not_run_line(reason: &str) -> String {
+    let mut lines = reason.trim().lines();
+    let mut text = format!("    PostgreSQL tests NOT RUN: {}", lines.next().unwrap_or("no reason given"));
+    for line in lines {
+        text.push_str("\n        ");
+        text.push_str(line);
+    }
+    text
+}
+
+/// Reads the workspace's own packages and their targets from `cargo metadata`.
+fn workspace_metadata() -> Result<serde_json::Value, String> {
+    let mut metadata = cargo(&["metadata", "--format-version", "1", "--no-deps"]);
+    let output = metadata.output().map_err(|error| format!("could not run cargo metadata: {error}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "cargo metadata failed ({}): {}",
+            describe_status(output.status),
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    serde_json::from_slice(&output.stdout)
+        .map_err(|error| format!("cargo metadata printed invalid JSON: {error}"))
+}
+
+/// Whether any workspace package has an integration test target of that name.
+fn has_test_target(metadata: &serde_json::Value, name: &str) -> bool {
+    metadata["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|package| package["targets"].as_array())
+        .flatten()
+        .any(|target| {
+            target["name"].as_str() == Some(name)
+                && target["kind"].as_array().is_some_and(|kinds| kinds.iter().any(|kind| kind == "test"))
+        })
+}
+
+/// Lists the targets `cargo test` runs by default (those with `test = true`) as target arguments,
+/// leaving out the integration tests named `excluded`.
+fn target_args(metadata: &serde_json::Value, excluded: &str) -> Result<Vec<String>, String> {
+    let packages = metadata["packages"].as_array().ok_or("cargo metadata output has no `packages` array")?;
+    // Each selected target as its flag and name; `--lib` needs no name and covers every package.
+    let mut selected: Vec<(&str, Option<&str>)> = Vec::new();
+    for target in packages.iter().filter_map(|package| package["targets"].as_array()).flatten() {
+        if target["test"].as_bool() != Some(true) {
+            continue;
+        }
+        let name = target["name"].as_str().ok_or("a target in cargo metadata has no name")?;
+        let kinds = target["kind"].as_array().ok_or_else(|| format!("target {name} has no kind"))?;
+        for kind in kinds.iter().filter_map(serde_json::Value::as_str) {
+            let entry = match kind {
+                "lib" | "rlib" | "dylib" | "cdylib" | "staticlib" | "proc-macro" => ("--lib", None),
+                "bin" => ("--bin", Some(name)),
+                "test" if name != excluded => ("--test", Some(name)),
+                "example" => ("--example", Some(name)),
+                "bench" => ("--bench", Some(name)),
+                _ => continue,
+            };
+            if !selected.contains(&entry) {
+                selected.push(entry);
+            }
+        }
+    }
+    Ok(selected
+        .into_iter()
+        .flat_map(|(flag, name)| std::iter::once(flag.to_owned()).chain(name.map(str::to_owned)))
+        .collect())
 }
 
 /// Checks the dependency graph against deny.toml, installing cargo-deny first if needed.
@@ -136,4 +261,59 @@ fn deny() -> Result<(), String> {
 fn run_checked(command: &mut Command) -> Result<(), String> {
     let status = run_inherited(command)?;
     if status.success() { Ok(()) } else { Err(describe_status(status)) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn target_args_leave_out_only_the_postgres_tests() {
+        let metadata = serde_json::json!({"packages": [
+            {"targets": [
+                {"kind": ["lib"], "name": "tidemark_memory", "test": true},
+                {"kind": ["test"], "name": "sqlite_store", "test": true},
+                {"kind": ["test"], "name": "postgres", "test": true},
+                {"kind": ["bench"], "name": "replay", "test": false},
+                {"kind": ["example"], "name": "demo", "test": false},
+            ]},
+            {"targets": [
+                {"kind": ["lib"], "name": "tidemark_cli", "test": true},
+                {"kind": ["bin"], "name": "tidemark", "test": true},
+                {"kind": ["test"], "name": "postgres", "test": true},
+                {"kind": ["example"], "name": "tested", "test": true},
+            ]},
+        ]});
+        let args = target_args(&metadata, "postgres").expect("valid metadata");
+        assert_eq!(
+            args,
+            ["--lib", "--test", "sqlite_store", "--bin", "tidemark", "--example", "tested"]
+                .map(str::to_owned)
+        );
+    }
+
+    #[test]
+    fn test_targets_are_found_by_name_and_kind() {
+        let metadata = serde_json::json!({"packages": [
+            {"targets": [{"kind": ["lib"], "name": "postgres", "test": true}]},
+            {"targets": [{"kind": ["test"], "name": "sqlite_store", "test": true}]},
+        ]});
+        assert!(!has_test_target(&metadata, "postgres"));
+        assert!(has_test_target(&metadata, "sqlite_store"));
+        assert!(!has_test_target(&serde_json::json!({}), "sqlite_store"));
+    }
+
+    #[test]
+    fn target_args_need_packages() {
+        assert!(target_args(&serde_json::json!({}), "postgres").is_err());
+    }
+
+    #[test]
+    fn not_run_line_puts_details_beneath() {
+        assert_eq!(not_run_line("not root"), "    PostgreSQL tests NOT RUN: not root");
+        assert_eq!(
+            not_run_line("`initdb` failed (exit status 1):\nno space\n"),
+            "    PostgreSQL tests NOT RUN: `initdb` failed (exit status 1):\n        no space"
+        );
+    }
 }

@@ -5,6 +5,7 @@
 
 mod bench;
 mod ci;
+mod postgres;
 mod pyenv;
 #[cfg(test)]
 mod tidy;
@@ -28,6 +29,9 @@ Commands:
           (target/replay-report.png); needs Debian's chromium package
   gen-transcripts
           regenerate the sample transcripts in examples/transcripts/ (byte for byte from fixed seeds)
+  postgres
+          start a throwaway PostgreSQL server (as CI does for the PostgreSQL tests), print its URL and
+          stop it again when Enter is pressed
   help    show this text
 ";
 
@@ -46,6 +50,7 @@ fn main() -> ExitCode {
         ["bench", "--smoke"] => bench::run(bench::Mode::Smoke).map_err(|e| format!("xtask bench: {e}")),
         ["gen-transcripts"] => gen_transcripts(),
         ["check-report"] => check_report(),
+        ["postgres"] => postgres_server(),
         ["help" | "--help" | "-h"] => {
             print!("{USAGE}");
             return ExitCode::from(USAGE_EXIT);
@@ -97,6 +102,29 @@ fn gen_transcripts() -> Result<(), String> {
     } else {
         Err(format!("xtask gen-transcripts: the generator failed ({})", util::describe_status(status)))
     }
+}
+
+/// Starts a throwaway PostgreSQL server for running the PostgreSQL tests by hand, and stops it on Enter.
+///
+/// Ctrl-C reaches the server too, which then shuts down, but its temporary directory stays behind.
+fn postgres_server() -> Result<(), String> {
+    let server = postgres::start().map_err(|e| format!("xtask postgres: {e}"))?;
+    println!(
+        "PostgreSQL {} is running on 127.0.0.1:{}; run the PostgreSQL tests with",
+        server.version(),
+        server.port()
+    );
+    println!();
+    println!("    {}={} cargo nextest run -E 'binary(postgres)'", ci::POSTGRES_URL_VAR, server.url());
+    println!();
+    println!("Press Enter to stop it.");
+    let mut line = String::new();
+    std::io::stdin()
+        .read_line(&mut line)
+        .map_err(|e| format!("xtask postgres: could not read stdin: {e}"))?;
+    drop(server);
+    println!("stopped");
+    Ok(())
 }
 
 /// Replays the coding-agent sample, then has headless Chromium render the HTML report to a PNG.

@@ -19,7 +19,10 @@ use rig_memory::{
 };
 use serde_json::json;
 use tidemark_core::{ConversationId, ConversationMemory, ConversationStore, Message, Part, Role};
-use tidemark_memory::{CompactingMemory, HeuristicCounter, InMemoryStore, SqliteStore, TokenWindow};
+use tidemark_memory::store::PostgresOptions;
+use tidemark_memory::{
+    CompactingMemory, HeuristicCounter, InMemoryStore, PostgresStore, SqliteStore, TokenWindow,
+};
 use tidemark_testkit::reference::ConcatCompactor;
 use tidemark_testkit::workload::replay;
 
@@ -32,8 +35,15 @@ const CAP: usize = 4 * 1024;
 const WINDOW: usize = 100;
 
 /// The systems compared, in report order: the name `--system` takes and the name shown.
-pub const SYSTEMS: [(&str, &str); 3] =
-    [("memory", "tidemark, in memory"), ("sqlite", "tidemark, SQLite file"), ("rig", "rig-memory 0.44")];
+pub const SYSTEMS: [(&str, &str); 4] = [
+    ("memory", "tidemark, in memory"),
+    ("sqlite", "tidemark, SQLite file"),
+    ("postgres", "tidemark, PostgreSQL"),
+    ("rig", "rig-memory 0.44"),
+];
+
+/// The environment variable naming the PostgreSQL database for the `postgres` system (`cargo xtask bench` sets it).
+pub const POSTGRES_URL: &str = "TIDEMARK_POSTGRES_URL";
 
 /// One system's replay of one size.
 #[derive(Debug, Clone)]
@@ -178,6 +188,14 @@ pub fn child(system: Option<&str>, turns: Option<usize>) -> Result<(), String> {
                 tidemark(store, &work).await
             }
             "rig" => rig(&work).await,
+            "postgres" => {
+                let url = std::env::var(POSTGRES_URL).map_err(|_| format!("`{POSTGRES_URL}` is not set"))?;
+                // A schema of its own, so that runs never see each other's conversations.
+                let options =
+                    PostgresOptions::default().with_schema(format!("bench_{}_{turns}", std::process::id()));
+                let store = PostgresStore::connect_with(&url, options).await.map_err(|e| e.to_string())?;
+                tidemark(store, &work).await
+            }
             other => Err(format!("unknown system `{other}`")),
         }
     })?;
@@ -216,6 +234,9 @@ pub fn parent(sizes: &[usize]) -> Result<Vec<Run>, String> {
     let mut runs = Vec::new();
     for &turns in sizes {
         for (system, label) in SYSTEMS {
+            if system == "postgres" && std::env::var_os(POSTGRES_URL).is_none() {
+                continue;
+            }
             eprintln!("  {label}, {turns} turns");
             let output = Command::new(&exe)
                 .args(["replay", "--system", system, "--turns", &turns.to_string()])
@@ -269,7 +290,7 @@ pub fn section(runs: &[Run], smoke: bool) -> Section {
             run.peak_rss_kib.map_or("n/a".to_owned(), |kib| format!("{:.1}", kib as f64 / 1024.0)),
             speedup.map_or("n/a".to_owned(), |s| format!("{s:.1}×")),
         ]);
-        if smoke || run.turns != largest || run.system == "rig" {
+        if smoke || run.turns != largest || run.system == "rig" || run.system == "postgres" {
             continue;
         }
         if let Some(speedup) = speedup {
@@ -298,6 +319,11 @@ pub fn section(runs: &[Run], smoke: bool) -> Section {
         ),
         table,
         targets,
-        notes: Vec::new(),
+        notes: vec![match std::env::var_os(POSTGRES_URL) {
+            Some(_) => "PostgreSQL: a throwaway server started by `cargo xtask bench` on loopback, on the same machine \
+                        (fsync off, as a test server); its rows are reported beside the others, with no target."
+                .to_owned(),
+            None => format!("PostgreSQL was not run: `{POSTGRES_URL}` is not set (`cargo xtask bench` starts a server and sets it)."),
+        }],
     }
 }

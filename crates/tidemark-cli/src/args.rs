@@ -201,9 +201,10 @@ pub(crate) struct Window {
 /// Where the conversations are stored.
 #[derive(Clone, Debug, Args)]
 pub(crate) struct StoreArgs {
-    /// The SQLite file holding the conversations.
-    #[arg(long, value_name = "PATH", env = "TIDEMARK_STORE", default_value = "tidemark.db")]
-    pub(crate) store: PathBuf,
+    /// Where the conversations and facts are: an SQLite file, or a PostgreSQL database as
+    /// `postgres://user@host:port/database`.
+    #[arg(long, value_name = "PATH|URL", env = "TIDEMARK_STORE", default_value = "tidemark.db")]
+    pub(crate) store: String,
 }
 
 #[derive(Debug, Args)]

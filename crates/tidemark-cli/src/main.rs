@@ -11,6 +11,7 @@ mod input;
 mod output;
 mod report;
 mod setup;
+mod store;
 
 use std::process::ExitCode;
 

@@ -1,7 +1,6 @@
 //! Building the parts a command needs from its options: counters, policies, summarisers, the store and the memory.
 
 use std::num::NonZeroU32;
-use std::path::Path;
 use std::sync::Arc;
 
 use tidemark_compaction::{LlmCompactor, TemplateCompactor};
@@ -10,7 +9,9 @@ use tidemark_core::{
     Completion, CompletionError, CompletionModel, CompletionRequest, FinishReason, MemoryPolicy, Selection,
     TokenCounter, Usage, Window as PolicyWindow,
 };
-use tidemark_memory::{HeuristicCounter, SlidingWindow, SqliteStore, TiktokenCounter, TokenWindow};
+use tidemark_memory::{HeuristicCounter, SlidingWindow, TiktokenCounter, TokenWindow};
+
+use crate::store::AnyStore;
 use tidemark_providers::{OpenAiConfig, OpenAiModel};
 
 use crate::args::{CounterChoice, SummarizerChoice, Window};
@@ -124,8 +125,8 @@ impl CompletionModel for Extract {
 }
 
 /// Open the SQLite store at `path`.
-pub(crate) fn store(path: &Path) -> Result<SqliteStore, CliError> {
-    SqliteStore::open(path).map_err(|error| CliError::runtime("opening the store", error))
+pub(crate) async fn store(location: &str) -> Result<AnyStore, CliError> {
+    AnyStore::open(location).await
 }
 
 /// The budget of `window`, if it has one.

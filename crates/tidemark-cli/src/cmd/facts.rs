@@ -29,7 +29,7 @@ async fn consolidate(args: FactsConsolidateArgs) -> Result<(), CliError> {
     if !(0.0..=1.0).contains(&args.threshold) {
         return Err(CliError::input(format!("--threshold {} is not between 0 and 1", args.threshold)));
     }
-    let store = setup::store(&args.store.store)?;
+    let store = setup::store(&args.store.store).await?;
     let pass = ConsolidationPass::template().with_threshold(args.threshold);
     let report = PassRunner::new(store)
         .dry_run(args.dry_run)
@@ -70,7 +70,7 @@ async fn consolidate(args: FactsConsolidateArgs) -> Result<(), CliError> {
 }
 
 async fn rollback(args: FactsRollbackArgs) -> Result<(), CliError> {
-    let store = setup::store(&args.store.store)?;
+    let store = setup::store(&args.store.store).await?;
     match PassRunner::new(store).rollback(RunId(args.run)).await {
         Ok(done) => emit(&format!(
             "run {}: {} fact(s) restored, {} merged fact(s) removed\n",
@@ -88,7 +88,7 @@ fn read(error: tidemark_core::FactError) -> CliError {
 }
 
 async fn list(args: FactsListArgs) -> Result<(), CliError> {
-    let store = setup::store(&args.store.store)?;
+    let store = setup::store(&args.store.store).await?;
     let status = match (args.quarantined, args.all) {
         (true, _) => StatusFilter::Quarantined,
         (_, true) => StatusFilter::Any,
@@ -100,13 +100,13 @@ async fn list(args: FactsListArgs) -> Result<(), CliError> {
 }
 
 async fn search(args: FactsSearchArgs) -> Result<(), CliError> {
-    let store = setup::store(&args.store.store)?;
+    let store = setup::store(&args.store.store).await?;
     let facts = store.search(args.scope.as_ref(), &args.query, args.limit).await.map_err(read)?;
     print(&facts, args.json)
 }
 
 async fn add(args: FactsAddArgs) -> Result<(), CliError> {
-    let store = setup::store(&args.store.store)?;
+    let store = setup::store(&args.store.store).await?;
     let coordinator = FactCoordinator::new(store);
     match coordinator.remember(NewFact::new(args.scope, args.tier, args.text)).await {
         Ok(remembered) => {
@@ -130,7 +130,7 @@ async fn add(args: FactsAddArgs) -> Result<(), CliError> {
 }
 
 async fn delete(args: FactsDeleteArgs) -> Result<(), CliError> {
-    let store = setup::store(&args.store.store)?;
+    let store = setup::store(&args.store.store).await?;
     let mut out = String::new();
     let mut missing = Vec::new();
     for id in args.ids {

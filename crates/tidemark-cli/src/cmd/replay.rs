@@ -55,7 +55,7 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
     let transcript = input::read(Some(&args.file), false)?;
     let counter = setup::counter(args.counter)?;
     let compactor = setup::compactor(args.summarizer)?;
-    let store = setup::store(&args.store.store)?;
+    let store = setup::store(&args.store.store).await?;
     let id = args.conversation.clone();
     store.clear(&id).await.map_err(|error| CliError::runtime("clearing the replay conversation", error))?;
     let events = Events::default();

@@ -4,7 +4,9 @@ use std::io::Write;
 
 use tidemark_core::{CompactionState, ConversationMemory, ConversationStore, Message, Role, TokenCounter};
 use tidemark_memory::facts::FactCoordinator;
-use tidemark_memory::{CompactingMemory, PolicyMemory, SqliteStore};
+use tidemark_memory::{CompactingMemory, PolicyMemory};
+
+use crate::store::AnyStore;
 
 use crate::args::{AppendArgs, ClearArgs, InspectArgs, LoadArgs};
 use crate::error::CliError;
@@ -16,7 +18,7 @@ pub(crate) async fn append(args: AppendArgs) -> Result<(), CliError> {
     // rejected input leaves the store file exactly as it was.
     let transcript = input::read_continuation(args.file.as_deref(), args.strict)?;
     let counter = setup::counter(args.counter)?;
-    let store = setup::store(&args.store.store)?;
+    let store = setup::store(&args.store.store).await?;
     let memory = PolicyMemory::new(store, setup::counting_only(&counter));
     let range = memory
         .append(&args.conversation, transcript.messages)
@@ -33,7 +35,7 @@ pub(crate) async fn append(args: AppendArgs) -> Result<(), CliError> {
 pub(crate) async fn load(args: LoadArgs) -> Result<(), CliError> {
     let counter = setup::counter(args.counter)?;
     let compactor = setup::compactor(args.summarizer)?;
-    let store = setup::store(&args.store.store)?;
+    let store = setup::store(&args.store.store).await?;
     let id = &args.conversation;
     let before = state(&store, id).await?;
     let stats_before =
@@ -97,19 +99,19 @@ fn folded(before: &CompactionState, after: &CompactionState) -> u64 {
     moved.saturating_sub(retained)
 }
 
-async fn state(store: &SqliteStore, id: &tidemark_core::ConversationId) -> Result<CompactionState, CliError> {
+async fn state(store: &AnyStore, id: &tidemark_core::ConversationId) -> Result<CompactionState, CliError> {
     store.state(id).await.map_err(|error| CliError::runtime("reading the conversation state", error))
 }
 
 pub(crate) async fn clear(args: ClearArgs) -> Result<(), CliError> {
-    let store = setup::store(&args.store.store)?;
+    let store = setup::store(&args.store.store).await?;
     store.clear(&args.conversation).await.map_err(|error| CliError::runtime("clearing", error))?;
     eprintln!("tidemark: cleared {}", args.conversation);
     Ok(())
 }
 
 pub(crate) async fn inspect(args: InspectArgs) -> Result<(), CliError> {
-    let store = setup::store(&args.store.store)?;
+    let store = setup::store(&args.store.store).await?;
     let read = |error| CliError::runtime("reading the store", error);
     let mut out = String::new();
     match &args.conversation {

@@ -1,0 +1,893 @@
+//! [`PostgresStore`] as a [`FactStore`]: facts in the `facts` table of the same schema as the conversations.
+//!
+//! Every writing method runs one transaction whose first statement raises the
+//! fact generation in `fact_meta`. That row lock is held until the transaction
+//! ends, so fact writes from every process run one at a time: what a write
+//! checks (idempotence, budget, duplicates, a run's sources) is still true
+//! when it commits, and two processes cannot both slip under a budget. A write
+//! that turns out to change nothing (a repeated put, a refusal) rolls back,
+//! the raised generation with it.
+//!
+//! # Search
+//!
+//! PostgreSQL's full-text search has its own idea of words, so the store keeps
+//! its own: `keywords` holds the distinct [`keywords`] of each fact's text,
+//! computed here, with a GIN index over the active facts. A search loads the
+//! active facts (of the scope, when given) that share at least one keyword
+//! with the query, in id order, and ranks them with [`rank::top`] (BM25 over
+//! those candidates; ties go to the older fact).
+//!
+//! # Consolidation
+//!
+//! A run is one row of `fact_runs` and one row of `fact_rollback` per merge,
+//! written in the same transaction as the facts it retires and the ones it
+//! adds. A record keeps the sources as JSON [`Fact`] values, so a rollback
+//! writes them back with their ids, times, status and source ranges exactly as
+//! they were. Restored ids were handed out by the identity column before, so
+//! they stay below its next value and no later fact can get one of them.
+//!
+//! # Text
+//!
+//! PostgreSQL's text cannot hold the NUL character, so a fact text, a
+//! quarantine reason or a pass name containing one is refused as
+//! [`FactError::Invalid`] (the other stores accept it).
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+use deadpool_postgres::GenericClient;
+use tidemark_core::fact::{check_text, keywords, now_ms};
+use tidemark_core::{
+    BudgetUsage, ContentHash, ConversationId, ConversationIdError, Fact, FactBudgets, FactError, FactFilter,
+    FactId, FactSource, FactStatus, FactStore, Merge, Merged, NewFact, Put, RollbackRecord, RolledBack,
+    RunId, RunInfo, RunStatus, Scope, Seq, SeqRange, StatusFilter, Tier, fact_hash,
+};
+use tokio_postgres::Row;
+use tokio_postgres::types::ToSql;
+
+use super::{
+    DataError, Fail, PostgresStore, execute, from_json, from_sql, query, query_opt, to_json, to_sql,
+};
+use crate::facts::rank;
+
+type FactFail = Fail<FactError>;
+
+impl PostgresStore {
+    /// The same store with these fact budgets; the default is [`FactBudgets::default`].
+    ///
+    /// Budgets belong to the handle, not to the database: every handle checks
+    /// writes against its own budgets, and a clone made before this call keeps
+    /// the budgets it had.
+    #[must_use]
+    pub fn with_fact_budgets(mut self, budgets: FactBudgets) -> Self {
+        self.fact_budgets = budgets;
+        self
+    }
+
+    /// The fact budgets this handle checks writes against.
+    pub fn fact_budgets(&self) -> FactBudgets {
+        self.fact_budgets
+    }
+}
+
+impl FactStore for PostgresStore {
+    async fn put(&self, fact: NewFact) -> Result<Put, FactError> {
+        self.put_fact(fact).await.map_err(|fail| fail.named("put"))
+    }
+
+    async fn get(&self, id: FactId) -> Result<Option<Fact>, FactError> {
+        let get = async {
+            let client = self.client().await?;
+            self.read_fact(&client, id).await
+        };
+        get.await.map_err(|fail| fail.named("get"))
+    }
+
+    async fn list(&self, filter: &FactFilter) -> Result<Vec<Fact>, FactError> {
+        self.list_facts(filter).await.map_err(|fail| fail.named("list"))
+    }
+
+    async fn search(&self, scope: Option<&Scope>, query: &str, limit: usize) -> Result<Vec<Fact>, FactError> {
+        self.search_facts(scope, query, limit).await.map_err(|fail| fail.named("search"))
+    }
+
+    async fn update(&self, id: FactId, text: String) -> Result<Fact, FactError> {
+        self.update_fact(id, text).await.map_err(|fail| fail.named("update"))
+    }
+
+    async fn delete(&self, id: FactId) -> Result<bool, FactError> {
+        self.delete_fact(id).await.map_err(|fail| fail.named("delete"))
+    }
+
+    async fn quarantine(&self, id: FactId, reason: String) -> Result<Fact, FactError> {
+        self.quarantine_fact(id, reason).await.map_err(|fail| fail.named("quarantine"))
+    }
+
+    async fn usage(&self, scope: &Scope, tier: Tier) -> Result<BudgetUsage, FactError> {
+        let usage = async {
+            let client = self.client().await?;
+            let used = self.used_chars(&client, scope, tier).await?;
+            Ok(BudgetUsage { used, limit: self.fact_budgets.limit(tier) })
+        };
+        usage.await.map_err(|fail: FactFail| fail.named("usage"))
+    }
+
+    async fn generation(&self) -> Result<u64, FactError> {
+        let generation = async {
+            let client = self.client().await?;
+            let row = query_opt(&client, &self.sql(SELECT_GENERATION), &[]).await?;
+            let raw: i64 = row.ok_or(BadRow::NoGeneration)?.try_get(0)?;
+            Ok(from_sql(raw, "fact_meta.value")?)
+        };
+        generation.await.map_err(|fail: FactFail| fail.named("generation"))
+    }
+
+    async fn consolidate(&self, pass: &str, merges: Vec<Merge>) -> Result<(RunId, Vec<Merged>), FactError> {
+        self.consolidate_facts(pass, merges).await.map_err(|fail| fail.named("consolidate"))
+    }
+
+    async fn finish_run(&self, run: RunId) -> Result<(), FactError> {
+        self.finish(run).await.map_err(|fail| fail.named("finish_run"))
+    }
+
+    async fn rollback(&self, run: RunId) -> Result<RolledBack, FactError> {
+        self.roll_back(run).await.map_err(|fail| fail.named("rollback"))
+    }
+
+    async fn runs(&self) -> Result<Vec<RunInfo>, FactError> {
+        self.list_runs().await.map_err(|fail| fail.named("runs"))
+    }
+
+    async fn run_records(&self, run: RunId) -> Result<Vec<RollbackRecord>, FactError> {
+        self.records_of(run).await.map_err(|fail| fail.named("run_records"))
+    }
+}
+
+/// A stored fact row that this store would never have written.
+///
+/// It reaches callers as the source of a [`FactError::Backend`].
+#[derive(Debug, thiserror::Error)]
+enum BadRow {
+    /// A text column holds a value outside the names this store writes.
+    #[error("fact {id}: column `{column}` holds {found:?}, which this store never writes")]
+    Name {
+        /// The fact's id.
+        id: i64,
+        /// The column.
+        column: &'static str,
+        /// The value found.
+        found: String,
+    },
+    /// The hash is not 32 bytes long.
+    #[error("fact {id}: column `hash` holds {length} bytes, not 32")]
+    HashLength {
+        /// The fact's id.
+        id: i64,
+        /// The length found.
+        length: usize,
+    },
+    /// A quarantined fact has no reason.
+    #[error("fact {id} is quarantined without a reason")]
+    NoReason {
+        /// The fact's id.
+        id: i64,
+    },
+    /// Only some of the three source columns are set.
+    #[error("fact {id} has a partial source: conversation, start and end must be set together")]
+    PartialSource {
+        /// The fact's id.
+        id: i64,
+    },
+    /// A scope id or source conversation is not a valid id.
+    #[error("fact {id}: column `{column}` holds an invalid id")]
+    Id {
+        /// The fact's id.
+        id: i64,
+        /// The column.
+        column: &'static str,
+        /// Why the id is invalid.
+        #[source]
+        source: ConversationIdError,
+    },
+    /// The generation counter's row is missing.
+    #[error("the fact generation row is missing from `fact_meta`")]
+    NoGeneration,
+    /// A run's status is not one of the names this store writes.
+    #[error("consolidation run {run}: column `status` holds {found:?}, which this store never writes")]
+    RunStatus {
+        /// The run's id.
+        run: i64,
+        /// The value found.
+        found: String,
+    },
+}
+
+impl From<BadRow> for FactFail {
+    fn from(error: BadRow) -> Self {
+        Self::Backend(Box::new(error))
+    }
+}
+
+/// The columns every fact query selects, in the order [`fact_from_row`] reads them.
+const COLUMNS: &str = "id, scope_kind, scope_id, tier, text, hash, source_conversation, source_start,
+     source_end, created_ms, updated_ms, status, quarantine_reason";
+
+const ACTIVE: &str = "active";
+
+const QUARANTINED: &str = "quarantined";
+
+/// Raise the fact generation; as the first statement of a write it also takes the lock that orders fact writes.
+const LOCK_AND_BUMP: &str =
+    "UPDATE {s}.fact_meta SET value = value + 1 WHERE name = 'generation' RETURNING value";
+
+const SELECT_GENERATION: &str = "SELECT value FROM {s}.fact_meta WHERE name = 'generation'";
+
+const INSERT_FACT: &str = "INSERT INTO {s}.facts (scope_kind, scope_id, tier, text, chars, hash, keywords,
+         source_conversation, source_start, source_end, created_ms, updated_ms, status)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, 'active')
+     RETURNING id";
+
+/// A fact put back by a rollback: every column as it was, the id included.
+const RESTORE_FACT: &str =
+    "INSERT INTO {s}.facts (id, scope_kind, scope_id, tier, text, chars, hash, keywords,
+         source_conversation, source_start, source_end, created_ms, updated_ms, status, quarantine_reason)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)";
+
+const UPDATE_TEXT: &str = "UPDATE {s}.facts
+     SET text = $2, chars = $3, hash = $4, keywords = $5, updated_ms = $6 WHERE id = $1";
+
+const DELETE_FACT: &str = "DELETE FROM {s}.facts WHERE id = $1";
+
+const DELETE_FACTS: &str = "DELETE FROM {s}.facts WHERE id = ANY ($1::bigint[])";
+
+const SELECT_IDS: &str = "SELECT id FROM {s}.facts WHERE id = ANY ($1::bigint[])";
+
+const SELECT_USED: &str = "SELECT coalesce(sum(chars), 0)::bigint FROM {s}.facts
+     WHERE scope_kind = $1 AND scope_id = $2 AND tier = $3";
+
+const INSERT_RUN: &str = "INSERT INTO {s}.fact_runs (pass, status, merges, created_ms)
+     VALUES ($1, 'applied', $2, $3) RETURNING id";
+
+const INSERT_RECORD: &str =
+    "INSERT INTO {s}.fact_rollback (run, position, merged, sources) VALUES ($1, $2, $3, $4)";
+
+const SELECT_RECORDS: &str = "SELECT merged, sources FROM {s}.fact_rollback WHERE run = $1 ORDER BY position";
+
+/// A run and its records in one statement, so both are seen as of one moment; no row means no run.
+const SELECT_RUN_RECORDS: &str = "SELECT r.status, fr.merged, fr.sources
+     FROM {s}.fact_runs r LEFT JOIN {s}.fact_rollback fr ON fr.run = r.id
+     WHERE r.id = $1 ORDER BY fr.position";
+
+const SELECT_RUN_STATUS: &str = "SELECT status FROM {s}.fact_runs WHERE id = $1";
+
+const SET_RUN_STATUS: &str = "UPDATE {s}.fact_runs SET status = $2 WHERE id = $1";
+
+impl PostgresStore {
+    async fn put_fact(&self, new: NewFact) -> Result<Put, FactFail> {
+        new.check()?;
+        storable(&new.text, "a fact's text")?;
+        let hash = fact_hash(new.tier, &new.text);
+        let mut client = self.client().await?;
+        // A repeated delivery is common and needs no lock: a plain read finds it.
+        if let Some(existing) = self.same_fact(&client, &new.scope, new.tier, &hash).await? {
+            return Ok(Put::Existing(existing));
+        }
+        let transaction = client.transaction().await?;
+        self.lock_facts(&transaction).await?;
+        // Another process may have stored it since the read, so the lookup is repeated under the lock.
+        if let Some(existing) = self.same_fact(&transaction, &new.scope, new.tier, &hash).await? {
+            // Dropping the transaction rolls back the raised generation.
+            return Ok(Put::Existing(existing));
+        }
+        let chars = new.text.chars().count();
+        let used = self.used_chars(&transaction, &new.scope, new.tier).await?;
+        check_budget(self.fact_budgets, &new.scope, new.tier, used, 0, chars)?;
+        let fact = self.insert_new(&transaction, new, hash, chars).await?;
+        transaction.commit().await?;
+        Ok(Put::Inserted(fact))
+    }
+
+    /// Store `new` as a new active fact and return it as stored; the caller has checked the text, duplicates and budget.
+    async fn insert_new<C: GenericClient>(
+        &self,
+        client: &C,
+        new: NewFact,
+        hash: ContentHash,
+        chars: usize,
+    ) -> Result<Fact, FactFail> {
+        let now = now_ms();
+        let (source_conversation, source_start, source_end) = source_columns(new.source.as_ref());
+        let row = query_opt(
+            client,
+            &self.sql(INSERT_FACT),
+            &[
+                &new.scope.kind(),
+                &new.scope.id().as_str(),
+                &new.tier.as_str(),
+                &new.text,
+                &to_sql(chars as u64, "chars")?,
+                &hash.as_bytes().as_slice(),
+                &distinct_keywords(&new.text),
+                &source_conversation,
+                &source_start,
+                &source_end,
+                &to_sql(now, "created_ms")?,
+            ],
+        )
+        .await?;
+        let raw_id: i64 = row.ok_or(DataError::Exhausted { column: "id" })?.try_get(0)?;
+        Ok(Fact {
+            id: FactId(from_sql(raw_id, "id")?),
+            scope: new.scope,
+            tier: new.tier,
+            text: new.text,
+            source: new.source,
+            hash,
+            created_ms: now,
+            updated_ms: now,
+            status: FactStatus::Active,
+        })
+    }
+
+    async fn list_facts(&self, filter: &FactFilter) -> Result<Vec<Fact>, FactFail> {
+        // The statement is put together from fixed pieces only (at most twelve
+        // different texts, each prepared once per connection), so that each
+        // shape of filter gets a plan that can use the unique key's index;
+        // every value goes in as a parameter.
+        let mut conditions: Vec<String> = Vec::new();
+        let mut values: Vec<&(dyn ToSql + Sync)> = Vec::new();
+        let (kind, scope_id);
+        if let Some(scope) = &filter.scope {
+            (kind, scope_id) = (scope.kind(), scope.id().as_str());
+            conditions.push(format!(
+                "scope_kind = ${} AND scope_id = ${}",
+                values.len() + 1,
+                values.len() + 2
+            ));
+            values.push(&kind);
+            values.push(&scope_id);
+        }
+        let tier;
+        if let Some(wanted) = filter.tier {
+            tier = wanted.as_str();
+            conditions.push(format!("tier = ${}", values.len() + 1));
+            values.push(&tier);
+        }
+        match filter.status {
+            StatusFilter::Active => conditions.push(format!("status = '{ACTIVE}'")),
+            StatusFilter::Quarantined => conditions.push(format!("status = '{QUARANTINED}'")),
+            StatusFilter::Any => {}
+        }
+        let mut sql = format!("SELECT {COLUMNS} FROM {{s}}.facts");
+        if !conditions.is_empty() {
+            let _ = write!(sql, " WHERE {}", conditions.join(" AND "));
+        }
+        sql.push_str(" ORDER BY id");
+        let client = self.client().await?;
+        let rows = query(&client, &self.sql(&sql), &values).await?;
+        rows.iter().map(fact_from_row).collect()
+    }
+
+    async fn search_facts(
+        &self,
+        scope: Option<&Scope>,
+        text: &str,
+        limit: usize,
+    ) -> Result<Vec<Fact>, FactFail> {
+        let wanted = distinct_keywords(text);
+        if wanted.is_empty() || limit == 0 {
+            return Ok(Vec::new());
+        }
+        let client = self.client().await?;
+        let base =
+            format!("SELECT {COLUMNS} FROM {{s}}.facts WHERE status = 'active' AND keywords && $1::text[]");
+        let rows = match scope {
+            Some(scope) => {
+                let sql = format!("{base} AND scope_kind = $2 AND scope_id = $3 ORDER BY id");
+                query(&client, &self.sql(&sql), &[&wanted, &scope.kind(), &scope.id().as_str()]).await?
+            }
+            None => query(&client, &self.sql(&format!("{base} ORDER BY id")), &[&wanted]).await?,
+        };
+        let mut candidates: Vec<Option<Fact>> =
+            rows.iter().map(|row| fact_from_row(row).map(Some)).collect::<Result<_, _>>()?;
+        let texts: Vec<&str> =
+            candidates.iter().map(|fact| fact.as_ref().map_or("", |fact| fact.text.as_str())).collect();
+        let ranked = rank::top(text, &texts, limit);
+        Ok(ranked.into_iter().filter_map(|index| candidates.get_mut(index).and_then(Option::take)).collect())
+    }
+
+    async fn update_fact(&self, id: FactId, text: String) -> Result<Fact, FactFail> {
+        check_text(&text)?;
+        storable(&text, "a fact's text")?;
+        let Ok(raw_id) = i64::try_from(id.0) else { return Err(FactError::NotFound(id).into()) };
+        let mut client = self.client().await?;
+        let transaction = client.transaction().await?;
+        self.lock_facts(&transaction).await?;
+        let mut fact = self.read_fact(&transaction, id).await?.ok_or(FactError::NotFound(id))?;
+        let hash = fact_hash(fact.tier, &text);
+        if let Some(other) = self.same_fact(&transaction, &fact.scope, fact.tier, &hash).await?
+            && other.id != id
+        {
+            return Err(FactError::Duplicate(other.id).into());
+        }
+        let chars = text.chars().count();
+        let used = self.used_chars(&transaction, &fact.scope, fact.tier).await?;
+        check_budget(self.fact_budgets, &fact.scope, fact.tier, used, fact.chars(), chars)?;
+        let now = now_ms();
+        execute(
+            &transaction,
+            &self.sql(UPDATE_TEXT),
+            &[
+                &raw_id,
+                &text,
+                &to_sql(chars as u64, "chars")?,
+                &hash.as_bytes().as_slice(),
+                &distinct_keywords(&text),
+                &to_sql(now, "updated_ms")?,
+            ],
+        )
+        .await?;
+        transaction.commit().await?;
+        fact.text = text;
+        fact.hash = hash;
+        fact.updated_ms = now;
+        Ok(fact)
+    }
+
+    async fn delete_fact(&self, id: FactId) -> Result<bool, FactFail> {
+        let Ok(raw_id) = i64::try_from(id.0) else { return Ok(false) };
+        let mut client = self.client().await?;
+        let transaction = client.transaction().await?;
+        self.lock_facts(&transaction).await?;
+        if execute(&transaction, &self.sql(DELETE_FACT), &[&raw_id]).await? == 0 {
+            return Ok(false);
+        }
+        transaction.commit().await?;
+        Ok(true)
+    }
+
+    async fn quarantine_fact(&self, id: FactId, reason: String) -> Result<Fact, FactFail> {
+        storable(&reason, "a quarantine reason")?;
+        let Ok(raw_id) = i64::try_from(id.0) else { return Err(FactError::NotFound(id).into()) };
+        let mut client = self.client().await?;
+        let transaction = client.transaction().await?;
+        self.lock_facts(&transaction).await?;
+        let sql = format!(
+            "UPDATE {{s}}.facts SET status = '{QUARANTINED}', quarantine_reason = $2, updated_ms = $3
+             WHERE id = $1 RETURNING {COLUMNS}"
+        );
+        let row =
+            query_opt(&transaction, &self.sql(&sql), &[&raw_id, &reason, &to_sql(now_ms(), "updated_ms")?])
+                .await?
+                .ok_or(FactError::NotFound(id))?;
+        let fact = fact_from_row(&row)?;
+        transaction.commit().await?;
+        Ok(fact)
+    }
+
+    /// Apply every merge in one transaction, or none: the first refusal or failure drops the transaction unwritten.
+    async fn consolidate_facts(
+        &self,
+        pass: &str,
+        merges: Vec<Merge>,
+    ) -> Result<(RunId, Vec<Merged>), FactFail> {
+        storable(pass, "a pass name")?;
+        let mut client = self.client().await?;
+        let transaction = client.transaction().await?;
+        self.lock_facts(&transaction).await?;
+        // A refused run takes its row with it; its id is not handed out again.
+        let row = query_opt(
+            &transaction,
+            &self.sql(INSERT_RUN),
+            &[&pass, &to_sql(merges.len() as u64, "merges")?, &to_sql(now_ms(), "created_ms")?],
+        )
+        .await?;
+        let raw_run: i64 = row.ok_or(DataError::Exhausted { column: "fact_runs.id" })?.try_get(0)?;
+        let run = RunId(from_sql(raw_run, "fact_runs.id")?);
+        let mut applied = Vec::with_capacity(merges.len());
+        for (position, merge) in merges.into_iter().enumerate() {
+            let position = to_sql(position as u64, "position")?;
+            applied.push(self.apply_merge(&transaction, run, raw_run, position, merge).await?);
+        }
+        transaction.commit().await?;
+        Ok((run, applied))
+    }
+
+    /// One merge of a run, inside the run's transaction: check the sources, retire them, store the merged fact, record them.
+    ///
+    /// The checks come in the order of the in-memory store, so both report the same error for the same run.
+    async fn apply_merge<C: GenericClient>(
+        &self,
+        client: &C,
+        run: RunId,
+        raw_run: i64,
+        position: i64,
+        merge: Merge,
+    ) -> Result<Merged, FactFail> {
+        let Merge { sources: ids, merged: new } = merge;
+        new.check()?;
+        storable(&new.text, "a fact's text")?;
+        let (scope, tier) = (&new.scope, new.tier);
+        let mut sources: Vec<Fact> = Vec::with_capacity(ids.len());
+        for id in ids {
+            // An earlier merge of this run has already removed its sources, so they are "not stored" here.
+            let fact =
+                self.read_fact(client, id).await?.ok_or_else(|| bad(format!("source {id} is not stored")))?;
+            if !fact.is_active() || fact.scope != *scope || fact.tier != tier {
+                return Err(bad(format!("source {id} is not an active fact of {scope} {tier}")).into());
+            }
+            if sources.iter().any(|source| source.id == id) {
+                return Err(bad(format!("source {id} is listed twice")).into());
+            }
+            sources.push(fact);
+        }
+        if sources.len() < 2 {
+            return Err(bad("a merge needs at least two sources".to_owned()).into());
+        }
+        let raw_ids =
+            sources.iter().map(|source| to_sql(source.id.0, "id")).collect::<Result<Vec<_>, _>>()?;
+        execute(client, &self.sql(DELETE_FACTS), &[&raw_ids]).await?;
+        // With the sources gone, a merged text equal to one of them is no duplicate.
+        let hash = fact_hash(tier, &new.text);
+        if let Some(other) = self.same_fact(client, scope, tier, &hash).await? {
+            return Err(FactError::Duplicate(other.id).into());
+        }
+        let chars = new.text.chars().count();
+        let used = self.used_chars(client, scope, tier).await?;
+        check_budget(self.fact_budgets, scope, tier, used, 0, chars)?;
+        let fact = self.insert_new(client, new, hash, chars).await?;
+        execute(
+            client,
+            &self.sql(INSERT_RECORD),
+            &[&raw_run, &position, &to_sql(fact.id.0, "id")?, &to_json(&sources, "fact_rollback.sources")?],
+        )
+        .await?;
+        let record = RollbackRecord { run, merged: fact.id, sources };
+        Ok(Merged { fact, record })
+    }
+
+    async fn finish(&self, run: RunId) -> Result<(), FactFail> {
+        let Ok(raw_run) = i64::try_from(run.0) else { return Err(FactError::RunNotFound(run).into()) };
+        let mut client = self.client().await?;
+        let transaction = client.transaction().await?;
+        self.lock_facts(&transaction).await?;
+        let status = self.run_status(&transaction, raw_run).await?.ok_or(FactError::RunNotFound(run))?;
+        // A verified run stays verified and a rolled back one stays rolled back; neither is a change.
+        if status == RunStatus::Applied {
+            execute(&transaction, &self.sql(SET_RUN_STATUS), &[&raw_run, &RunStatus::Verified.as_str()])
+                .await?;
+            transaction.commit().await?;
+        }
+        Ok(())
+    }
+
+    /// Undo a run in one transaction: every record, last first, removes its merged fact and puts its sources back.
+    async fn roll_back(&self, run: RunId) -> Result<RolledBack, FactFail> {
+        let Ok(raw_run) = i64::try_from(run.0) else { return Err(FactError::RunNotFound(run).into()) };
+        let mut client = self.client().await?;
+        let transaction = client.transaction().await?;
+        self.lock_facts(&transaction).await?;
+        let status = self.run_status(&transaction, raw_run).await?.ok_or(FactError::RunNotFound(run))?;
+        if status == RunStatus::RolledBack {
+            return Ok(RolledBack::default());
+        }
+        let rows = query(&transaction, &self.sql(SELECT_RECORDS), &[&raw_run]).await?;
+        let records = rows.iter().map(|row| record_from_row(run, row, 0)).collect::<Result<Vec<_>, _>>()?;
+        let source_ids: Vec<i64> = records
+            .iter()
+            .flat_map(|record| &record.sources)
+            .filter_map(|source| i64::try_from(source.id.0).ok())
+            .collect();
+        let rows = query(&transaction, &self.sql(SELECT_IDS), &[&source_ids]).await?;
+        let existing: HashSet<i64> = rows.iter().map(|row| row.try_get(0)).collect::<Result<_, _>>()?;
+        let taken: Vec<FactId> = records
+            .iter()
+            .flat_map(|record| &record.sources)
+            .filter(|source| i64::try_from(source.id.0).is_ok_and(|raw| existing.contains(&raw)))
+            .map(|source| source.id)
+            .collect();
+        if !taken.is_empty() {
+            return Err(FactError::RestoreConflict { run, facts: taken }.into());
+        }
+        let mut outcome = RolledBack::default();
+        // Sources whose text is now held by another fact of their scope and tier:
+        // the table keeps one fact per text, so they cannot come back either.
+        let mut clashes = Vec::new();
+        for record in records.iter().rev() {
+            // The merged fact leaves first, because its text may be one of its own sources' texts.
+            if let Ok(raw_merged) = i64::try_from(record.merged.0)
+                && execute(&transaction, &self.sql(DELETE_FACT), &[&raw_merged]).await? > 0
+            {
+                outcome.removed += 1;
+            }
+            for source in &record.sources {
+                if self.same_fact(&transaction, &source.scope, source.tier, &source.hash).await?.is_some() {
+                    clashes.push(source.id);
+                    continue;
+                }
+                self.restore(&transaction, source).await?;
+                outcome.restored += 1;
+            }
+        }
+        if !clashes.is_empty() {
+            return Err(FactError::RestoreConflict { run, facts: clashes }.into());
+        }
+        execute(&transaction, &self.sql(SET_RUN_STATUS), &[&raw_run, &RunStatus::RolledBack.as_str()])
+            .await?;
+        transaction.commit().await?;
+        Ok(outcome)
+    }
+
+    /// Write `fact` back exactly as it was stored; only its length and keywords are computed again.
+    async fn restore<C: GenericClient>(&self, client: &C, fact: &Fact) -> Result<(), FactFail> {
+        let (source_conversation, source_start, source_end) = source_columns(fact.source.as_ref());
+        let (status, reason) = match &fact.status {
+            FactStatus::Active => (ACTIVE, None),
+            FactStatus::Quarantined(reason) => (QUARANTINED, Some(reason.as_str())),
+        };
+        execute(
+            client,
+            &self.sql(RESTORE_FACT),
+            &[
+                &to_sql(fact.id.0, "id")?,
+                &fact.scope.kind(),
+                &fact.scope.id().as_str(),
+                &fact.tier.as_str(),
+                &fact.text,
+                &to_sql(fact.chars() as u64, "chars")?,
+                &fact.hash.as_bytes().as_slice(),
+                &distinct_keywords(&fact.text),
+                &source_conversation,
+                &source_start,
+                &source_end,
+                &to_sql(fact.created_ms, "created_ms")?,
+                &to_sql(fact.updated_ms, "updated_ms")?,
+                &status,
+                &reason,
+            ],
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn list_runs(&self) -> Result<Vec<RunInfo>, FactFail> {
+        let client = self.client().await?;
+        let sql = self.sql("SELECT id, pass, status, merges, created_ms FROM {s}.fact_runs ORDER BY id");
+        let rows = query(&client, &sql, &[]).await?;
+        let mut runs = Vec::with_capacity(rows.len());
+        for row in rows {
+            let raw_run: i64 = row.try_get(0)?;
+            runs.push(RunInfo {
+                id: RunId(from_sql(raw_run, "fact_runs.id")?),
+                pass: row.try_get(1)?,
+                status: parse_run_status(raw_run, row.try_get(2)?)?,
+                merges: from_sql(row.try_get(3)?, "fact_runs.merges")?,
+                created_ms: from_sql(row.try_get(4)?, "fact_runs.created_ms")?,
+            });
+        }
+        Ok(runs)
+    }
+
+    async fn records_of(&self, run: RunId) -> Result<Vec<RollbackRecord>, FactFail> {
+        let Ok(raw_run) = i64::try_from(run.0) else { return Err(FactError::RunNotFound(run).into()) };
+        let client = self.client().await?;
+        let rows = query(&client, &self.sql(SELECT_RUN_RECORDS), &[&raw_run]).await?;
+        if rows.is_empty() {
+            return Err(FactError::RunNotFound(run).into());
+        }
+        let mut records = Vec::with_capacity(rows.len());
+        for row in &rows {
+            parse_run_status(raw_run, row.try_get(0)?)?;
+            // A run without merges comes back as one row with no record in it.
+            if row.try_get::<_, Option<i64>>(1)?.is_some() {
+                records.push(record_from_row(run, row, 1)?);
+            }
+        }
+        Ok(records)
+    }
+
+    /// Raise the generation and take the lock that orders fact writes; the caller commits only if it changed something.
+    async fn lock_facts<C: GenericClient>(&self, client: &C) -> Result<(), FactFail> {
+        if query_opt(client, &self.sql(LOCK_AND_BUMP), &[]).await?.is_none() {
+            return Err(BadRow::NoGeneration.into());
+        }
+        Ok(())
+    }
+
+    /// The status of run `raw_run`, `None` when there is no such run.
+    async fn run_status<C: GenericClient>(
+        &self,
+        client: &C,
+        raw_run: i64,
+    ) -> Result<Option<RunStatus>, FactFail> {
+        let Some(row) = query_opt(client, &self.sql(SELECT_RUN_STATUS), &[&raw_run]).await? else {
+            return Ok(None);
+        };
+        Ok(Some(parse_run_status(raw_run, row.try_get(0)?)?))
+    }
+
+    /// The fact of `scope` and `tier` whose text has `hash`, if any.
+    async fn same_fact<C: GenericClient>(
+        &self,
+        client: &C,
+        scope: &Scope,
+        tier: Tier,
+        hash: &ContentHash,
+    ) -> Result<Option<Fact>, FactFail> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM {{s}}.facts
+             WHERE scope_kind = $1 AND scope_id = $2 AND tier = $3 AND hash = $4"
+        );
+        let row = query_opt(
+            client,
+            &self.sql(&sql),
+            &[&scope.kind(), &scope.id().as_str(), &tier.as_str(), &hash.as_bytes().as_slice()],
+        )
+        .await?;
+        row.as_ref().map(fact_from_row).transpose()
+    }
+
+    async fn read_fact<C: GenericClient>(&self, client: &C, id: FactId) -> Result<Option<Fact>, FactFail> {
+        let Ok(raw_id) = i64::try_from(id.0) else { return Ok(None) };
+        let sql = format!("SELECT {COLUMNS} FROM {{s}}.facts WHERE id = $1");
+        let row = query_opt(client, &self.sql(&sql), &[&raw_id]).await?;
+        row.as_ref().map(fact_from_row).transpose()
+    }
+
+    /// Characters stored in `scope` and `tier`, quarantined facts included.
+    async fn used_chars<C: GenericClient>(
+        &self,
+        client: &C,
+        scope: &Scope,
+        tier: Tier,
+    ) -> Result<usize, FactFail> {
+        let row =
+            query_opt(client, &self.sql(SELECT_USED), &[&scope.kind(), &scope.id().as_str(), &tier.as_str()])
+                .await?;
+        let raw: i64 = row.map(|row| row.try_get(0)).transpose()?.unwrap_or(0);
+        Ok(from_sql(raw, "chars")?)
+    }
+}
+
+fn bad(reason: String) -> FactError {
+    FactError::BadMerge { reason }
+}
+
+/// Refuse a text PostgreSQL cannot store: its text type has no room for the NUL character.
+fn storable(text: &str, what: &str) -> Result<(), FactError> {
+    if text.contains('\0') {
+        return Err(FactError::Invalid {
+            reason: format!("{what} contains a NUL character, which PostgreSQL text cannot hold"),
+        });
+    }
+    Ok(())
+}
+
+/// The keywords of `text`, each once, in the order they first appear.
+fn distinct_keywords(text: &str) -> Vec<String> {
+    let mut seen = HashSet::new();
+    keywords(text).filter(|keyword| seen.insert(keyword.clone())).collect()
+}
+
+fn check_budget(
+    budgets: FactBudgets,
+    scope: &Scope,
+    tier: Tier,
+    used: usize,
+    freed: usize,
+    needed: usize,
+) -> Result<(), FactError> {
+    let limit = budgets.limit(tier);
+    if used.saturating_sub(freed).saturating_add(needed) > limit {
+        return Err(FactError::OverBudget { scope: scope.clone(), tier, used, needed, limit });
+    }
+    Ok(())
+}
+
+/// A source as its three columns (all set or all null).
+fn source_columns(source: Option<&FactSource>) -> (Option<&str>, Option<i64>, Option<i64>) {
+    match source {
+        Some(source) => (
+            Some(source.conversation.as_str()),
+            Some(seq_to_sql(source.range.start)),
+            Some(seq_to_sql(source.range.end)),
+        ),
+        None => (None, None, None),
+    }
+}
+
+/// A sequence number as stored: its 64 bits as a signed integer, so that even an open end (`u64::MAX`) fits.
+fn seq_to_sql(seq: Seq) -> i64 {
+    seq.0.cast_signed()
+}
+
+fn parse_run_status(raw_run: i64, text: &str) -> Result<RunStatus, BadRow> {
+    match text {
+        "applied" => Ok(RunStatus::Applied),
+        "verified" => Ok(RunStatus::Verified),
+        "rolled_back" => Ok(RunStatus::RolledBack),
+        other => Err(BadRow::RunStatus { run: raw_run, found: other.to_owned() }),
+    }
+}
+
+/// A record from a row whose columns `first` and `first + 1` are the merged fact's id and the sources' JSON.
+fn record_from_row(run: RunId, row: &Row, first: usize) -> Result<RollbackRecord, FactFail> {
+    Ok(RollbackRecord {
+        run,
+        merged: FactId(from_sql(row.try_get(first)?, "fact_rollback.merged")?),
+        sources: from_json(row.try_get(first + 1)?, "fact_rollback.sources")?,
+    })
+}
+
+/// A row of [`COLUMNS`] as a fact, refusing anything this store would not have written.
+fn fact_from_row(row: &Row) -> Result<Fact, FactFail> {
+    let raw_id: i64 = row.try_get(0)?;
+    let name =
+        |column: &'static str, found: &str| BadRow::Name { id: raw_id, column, found: found.to_owned() };
+    let conversation_id = |column: &'static str, text: &str| {
+        ConversationId::new(text).map_err(|source| BadRow::Id { id: raw_id, column, source })
+    };
+    let scope_id = conversation_id("scope_id", row.try_get(2)?)?;
+    let scope = match row.try_get(1)? {
+        "user" => Scope::User(scope_id),
+        "conversation" => Scope::Conversation(scope_id),
+        other => return Err(name("scope_kind", other).into()),
+    };
+    let tier = match row.try_get(3)? {
+        "user_profile" => Tier::UserProfile,
+        "agent_notes" => Tier::AgentNotes,
+        other => return Err(name("tier", other).into()),
+    };
+    let text: String = row.try_get(4)?;
+    let hash_bytes: &[u8] = row.try_get(5)?;
+    let hash = <[u8; 32]>::try_from(hash_bytes)
+        .map(ContentHash::from_bytes)
+        .map_err(|_| BadRow::HashLength { id: raw_id, length: hash_bytes.len() })?;
+    let source_conversation: Option<&str> = row.try_get(6)?;
+    let source_start: Option<i64> = row.try_get(7)?;
+    let source_end: Option<i64> = row.try_get(8)?;
+    let source = match (source_conversation, source_start, source_end) {
+        (Some(conversation), Some(start), Some(end)) => Some(FactSource {
+            conversation: conversation_id("source_conversation", conversation)?,
+            // Built field by field, so that the stored numbers come back exactly as written.
+            range: SeqRange { start: Seq(start.cast_unsigned()), end: Seq(end.cast_unsigned()) },
+        }),
+        (None, None, None) => None,
+        _ => return Err(BadRow::PartialSource { id: raw_id }.into()),
+    };
+    let status = match row.try_get(11)? {
+        ACTIVE => FactStatus::Active,
+        QUARANTINED => FactStatus::Quarantined(
+            row.try_get::<_, Option<String>>(12)?.ok_or(BadRow::NoReason { id: raw_id })?,
+        ),
+        other => return Err(name("status", other).into()),
+    };
+    Ok(Fact {
+        id: FactId(from_sql(raw_id, "id")?),
+        scope,
+        tier,
+        text,
+        source,
+        hash,
+        created_ms: from_sql(row.try_get(9)?, "created_ms")?,
+        updated_ms: from_sql(row.try_get(10)?, "updated_ms")?,
+        status,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keywords_are_stored_once_each() {
+        assert_eq!(distinct_keywords("Tea, tea and TEA: green tea"), ["tea", "and", "green"]);
+        assert!(distinct_keywords(" -*:\"()' 🦀").is_empty());
+    }
+
+    #[test]
+    fn nul_characters_are_refused() {
+        assert!(storable("fine text", "a fact's text").is_ok());
+        assert!(matches!(storable("a\0b", "a fact's text"), Err(FactError::Invalid { .. })));
+    }
+}

@@ -50,6 +50,15 @@ pub(crate) enum FactsCommand {
     Consolidate(FactsConsolidateArgs),
     /// Undo an earlier consolidation run: every source back exactly as it was.
     Rollback(FactsRollbackArgs),
+    /// List the consolidation runs, oldest first, with their status.
+    Runs(FactsRunsArgs),
+}
+
+/// Where the runs are.
+#[derive(Debug, Args)]
+pub(crate) struct FactsRunsArgs {
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
 }
 
 /// A consolidation run.

@@ -345,10 +345,19 @@ fn facts_consolidate_and_roll_back_from_the_shell() {
         .and_then(|rest| rest.trim().strip_suffix(')'))
         .expect("a run id");
 
+    let runs = tidemark(&["facts", "runs"], None, Some(&store));
+    let listed_runs = String::from_utf8_lossy(&runs.stdout).into_owned();
+    assert!(
+        listed_runs.contains(&format!("{run_id}\tconsolidation/template\tverified\t2\t")),
+        "{listed_runs}"
+    );
+
     let undone = tidemark(&["facts", "rollback", run_id], None, Some(&store));
     assert!(undone.status.success(), "{}", String::from_utf8_lossy(&undone.stderr));
     assert!(String::from_utf8_lossy(&undone.stdout).contains("4 fact(s) restored"));
     assert_eq!(listed(), before, "the facts are back byte for byte");
+    let runs = tidemark(&["facts", "runs"], None, Some(&store));
+    assert!(String::from_utf8_lossy(&runs.stdout).contains("\trolled_back\t"));
     let unknown = tidemark(&["facts", "rollback", "999"], None, Some(&store));
     assert_eq!(unknown.status.code(), Some(2));
     let bad = tidemark(&["facts", "consolidate", "--threshold", "1.5"], None, Some(&store));

@@ -8,7 +8,7 @@ use tidemark_memory::facts::{FactCoordinator, RememberError};
 
 use crate::args::{
     FactsAddArgs, FactsCommand, FactsConsolidateArgs, FactsDeleteArgs, FactsListArgs, FactsRollbackArgs,
-    FactsSearchArgs,
+    FactsRunsArgs, FactsSearchArgs,
 };
 use crate::error::CliError;
 use crate::setup;
@@ -22,7 +22,24 @@ pub(crate) async fn run(command: FactsCommand) -> Result<(), CliError> {
         FactsCommand::Delete(args) => delete(args).await,
         FactsCommand::Consolidate(args) => consolidate(args).await,
         FactsCommand::Rollback(args) => rollback(args).await,
+        FactsCommand::Runs(args) => runs(args).await,
     }
+}
+
+async fn runs(args: FactsRunsArgs) -> Result<(), CliError> {
+    let store = setup::store(&args.store.store).await?;
+    let mut out = String::from("run\tpass\tstatus\tmerges\tcreated_ms\n");
+    for run in store.runs().await.map_err(read)? {
+        out.push_str(&format!(
+            "{}\t{}\t{}\t{}\t{}\n",
+            run.id,
+            run.pass,
+            run.status.as_str(),
+            run.merges,
+            run.created_ms
+        ));
+    }
+    emit(&out)
 }
 
 async fn consolidate(args: FactsConsolidateArgs) -> Result<(), CliError> {

@@ -38,13 +38,14 @@ use std::fmt::Write as _;
 use deadpool_postgres::GenericClient;
 use tidemark_core::fact::{check_text, keywords, now_ms};
 use tidemark_core::{
-    BudgetUsage, ContentHash, ConversationId, ConversationIdError, Fact, FactBudgets, FactError, FactFilter,
-    FactId, FactSource, FactStatus, FactStore, Merge, Merged, NewFact, Put, RollbackRecord, RolledBack,
-    RunId, RunInfo, RunStatus, Scope, Seq, SeqRange, StatusFilter, Tier, fact_hash,
+    BudgetUsage, ContentHash, Fact, FactBudgets, FactError, FactFilter, FactId, FactSource, FactStatus,
+    FactStore, Merge, Merged, NewFact, Put, RollbackRecord, RolledBack, RunId, RunInfo, RunStatus, Scope,
+    Seq, StatusFilter, Tier, fact_hash,
 };
 use tokio_postgres::Row;
 use tokio_postgres::types::ToSql;
 
+use super::super::fact_row::{ACTIVE, BadRow, FactColumns, QUARANTINED};
 use super::{
     DataError, Fail, PostgresStore, execute, from_json, from_sql, query, query_opt, to_json, to_sql,
 };
@@ -143,65 +144,6 @@ impl FactStore for PostgresStore {
     }
 }
 
-/// A stored fact row that this store would never have written.
-///
-/// It reaches callers as the source of a [`FactError::Backend`].
-#[derive(Debug, thiserror::Error)]
-enum BadRow {
-    /// A text column holds a value outside the names this store writes.
-    #[error("fact {id}: column `{column}` holds {found:?}, which this store never writes")]
-    Name {
-        /// The fact's id.
-        id: i64,
-        /// The column.
-        column: &'static str,
-        /// The value found.
-        found: String,
-    },
-    /// The hash is not 32 bytes long.
-    #[error("fact {id}: column `hash` holds {length} bytes, not 32")]
-    HashLength {
-        /// The fact's id.
-        id: i64,
-        /// The length found.
-        length: usize,
-    },
-    /// A quarantined fact has no reason.
-    #[error("fact {id} is quarantined without a reason")]
-    NoReason {
-        /// The fact's id.
-        id: i64,
-    },
-    /// Only some of the three source columns are set.
-    #[error("fact {id} has a partial source: conversation, start and end must be set together")]
-    PartialSource {
-        /// The fact's id.
-        id: i64,
-    },
-    /// A scope id or source conversation is not a valid id.
-    #[error("fact {id}: column `{column}` holds an invalid id")]
-    Id {
-        /// The fact's id.
-        id: i64,
-        /// The column.
-        column: &'static str,
-        /// Why the id is invalid.
-        #[source]
-        source: ConversationIdError,
-    },
-    /// The generation counter's row is missing.
-    #[error("the fact generation row is missing from `fact_meta`")]
-    NoGeneration,
-    /// A run's status is not one of the names this store writes.
-    #[error("consolidation run {run}: column `status` holds {found:?}, which this store never writes")]
-    RunStatus {
-        /// The run's id.
-        run: i64,
-        /// The value found.
-        found: String,
-    },
-}
-
 impl From<BadRow> for FactFail {
     fn from(error: BadRow) -> Self {
         Self::Backend(Box::new(error))
@@ -211,10 +153,6 @@ impl From<BadRow> for FactFail {
 /// The columns every fact query selects, in the order [`fact_from_row`] reads them.
 const COLUMNS: &str = "id, scope_kind, scope_id, tier, text, hash, source_conversation, source_start,
      source_end, created_ms, updated_ms, status, quarantine_reason";
-
-const ACTIVE: &str = "active";
-
-const QUARANTINED: &str = "quarantined";
 
 /// Raise the fact generation; as the first statement of a write it also takes the lock that orders fact writes.
 const LOCK_AND_BUMP: &str =
@@ -822,57 +760,21 @@ fn record_from_row(run: RunId, row: &Row, first: usize) -> Result<RollbackRecord
 /// A row of [`COLUMNS`] as a fact, refusing anything this store would not have written.
 fn fact_from_row(row: &Row) -> Result<Fact, FactFail> {
     let raw_id: i64 = row.try_get(0)?;
-    let name =
-        |column: &'static str, found: &str| BadRow::Name { id: raw_id, column, found: found.to_owned() };
-    let conversation_id = |column: &'static str, text: &str| {
-        ConversationId::new(text).map_err(|source| BadRow::Id { id: raw_id, column, source })
-    };
-    let scope_id = conversation_id("scope_id", row.try_get(2)?)?;
-    let scope = match row.try_get(1)? {
-        "user" => Scope::User(scope_id),
-        "conversation" => Scope::Conversation(scope_id),
-        other => return Err(name("scope_kind", other).into()),
-    };
-    let tier = match row.try_get(3)? {
-        "user_profile" => Tier::UserProfile,
-        "agent_notes" => Tier::AgentNotes,
-        other => return Err(name("tier", other).into()),
-    };
-    let text: String = row.try_get(4)?;
-    let hash_bytes: &[u8] = row.try_get(5)?;
-    let hash = <[u8; 32]>::try_from(hash_bytes)
-        .map(ContentHash::from_bytes)
-        .map_err(|_| BadRow::HashLength { id: raw_id, length: hash_bytes.len() })?;
-    let source_conversation: Option<&str> = row.try_get(6)?;
-    let source_start: Option<i64> = row.try_get(7)?;
-    let source_end: Option<i64> = row.try_get(8)?;
-    let source = match (source_conversation, source_start, source_end) {
-        (Some(conversation), Some(start), Some(end)) => Some(FactSource {
-            conversation: conversation_id("source_conversation", conversation)?,
-            // Built field by field, so that the stored numbers come back exactly as written.
-            range: SeqRange { start: Seq(start.cast_unsigned()), end: Seq(end.cast_unsigned()) },
-        }),
-        (None, None, None) => None,
-        _ => return Err(BadRow::PartialSource { id: raw_id }.into()),
-    };
-    let status = match row.try_get(11)? {
-        ACTIVE => FactStatus::Active,
-        QUARANTINED => FactStatus::Quarantined(
-            row.try_get::<_, Option<String>>(12)?.ok_or(BadRow::NoReason { id: raw_id })?,
-        ),
-        other => return Err(name("status", other).into()),
-    };
-    Ok(Fact {
+    let columns = FactColumns {
+        raw_id,
         id: FactId(from_sql(raw_id, "id")?),
-        scope,
-        tier,
-        text,
-        source,
-        hash,
+        scope_kind: row.try_get(1)?,
+        scope_id: row.try_get(2)?,
+        tier: row.try_get(3)?,
+        text: row.try_get(4)?,
+        hash: row.try_get(5)?,
+        source: (row.try_get(6)?, row.try_get(7)?, row.try_get(8)?),
         created_ms: from_sql(row.try_get(9)?, "created_ms")?,
         updated_ms: from_sql(row.try_get(10)?, "updated_ms")?,
-        status,
-    })
+        status: row.try_get(11)?,
+        quarantine_reason: row.try_get(12)?,
+    };
+    Ok(columns.decode()?)
 }
 
 #[cfg(test)]

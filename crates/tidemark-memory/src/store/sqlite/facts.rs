@@ -36,11 +36,12 @@ use rusqlite::types::ToSql;
 use rusqlite::{Connection, OptionalExtension, Row, Transaction, TransactionBehavior, params};
 use tidemark_core::fact::{check_text, keywords, now_ms};
 use tidemark_core::{
-    BudgetUsage, ContentHash, ConversationId, ConversationIdError, Fact, FactBudgets, FactError, FactFilter,
-    FactId, FactSource, FactStatus, FactStore, Merge, Merged, NewFact, Put, RollbackRecord, RolledBack,
-    RunId, RunInfo, RunStatus, Scope, Seq, SeqRange, StatusFilter, Tier, fact_hash,
+    BudgetUsage, ContentHash, Fact, FactBudgets, FactError, FactFilter, FactId, FactSource, FactStatus,
+    FactStore, Merge, Merged, NewFact, Put, RollbackRecord, RolledBack, RunId, RunInfo, RunStatus, Scope,
+    Seq, StatusFilter, Tier, fact_hash,
 };
 
+use super::super::fact_row::{ACTIVE, BadRow, FactColumns, QUARANTINED};
 use super::{DataError, SqliteStore, from_json, from_sql, to_json, to_sql};
 
 impl SqliteStore {
@@ -194,73 +195,10 @@ impl From<FactError> for Trouble {
     }
 }
 
-/// A stored fact row that this store would never have written.
-///
-/// It reaches callers as the source of a [`FactError::Backend`].
-#[derive(Debug, thiserror::Error)]
-enum BadRow {
-    /// A text column holds a value outside the names this store writes.
-    #[error("fact {id}: column `{column}` holds {found:?}, which this store never writes")]
-    Name {
-        /// The fact's row id.
-        id: i64,
-        /// The column.
-        column: &'static str,
-        /// The value found.
-        found: String,
-    },
-    /// The hash is not 32 bytes long.
-    #[error("fact {id}: column `hash` holds {length} bytes, not 32")]
-    HashLength {
-        /// The fact's row id.
-        id: i64,
-        /// The length found.
-        length: usize,
-    },
-    /// A quarantined fact has no reason.
-    #[error("fact {id} is quarantined without a reason")]
-    NoReason {
-        /// The fact's row id.
-        id: i64,
-    },
-    /// Only some of the three source columns are set.
-    #[error("fact {id} has a partial source: conversation, start and end must be set together")]
-    PartialSource {
-        /// The fact's row id.
-        id: i64,
-    },
-    /// A scope id or source conversation is not a valid id.
-    #[error("fact {id}: column `{column}` holds an invalid id")]
-    Id {
-        /// The fact's row id.
-        id: i64,
-        /// The column.
-        column: &'static str,
-        /// Why the id is invalid.
-        #[source]
-        source: ConversationIdError,
-    },
-    /// The generation counter's row is missing.
-    #[error("the fact generation row is missing from `fact_meta`")]
-    NoGeneration,
-    /// A run's status is not one of the names this store writes.
-    #[error("consolidation run {run}: column `status` holds {found:?}, which this store never writes")]
-    RunStatus {
-        /// The run's row id.
-        run: i64,
-        /// The value found.
-        found: String,
-    },
-}
-
 /// The columns every fact query selects, in the order [`fact_from_row`] reads them.
 const COLUMNS: &str = "facts.id, facts.scope_kind, facts.scope_id, facts.tier, facts.text, facts.hash,
      facts.source_conversation, facts.source_start, facts.source_end,
      facts.created_ms, facts.updated_ms, facts.status, facts.quarantine_reason";
-
-const ACTIVE: &str = "active";
-
-const QUARANTINED: &str = "quarantined";
 
 /// Raise the fact generation by one; every change runs it in its own transaction.
 const BUMP_GENERATION: &str = "UPDATE fact_meta SET value = value + 1 WHERE name = 'generation'";
@@ -894,62 +832,27 @@ fn seq_to_sql(seq: Seq) -> i64 {
 /// A row of [`COLUMNS`] as a fact, refusing anything this store would not have written.
 fn fact_from_row(row: &Row<'_>) -> Result<Fact, Trouble> {
     let raw_id: i64 = row.get(0)?;
-    let name =
-        |column: &'static str, found: &str| BadRow::Name { id: raw_id, column, found: found.to_owned() };
-    let conversation_id = |column: &'static str, text: &str| {
-        ConversationId::new(text).map_err(|source| BadRow::Id { id: raw_id, column, source })
-    };
-    let scope_id = conversation_id("scope_id", row.get_ref(2)?.as_str()?)?;
-    let scope = match row.get_ref(1)?.as_str()? {
-        "user" => Scope::User(scope_id),
-        "conversation" => Scope::Conversation(scope_id),
-        other => return Err(name("scope_kind", other).into()),
-    };
-    let tier = match row.get_ref(3)?.as_str()? {
-        "user_profile" => Tier::UserProfile,
-        "agent_notes" => Tier::AgentNotes,
-        other => return Err(name("tier", other).into()),
-    };
-    let text = row.get_ref(4)?.as_str()?.to_owned();
-    let hash_bytes = row.get_ref(5)?.as_blob()?;
-    let hash = <[u8; 32]>::try_from(hash_bytes)
-        .map(ContentHash::from_bytes)
-        .map_err(|_| BadRow::HashLength { id: raw_id, length: hash_bytes.len() })?;
-    let source_conversation = row.get_ref(6)?.as_str_or_null()?;
-    let source_start: Option<i64> = row.get(7)?;
-    let source_end: Option<i64> = row.get(8)?;
-    let source = match (source_conversation, source_start, source_end) {
-        (Some(conversation), Some(start), Some(end)) => Some(FactSource {
-            conversation: conversation_id("source_conversation", conversation)?,
-            // Built field by field, so that the stored numbers come back exactly as written.
-            range: SeqRange { start: Seq(start.cast_unsigned()), end: Seq(end.cast_unsigned()) },
-        }),
-        (None, None, None) => None,
-        _ => return Err(BadRow::PartialSource { id: raw_id }.into()),
-    };
-    let status = match row.get_ref(11)?.as_str()? {
-        ACTIVE => FactStatus::Active,
-        QUARANTINED => FactStatus::Quarantined(
-            row.get_ref(12)?.as_str_or_null()?.ok_or(BadRow::NoReason { id: raw_id })?.to_owned(),
-        ),
-        other => return Err(name("status", other).into()),
-    };
-    Ok(Fact {
+    let columns = FactColumns {
+        raw_id,
         id: FactId(from_sql(raw_id, "id")?),
-        scope,
-        tier,
-        text,
-        source,
-        hash,
+        scope_kind: row.get_ref(1)?.as_str()?,
+        scope_id: row.get_ref(2)?.as_str()?,
+        tier: row.get_ref(3)?.as_str()?,
+        text: row.get_ref(4)?.as_str()?.to_owned(),
+        hash: row.get_ref(5)?.as_blob()?,
+        source: (row.get_ref(6)?.as_str_or_null()?, row.get(7)?, row.get(8)?),
         created_ms: from_sql(row.get(9)?, "created_ms")?,
         updated_ms: from_sql(row.get(10)?, "updated_ms")?,
-        status,
-    })
+        status: row.get_ref(11)?.as_str()?,
+        quarantine_reason: row.get_ref(12)?.as_str_or_null()?.map(str::to_owned),
+    };
+    Ok(columns.decode()?)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tidemark_core::ConversationId;
 
     #[test]
     fn queries_hold_only_quoted_hex() {

@@ -1,0 +1,155 @@
+//! What the SQL stores share about fact rows: the names they write, and turning one row's columns back into a [`Fact`].
+//!
+//! SQLite and PostgreSQL lay facts out the same way; only the way a column is
+//! read differs, so each reads its columns into a [`FactColumns`] and
+//! [`FactColumns::decode`] checks and assembles them.
+
+use tidemark_core::{
+    ContentHash, ConversationId, ConversationIdError, Fact, FactId, FactSource, FactStatus, Scope, Seq,
+    SeqRange, Tier,
+};
+
+/// The `status` of a fact that may be shown to a model.
+pub(super) const ACTIVE: &str = "active";
+/// The `status` of a fact set aside for review.
+pub(super) const QUARANTINED: &str = "quarantined";
+
+/// A stored fact row that this store would never have written.
+///
+/// It reaches callers as the source of a [`FactError::Backend`].
+#[derive(Debug, thiserror::Error)]
+pub(super) enum BadRow {
+    /// A text column holds a value outside the names this store writes.
+    #[error("fact {id}: column `{column}` holds {found:?}, which this store never writes")]
+    Name {
+        /// The fact's id.
+        id: i64,
+        /// The column.
+        column: &'static str,
+        /// The value found.
+        found: String,
+    },
+    /// The hash is not 32 bytes long.
+    #[error("fact {id}: column `hash` holds {length} bytes, not 32")]
+    HashLength {
+        /// The fact's id.
+        id: i64,
+        /// The length found.
+        length: usize,
+    },
+    /// A quarantined fact has no reason.
+    #[error("fact {id} is quarantined without a reason")]
+    NoReason {
+        /// The fact's id.
+        id: i64,
+    },
+    /// Only some of the three source columns are set.
+    #[error("fact {id} has a partial source: conversation, start and end must be set together")]
+    PartialSource {
+        /// The fact's id.
+        id: i64,
+    },
+    /// A scope id or source conversation is not a valid id.
+    #[error("fact {id}: column `{column}` holds an invalid id")]
+    Id {
+        /// The fact's id.
+        id: i64,
+        /// The column.
+        column: &'static str,
+        /// Why the id is invalid.
+        #[source]
+        source: ConversationIdError,
+    },
+    /// The generation counter's row is missing.
+    #[error("the fact generation row is missing from `fact_meta`")]
+    NoGeneration,
+    /// A run's status is not one of the names this store writes.
+    #[error("consolidation run {run}: column `status` holds {found:?}, which this store never writes")]
+    RunStatus {
+        /// The run's id.
+        run: i64,
+        /// The value found.
+        found: String,
+    },
+}
+
+/// One fact row's columns as read from the database, before they are checked.
+pub(super) struct FactColumns<'a> {
+    /// `id`, as stored.
+    pub(super) raw_id: i64,
+    /// `id`, already read as a fact id.
+    pub(super) id: FactId,
+    /// `scope_kind`.
+    pub(super) scope_kind: &'a str,
+    /// `scope_id`.
+    pub(super) scope_id: &'a str,
+    /// `tier`.
+    pub(super) tier: &'a str,
+    /// `text`.
+    pub(super) text: String,
+    /// `hash`.
+    pub(super) hash: &'a [u8],
+    /// `source_conversation`, `source_start` and `source_end`.
+    pub(super) source: (Option<&'a str>, Option<i64>, Option<i64>),
+    /// `created_ms`.
+    pub(super) created_ms: u64,
+    /// `updated_ms`.
+    pub(super) updated_ms: u64,
+    /// `status`.
+    pub(super) status: &'a str,
+    /// `quarantine_reason`.
+    pub(super) quarantine_reason: Option<String>,
+}
+
+impl FactColumns<'_> {
+    /// The fact these columns hold, or what is wrong with them.
+    pub(super) fn decode(self) -> Result<Fact, BadRow> {
+        let raw_id = self.raw_id;
+        let name =
+            |column: &'static str, found: &str| BadRow::Name { id: raw_id, column, found: found.to_owned() };
+        let conversation_id = |column: &'static str, text: &str| {
+            ConversationId::new(text).map_err(|source| BadRow::Id { id: raw_id, column, source })
+        };
+        let scope_id = conversation_id("scope_id", self.scope_id)?;
+        let scope = match self.scope_kind {
+            "user" => Scope::User(scope_id),
+            "conversation" => Scope::Conversation(scope_id),
+            other => return Err(name("scope_kind", other)),
+        };
+        let tier = match self.tier {
+            "user_profile" => Tier::UserProfile,
+            "agent_notes" => Tier::AgentNotes,
+            other => return Err(name("tier", other)),
+        };
+        let hash = <[u8; 32]>::try_from(self.hash)
+            .map(ContentHash::from_bytes)
+            .map_err(|_| BadRow::HashLength { id: raw_id, length: self.hash.len() })?;
+        let source = match self.source {
+            (Some(conversation), Some(start), Some(end)) => Some(FactSource {
+                conversation: conversation_id("source_conversation", conversation)?,
+                // Built field by field, so that the stored numbers come back exactly as written.
+                range: SeqRange { start: Seq(start.cast_unsigned()), end: Seq(end.cast_unsigned()) },
+            }),
+            (None, None, None) => None,
+            _ => return Err(BadRow::PartialSource { id: raw_id }),
+        };
+        let status = match self.status {
+            ACTIVE => FactStatus::Active,
+            QUARANTINED => {
+                FactStatus::Quarantined(self.quarantine_reason.ok_or(BadRow::NoReason { id: raw_id })?)
+            }
+            other => return Err(name("status", other)),
+        };
+        Ok(Fact {
+            id: self.id,
+            scope,
+            tier,
+            text: self.text,
+            source,
+            hash,
+            created_ms: self.created_ms,
+            updated_ms: self.updated_ms,
+            status,
+        })
+    }
+}

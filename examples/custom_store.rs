@@ -7,10 +7,12 @@
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use tidemark_core::store::{ConversationStats, check_state};
 use tidemark_core::{
-    CompactionState, ConversationId, ConversationStore, NewMessage, Seq, SeqRange, StoreError, StoredMessage,
+    CompactionState, ConversationId, ConversationStore, Lease, NewMessage, Seq, SeqRange, StoreError,
+    StoredMessage,
 };
 
 #[derive(Default)]
@@ -20,9 +22,9 @@ struct Entry {
     state: CompactionState,
 }
 
-/// Every conversation in one map.
+/// Every conversation in one map, and who holds each conversation's compaction lease until when.
 #[derive(Default)]
-struct MapStore(Mutex<BTreeMap<ConversationId, Entry>>);
+struct MapStore(Mutex<BTreeMap<ConversationId, Entry>>, Mutex<BTreeMap<ConversationId, (String, Instant)>>);
 
 impl MapStore {
     fn with<T>(&self, work: impl FnOnce(&mut BTreeMap<ConversationId, Entry>) -> T) -> Result<T, StoreError> {
@@ -125,6 +127,33 @@ impl ConversationStore for MapStore {
 
     async fn conversations(&self) -> Result<Vec<ConversationId>, StoreError> {
         self.with(|map| map.keys().cloned().collect())
+    }
+
+    // Leases stop two memories over this store from compacting one
+    // conversation at once. This store lives in one process, so a map will do;
+    // a database backend keeps them in a table, timed by the server's clock.
+    async fn try_lease(&self, id: &ConversationId, holder: &str, ttl: Duration) -> Result<Lease, StoreError> {
+        let mut leases =
+            self.1.lock().map_err(|_| StoreError::backend("try_lease", "the lease lock is poisoned"))?;
+        let now = Instant::now();
+        if let Some((owner, expires)) = leases.get(id)
+            && owner != holder
+            && *expires > now
+        {
+            return Ok(Lease::HeldBy { holder: owner.clone(), expires_in: *expires - now });
+        }
+        let expires = now.checked_add(ttl).unwrap_or(now + Duration::from_secs(3_600));
+        leases.insert(id.clone(), (holder.to_owned(), expires));
+        Ok(Lease::Acquired)
+    }
+
+    async fn release_lease(&self, id: &ConversationId, holder: &str) -> Result<(), StoreError> {
+        let mut leases =
+            self.1.lock().map_err(|_| StoreError::backend("release_lease", "the lease lock is poisoned"))?;
+        if leases.get(id).is_some_and(|(owner, _)| owner == holder) {
+            leases.remove(id);
+        }
+        Ok(())
     }
 }
 

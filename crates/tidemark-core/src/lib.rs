@@ -40,6 +40,7 @@ pub mod model;
 pub mod observer;
 pub mod policy;
 pub mod store;
+pub mod time;
 pub mod unit;
 
 mod forward;

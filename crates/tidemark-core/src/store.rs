@@ -218,36 +218,34 @@ pub trait ConversationStore: Send + Sync {
     /// Every conversation that has stored messages or state, in ascending order.
     fn conversations(&self) -> impl Future<Output = Result<Vec<ConversationId>, StoreError>> + Send;
 
-    /// Claim the right to compact `conversation` for `holder`, for at most `ttl`, across every process sharing the store.
+    /// Claim the right to compact `conversation` for `holder`, for at most `ttl`, across every memory sharing the store.
     ///
     /// A memory calls this after its own in-process lock and before it runs a
     /// compactor, and [`release_lease`](ConversationStore::release_lease)
     /// afterwards. A lease that is not released (its process died) expires
     /// after `ttl`, so a crash never blocks a conversation for good. The same
-    /// holder may claim again to extend its lease.
+    /// holder may claim again to extend its lease. A `ttl` of zero gives a
+    /// lease that has already expired: the next claim by anyone succeeds.
     ///
-    /// The default grants every claim: a store that only one process uses
-    /// needs no lease, because the memory's in-process lock already serialises
-    /// compactions (and the compare-and-swap of `save_state` guards the rest).
+    /// There is no default: every store, and every wrapper around one, says
+    /// what its leases do, so a wrapper that forgets to forward them does not
+    /// compile instead of quietly turning the cross-process lock off. Two
+    /// memories over one store (two processes, or two adapters in one process)
+    /// only compact a conversation once at a time if the leases are exclusive;
+    /// the store conformance suite checks that they are.
     fn try_lease(
         &self,
         conversation: &ConversationId,
         holder: &str,
         ttl: Duration,
-    ) -> impl Future<Output = Result<Lease, StoreError>> + Send {
-        let _ = (conversation, holder, ttl);
-        async { Ok(Lease::Acquired) }
-    }
+    ) -> impl Future<Output = Result<Lease, StoreError>> + Send;
 
     /// Give up `holder`'s lease on `conversation` (nothing happens if it does not hold one).
     fn release_lease(
         &self,
         conversation: &ConversationId,
         holder: &str,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send {
-        let _ = (conversation, holder);
-        async { Ok(()) }
-    }
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
 }
 
 /// The answer to [`ConversationStore::try_lease`].

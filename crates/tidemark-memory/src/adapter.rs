@@ -23,6 +23,7 @@ mod compacting;
 mod demoting;
 mod gate;
 mod policy_memory;
+mod timer;
 mod window;
 
 pub use compacting::CompactingMemory;

@@ -118,3 +118,38 @@ async fn a_restarted_compacting_memory_does_not_compact_again() {
     assert!(evicted.iter().all(|message| !already.contains(message)), "nothing was summarised twice");
     assert!(!evicted.is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_handles_on_one_file_compact_once_through_the_files_lease() {
+    // Two stores opened on one file have their own connections, as two
+    // processes would; only the lease table in the file keeps the second
+    // memory from running the compactor on what the first is compacting.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("shared.db");
+    let (probe, entered, release) = Probe::gated();
+    let first = std::sync::Arc::new(CompactingMemory::new(open(&path), token_window(3_000), probe.clone()));
+    let second = std::sync::Arc::new(CompactingMemory::new(open(&path), token_window(3_000), probe.clone()));
+    let conversation = id("two-handles");
+    for i in 0..16 {
+        first.append(&conversation, turn(i)).await.expect("append");
+    }
+    let holder = {
+        let (memory, conversation) = (std::sync::Arc::clone(&first), conversation.clone());
+        tokio::spawn(async move { memory.load(&conversation).await })
+    };
+    entered.notified().await;
+    let lease = second.get_ref().try_lease(&conversation, "someone-else", std::time::Duration::from_secs(60));
+    assert!(
+        matches!(lease.await.expect("try_lease"), tidemark_core::Lease::HeldBy { .. }),
+        "the compacting handle's lease is visible through the other connection"
+    );
+    let waiter = {
+        let (memory, conversation) = (std::sync::Arc::clone(&second), conversation.clone());
+        tokio::spawn(async move { memory.load(&conversation).await })
+    };
+    release.notify_one();
+    let a = holder.await.expect("joined").expect("loaded");
+    let b = waiter.await.expect("joined").expect("loaded");
+    assert_eq!(probe.calls(), 1, "one compaction for two handles on one file");
+    assert_eq!(a, b, "the waiting handle serves the new summary");
+}

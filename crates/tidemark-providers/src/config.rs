@@ -208,7 +208,7 @@ mod tests {
     #[test]
     fn base_urls_are_normalised() {
         let check = |base: &str, expected: &str| {
-            assert_eq!(endpoint(base).as_deref(), Ok(expected), "{base}");
+            assert_eq!(endpoint(base).ok().as_deref(), Some(expected), "{base}");
         };
         for base in ["http://h:8080", "http://h:8080/", "http://h:8080/v1", "http://h:8080/v1/"] {
             check(base, "http://h:8080/v1/chat/completions");
@@ -216,7 +216,7 @@ mod tests {
         check("https://proxy.example/openai/v1", "https://proxy.example/openai/v1/chat/completions");
         check("https://proxy.example/openai", "https://proxy.example/openai/v1/chat/completions");
         for bad in ["", "not a url", "ftp://h/v1", "file:///tmp"] {
-            assert_eq!(endpoint(bad), Err(ConfigError::BaseUrl { url: bad.to_owned() }), "{bad}");
+            assert!(matches!(endpoint(bad), Err(ConfigError::BaseUrl { url }) if url == bad), "{bad}");
         }
     }
 
@@ -246,7 +246,7 @@ mod tests {
             OpenAiConfig::from_lookup(lookup(&[("TIDEMARK_MODEL", "m"), ("OPENAI_BASE_URL", "nope")])),
             Err(ConfigError::BaseUrl { .. })
         ));
-        assert_eq!(OpenAiConfig::new("http://h", " ").err(), Some(ConfigError::EmptyModel));
+        assert!(matches!(OpenAiConfig::new("http://h", " "), Err(ConfigError::EmptyModel)));
     }
 
     #[test]

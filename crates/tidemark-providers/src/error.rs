@@ -1,7 +1,7 @@
 //! The errors of tidemark-providers' own constructors; model calls fail with the core `CompletionError`.
 
 /// A configuration that cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConfigError {
     /// A required environment variable is not set.
@@ -22,9 +22,10 @@ pub enum ConfigError {
     #[error("the model name is empty")]
     EmptyModel,
     /// The HTTP client could not be built.
-    #[error("the http client could not be built: {reason}")]
+    #[error("the http client could not be built")]
     Client {
         /// What the HTTP library reported.
-        reason: String,
+        #[source]
+        source: reqwest::Error,
     },
 }

@@ -1,8 +1,6 @@
 //! [`OpenAiModel`]: chat completions over HTTP with timeouts, retries, backoff and typed errors.
 
 use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
@@ -17,7 +15,7 @@ use crate::error::ConfigError;
 use crate::wire::{WireOptions, to_wire};
 
 /// How the model waits between attempts: `tokio::time::sleep` unless replaced (tests record the waits instead).
-pub type Sleep = Arc<dyn Fn(Duration) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
+pub use tidemark_core::time::Sleep;
 
 /// The most bytes of an error body kept for a message.
 const EXCERPT_BYTES: usize = 300;
@@ -80,7 +78,7 @@ impl OpenAiModel {
             .timeout(config.request_timeout)
             .user_agent(concat!("tidemark/", env!("CARGO_PKG_VERSION")))
             .build()
-            .map_err(|error| ConfigError::Client { reason: error.to_string() })?;
+            .map_err(|source| ConfigError::Client { source })?;
         let sleep: Sleep = Arc::new(|duration| Box::pin(tokio::time::sleep(duration)));
         Ok(Self { config, client, sleep })
     }

@@ -5,12 +5,13 @@
 //! Conformance suites compare real implementations against them.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 use tidemark_core::store::{ConversationStats, check_state};
 use tidemark_core::{
     CompactionError, CompactionState, Compactor, ConversationId, ConversationMemory, ConversationStore,
-    MemoryError, MemoryPolicy, Message, NewMessage, Part, Role, Selection, Seq, SeqRange, StoreError,
+    Lease, MemoryError, MemoryPolicy, Message, NewMessage, Part, Role, Selection, Seq, SeqRange, StoreError,
     StoredMessage, Window, units,
 };
 
@@ -26,6 +27,8 @@ struct Conversation {
 #[derive(Debug, Default, Clone)]
 pub struct ReferenceStore {
     conversations: Arc<Mutex<BTreeMap<ConversationId, Conversation>>>,
+    /// Who holds each conversation's compaction lease, and until when.
+    leases: Arc<Mutex<BTreeMap<ConversationId, (String, Instant)>>>,
 }
 
 impl ReferenceStore {
@@ -142,6 +145,34 @@ impl ConversationStore for ReferenceStore {
 
     async fn conversations(&self) -> Result<Vec<ConversationId>, StoreError> {
         Ok(self.lock().keys().cloned().collect())
+    }
+
+    async fn try_lease(
+        &self,
+        conversation: &ConversationId,
+        holder: &str,
+        ttl: Duration,
+    ) -> Result<Lease, StoreError> {
+        let now = Instant::now();
+        let mut leases = self.leases.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((owner, expires)) = leases.get(conversation)
+            && owner != holder
+            && *expires > now
+        {
+            return Ok(Lease::HeldBy { holder: owner.clone(), expires_in: *expires - now });
+        }
+        // A ttl too large for the clock lasts as long as the clock can count.
+        let expires = now.checked_add(ttl).unwrap_or(now + Duration::from_secs(u64::from(u32::MAX)));
+        leases.insert(conversation.clone(), (holder.to_owned(), expires));
+        Ok(Lease::Acquired)
+    }
+
+    async fn release_lease(&self, conversation: &ConversationId, holder: &str) -> Result<(), StoreError> {
+        let mut leases = self.leases.lock().unwrap_or_else(PoisonError::into_inner);
+        if leases.get(conversation).is_some_and(|(owner, _)| owner == holder) {
+            leases.remove(conversation);
+        }
+        Ok(())
     }
 }
 

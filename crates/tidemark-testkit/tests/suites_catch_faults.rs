@@ -1,10 +1,12 @@
 //! Each conformance suite rejects an implementation with a known fault, naming the check that caught it: a suite that cannot fail proves nothing.
 
+use std::time::Duration;
+
 use futures::executor::block_on;
 use tidemark_core::store::ConversationStats;
 use tidemark_core::{
-    CompactionError, CompactionState, Compactor, ConversationId, ConversationStore, MemoryPolicy, Message,
-    NewMessage, Role, Selection, Seq, SeqRange, StoreError, StoredMessage, Window, units,
+    CompactionError, CompactionState, Compactor, ConversationId, ConversationStore, Lease, MemoryPolicy,
+    Message, NewMessage, Role, Selection, Seq, SeqRange, StoreError, StoredMessage, Window, units,
 };
 use tidemark_testkit::conformance::compactor::CompactorConfig;
 use tidemark_testkit::conformance::memory::MemoryConfig;
@@ -23,6 +25,8 @@ enum Fault {
     PrunesRetained,
     /// `load_range` returns messages newest first.
     LoadsReversed,
+    /// `try_lease` grants every claim, as a store written for one process might.
+    GrantsEveryLease,
 }
 
 struct Faulty {
@@ -102,6 +106,17 @@ impl ConversationStore for Faulty {
     async fn conversations(&self) -> Result<Vec<ConversationId>, StoreError> {
         self.inner.conversations().await
     }
+
+    async fn try_lease(&self, c: &ConversationId, holder: &str, ttl: Duration) -> Result<Lease, StoreError> {
+        if let Fault::GrantsEveryLease = self.fault {
+            return Ok(Lease::Acquired);
+        }
+        self.inner.try_lease(c, holder, ttl).await
+    }
+
+    async fn release_lease(&self, c: &ConversationId, holder: &str) -> Result<(), StoreError> {
+        self.inner.release_lease(c, holder).await
+    }
 }
 
 fn store_failure(fault: Fault) -> &'static str {
@@ -115,6 +130,7 @@ fn store_suite_catches_each_fault() {
     assert_eq!(store_failure(Fault::IgnoresGeneration), "save_state_is_compare_and_swap");
     assert_eq!(store_failure(Fault::PrunesRetained), "prune_deletes_only_demoted_messages");
     assert_eq!(store_failure(Fault::LoadsReversed), "load_range_returns_what_was_appended");
+    assert_eq!(store_failure(Fault::GrantsEveryLease), "leases_are_exclusive_until_released_or_expired");
 }
 
 /// Keeps only the newest unit, retaining nothing before it.

@@ -1,8 +1,10 @@
 //! [`CompactingMemory`]: evicted messages are folded into a rolling summary that loads in front of the window.
 
+use std::fmt;
 use std::time::{Duration, Instant};
 
 use tidemark_core::error::chain_text;
+use tidemark_core::time::Sleep;
 use tidemark_core::{
     CompactionError, CompactionEvent, CompactionObserver, Compactor, ConversationId, ConversationMemory,
     ConversationStore, Lease, MemoryError, MemoryPolicy, Message, Outcome, Selection, SeqRange, StoreError,
@@ -10,6 +12,7 @@ use tidemark_core::{
 };
 
 use super::gate::Gates;
+use super::timer::{tokio_sleep, within};
 use super::window::View;
 use super::{FailureMode, MAX_ATTEMPTS, Settings, WaitMode};
 use super::{Parts, accessors};
@@ -60,7 +63,6 @@ use super::{Parts, accessors};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// # }).unwrap();
 /// ```
-#[derive(Debug)]
 pub struct CompactingMemory<S, P, C, O = ()> {
     parts: Parts<S, P>,
     compactor: C,
@@ -69,14 +71,8 @@ pub struct CompactingMemory<S, P, C, O = ()> {
     gates: Gates,
     /// This memory's name in the store's leases: unique per instance.
     holder: String,
-}
-
-/// What [`CompactingMemory::lease`] found.
-enum Leased {
-    /// This memory holds the lease; compact what was read (again) after taking it.
-    Held(Box<(View, Selection)>),
-    /// Serve this prompt instead: another process compacted, or holds the lease and the settings say not to wait.
-    Serve(Vec<Message>),
+    /// The timer for the hint's time limit and for polling a lease held elsewhere.
+    sleep: Sleep,
 }
 
 /// A name no other memory instance uses: the process, the time and a counter.
@@ -89,6 +85,19 @@ fn holder_name() -> String {
     format!("pid{}-{nanos:x}-{count}", std::process::id())
 }
 
+impl<S: fmt::Debug, P: fmt::Debug, C: fmt::Debug, O: fmt::Debug> fmt::Debug for CompactingMemory<S, P, C, O> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CompactingMemory")
+            .field("parts", &self.parts)
+            .field("compactor", &self.compactor)
+            .field("observer", &self.observer)
+            .field("settings", &self.settings)
+            .field("gates", &self.gates)
+            .field("holder", &self.holder)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<S, P, C> CompactingMemory<S, P, C> {
     /// Wrap `inner` so that every load runs through `policy` and evicted messages are summarised by `compactor`.
     pub fn new(inner: S, policy: P, compactor: C) -> Self {
@@ -99,6 +108,7 @@ impl<S, P, C> CompactingMemory<S, P, C> {
             settings: Settings::default(),
             gates: Gates::default(),
             holder: holder_name(),
+            sleep: tokio_sleep(),
         }
     }
 }
@@ -113,7 +123,23 @@ impl<S, P, C, O> CompactingMemory<S, P, C, O> {
             settings: self.settings,
             gates: self.gates,
             holder: self.holder,
+            sleep: self.sleep,
         }
+    }
+
+    /// The same memory waiting on `sleep` instead of Tokio's timer.
+    ///
+    /// The timer bounds the observer's pre-compress hint
+    /// ([`Settings::hint_timeout`]) and paces a load that waits for another
+    /// memory's lease ([`Settings::lease_poll`]). It is only started when the
+    /// observer does not answer at once or a lease is held elsewhere, so a
+    /// memory without an observer over a store it alone uses never touches
+    /// it. Outside a Tokio runtime with its time driver enabled, pass the
+    /// timer of the runtime in use.
+    #[must_use]
+    pub fn with_sleep(mut self, sleep: Sleep) -> Self {
+        self.sleep = sleep;
+        self
     }
 
     /// The same memory with other settings.
@@ -163,12 +189,12 @@ impl<S, P, C, O> CompactingMemory<S, P, C, O> {
 /// How many compactions one load may run: the first, and one more when the new summary pushed the window over the budget.
 const MAX_ROUNDS: usize = 2;
 
-/// How one compaction attempt ended.
+/// How one compaction ended.
 enum Step {
-    /// The prompt to return.
-    Done(Vec<Message>),
-    /// The compaction was applied, but with the new summary the policy would cut again.
-    Refit(Vec<Message>),
+    /// The prompt to return, nothing written (a degraded compaction).
+    Serve(Vec<Message>),
+    /// The compaction was written; this is the window it leaves, to check against the policy once more.
+    Applied(Box<View>),
     /// The state changed under us (a clear, another process): look again.
     Conflict,
 }
@@ -180,47 +206,22 @@ where
     C: Compactor,
     O: CompactionObserver,
 {
-    /// Take the store's lease on the conversation, waiting for (or serving around) another process's compaction.
+    /// Take the store's lease on the conversation; `false` when another memory holds it and this load should not wait.
     ///
-    /// After the lease is taken the conversation is read again: the process
-    /// that held it may have compacted what this load was about to.
-    async fn lease(
-        &self,
-        id: &ConversationId,
-        view: View,
-        selection: Selection,
-    ) -> Result<Leased, MemoryError> {
-        let (mut view, mut selection) = (view, selection);
+    /// While another holder compacts, the load polls the lease on the
+    /// injected timer ([`WaitMode::Wait`]); it reads nothing meanwhile, since
+    /// the read under the lease sees whatever the other holder wrote.
+    async fn lease(&self, id: &ConversationId) -> Result<bool, MemoryError> {
         loop {
             let wait = match self.parts.inner.try_lease(id, &self.holder, self.settings.lease_ttl).await? {
-                Lease::Acquired => {
-                    let fresh = View::read(&self.parts.inner, id).await?;
-                    let fresh_selection = fresh.select(&self.parts.policy, self.counter());
-                    if fresh.state.generation == view.state.generation {
-                        return Ok(Leased::Held(Box::new((view, selection))));
-                    }
-                    if fresh_selection.keeps_all() {
-                        let prompt = fresh.serve(&fresh_selection);
-                        self.release(id).await;
-                        return Ok(Leased::Serve(prompt));
-                    }
-                    return Ok(Leased::Held(Box::new((fresh, fresh_selection))));
-                }
+                Lease::Acquired => return Ok(true),
                 Lease::HeldBy { expires_in, .. } => expires_in,
                 _ => self.settings.lease_poll,
             };
-            // Waiting needs Tokio's timer; without one, serve what is stored, as when not waiting.
-            if self.settings.wait == WaitMode::ReturnPrevious
-                || tokio::runtime::Handle::try_current().is_err()
-            {
-                return Ok(Leased::Serve(view.serve(&selection)));
+            if self.settings.wait == WaitMode::ReturnPrevious {
+                return Ok(false);
             }
-            tokio::time::sleep(wait.min(self.settings.lease_poll).max(Duration::from_millis(1))).await;
-            view = View::read(&self.parts.inner, id).await?;
-            selection = view.select(&self.parts.policy, self.counter());
-            if selection.keeps_all() {
-                return Ok(Leased::Serve(view.serve(&selection)));
-            }
+            (self.sleep)(wait.min(self.settings.lease_poll).max(Duration::from_millis(1))).await;
         }
     }
 
@@ -235,7 +236,38 @@ where
         self.parts.counter()
     }
 
-    /// Compact the evicted part of `view` as `selection` decided, holding the conversation's lock.
+    /// Under the gate and the lease: read once, then compact until the window fits (at most [`MAX_ROUNDS`] times).
+    ///
+    /// `None` means the state moved between the read and the write (a clear,
+    /// another process without a lease): the caller looks again.
+    async fn compact_held(
+        &self,
+        id: &ConversationId,
+        view: View,
+    ) -> Result<Option<Vec<Message>>, MemoryError> {
+        let mut view = view.refresh(&self.parts.inner, id).await?;
+        for round in 1..=MAX_ROUNDS {
+            let selection = view.select(&self.parts.policy, self.counter());
+            if selection.keeps_all() {
+                return Ok(Some(view.serve(&selection)));
+            }
+            match self.compact(id, view, selection).await? {
+                Step::Serve(prompt) => return Ok(Some(prompt)),
+                Step::Conflict => return Ok(None),
+                Step::Applied(next) => view = *next,
+            }
+            if round == MAX_ROUNDS {
+                // Compacting again now could loop; the next load cuts afresh.
+                tracing::warn!(
+                    conversation = %id,
+                    "the summary leaves the window over budget after {round} compactions; is the summary cap larger than the budget?"
+                );
+            }
+        }
+        Ok(Some(view.into_prompt()))
+    }
+
+    /// Compact the evicted part of `view` as `selection` decided, holding the conversation's gate and lease.
     async fn compact(
         &self,
         id: &ConversationId,
@@ -274,36 +306,29 @@ where
                         let mut event = event;
                         event.outcome = Outcome::Degraded;
                         self.emit(&event);
-                        Ok(Step::Done(view.assemble(old_summary.as_ref(), &selection)))
+                        Ok(Step::Serve(view.assemble(old_summary.as_ref(), &selection)))
                     }
                 };
             }
         };
 
         let mut state = plan.state;
-        state.summary = Some(summary.clone());
-        match self.parts.inner.save_state(id, view.state.generation, state).await {
-            Ok(_) => {}
+        state.summary = Some(summary);
+        let saved = match self.parts.inner.save_state(id, view.state.generation, state).await {
+            Ok(saved) => saved,
             Err(StoreError::StateConflict { .. }) => return Ok(Step::Conflict),
             Err(error) => return Err(error.into()),
-        }
+        };
 
-        let kept_tokens: Vec<u32> = selection.kept().map(|index| view.tokens[index]).collect();
-        let fixed = summary.tokens.saturating_add(counter.prompt_overhead());
-        let after_tokens = u64::from(fixed) + kept_tokens.iter().map(|&t| u64::from(t)).sum::<u64>();
-        let prompt = view.assemble(Some(&summary), &selection);
+        let next = view.applied(&selection, saved);
+        let after_tokens = next.prompt_tokens(counter);
+        let summary_tokens = next.state.summary.as_ref().map_or(0, |summary| u64::from(summary.tokens));
         let event = CompactionEvent::new(id.clone(), self.compactor.name(), Outcome::Applied)
-            .with_messages(before_messages, prompt.len())
-            .with_tokens(before_tokens, after_tokens, u64::from(summary.tokens))
+            .with_messages(before_messages, next.messages.len() + 1)
+            .with_tokens(before_tokens, after_tokens, summary_tokens)
             .with_duration(started.elapsed());
         self.emit(&with_observer_problem(event, observer_error));
-
-        // A larger summary may push the window over the policy's budget; then
-        // the load may fold more in, once.
-        let again = self.parts.policy.select(
-            &tidemark_core::Window::new(&prompt[1..]).with_tokens(&kept_tokens).with_fixed_tokens(fixed),
-        );
-        Ok(if again.keeps_all() { Step::Done(prompt) } else { Step::Refit(prompt) })
+        Ok(Step::Applied(Box::new(next)))
     }
 
     /// Run the compactor on `evicted`, with the stored artifact as carry-over.
@@ -333,20 +358,10 @@ where
         evicted: &[Message],
     ) -> (Option<String>, Option<String>) {
         let asked = self.observer.on_pre_compress(id, range, evicted);
-        // The time limit needs Tokio's timer; outside a Tokio runtime the
-        // observer runs without one rather than panicking.
-        let answer = if tokio::runtime::Handle::try_current().is_ok() {
-            match tokio::time::timeout(self.settings.hint_timeout, asked).await {
-                Ok(answer) => answer,
-                Err(_) => {
-                    let problem =
-                        format!("pre-compress hint timed out after {:?}", self.settings.hint_timeout);
-                    tracing::warn!(conversation = %id, "{problem}; compacting without it");
-                    return (None, Some(problem));
-                }
-            }
-        } else {
-            asked.await
+        let Some(answer) = within(&self.sleep, self.settings.hint_timeout, asked).await else {
+            let problem = format!("pre-compress hint timed out after {:?}", self.settings.hint_timeout);
+            tracing::warn!(conversation = %id, "{problem}; compacting without it");
+            return (None, Some(problem));
         };
         match answer {
             Ok(hint) => (hint, None),
@@ -392,60 +407,34 @@ where
     O: CompactionObserver,
 {
     async fn load(&self, conversation: &ConversationId) -> Result<Vec<Message>, MemoryError> {
-        let (mut attempt, mut rounds) = (0, 0);
+        let mut attempt = 0;
         loop {
             attempt += 1;
+            // Read without any lock: most loads find that nothing must leave and end here.
             let view = View::read(&self.parts.inner, conversation).await?;
             let selection = view.select(&self.parts.policy, self.counter());
             if selection.keeps_all() {
                 return Ok(view.serve(&selection));
             }
-            let claim = self.gates.claim(conversation);
-            let (_flight, view, selection) = match claim.try_acquire() {
-                // Nobody in this process was compacting: what we read is current
-                // (a write from elsewhere would fail the compare-and-swap).
-                Ok(flight) => (flight, view, selection),
-                Err(claim) => {
-                    if self.settings.wait == WaitMode::ReturnPrevious {
-                        return Ok(view.serve(&selection));
-                    }
-                    let flight = claim.acquire().await;
-                    // The load that held the lock before us has probably compacted.
-                    let view = View::read(&self.parts.inner, conversation).await?;
-                    let selection = view.select(&self.parts.policy, self.counter());
-                    if selection.keeps_all() {
-                        return Ok(view.serve(&selection));
-                    }
-                    (flight, view, selection)
-                }
+            // Something must leave: take this process's gate, then the store's lease.
+            let _flight = match self.gates.claim(conversation).try_acquire() {
+                Ok(flight) => flight,
+                Err(_) if self.settings.wait == WaitMode::ReturnPrevious => return Ok(view.serve(&selection)),
+                Err(claim) => claim.acquire().await,
             };
-            // Another process sharing the store may be compacting this conversation.
-            let (view, selection) = match self.lease(conversation, view, selection).await? {
-                Leased::Held(held) => *held,
-                Leased::Serve(prompt) => return Ok(prompt),
-            };
-            let compacted = self.compact(conversation, view, selection).await;
+            if !self.lease(conversation).await? {
+                return Ok(view.serve(&selection));
+            }
+            let compacted = self.compact_held(conversation, view).await;
             self.release(conversation).await;
-            match compacted? {
-                Step::Done(prompt) => return Ok(prompt),
-                Step::Refit(prompt) => {
-                    rounds += 1;
-                    if rounds >= MAX_ROUNDS {
-                        // Compacting again now would loop; the next load cuts afresh.
-                        tracing::warn!(
-                            conversation = %conversation,
-                            "the summary leaves the window over budget after {rounds} compactions; is the summary cap larger than the budget?"
-                        );
-                        return Ok(prompt);
-                    }
-                }
-                Step::Conflict if attempt < MAX_ATTEMPTS => {}
-                Step::Conflict => {
-                    // Out of attempts: serve what the store holds now, without compacting.
-                    let view = View::read(&self.parts.inner, conversation).await?;
-                    let selection = view.select(&self.parts.policy, self.counter());
-                    return Ok(view.serve(&selection));
-                }
+            if let Some(prompt) = compacted? {
+                return Ok(prompt);
+            }
+            if attempt >= MAX_ATTEMPTS {
+                // Out of attempts: serve what the store holds now, without compacting.
+                let view = View::read(&self.parts.inner, conversation).await?;
+                let selection = view.select(&self.parts.policy, self.counter());
+                return Ok(view.serve(&selection));
             }
         }
     }

@@ -114,8 +114,9 @@ where
                 Ok(flight) => (flight, view, selection),
                 Err(claim) => {
                     let flight = claim.acquire().await;
-                    // The load before us has probably delivered and moved the watermark.
-                    let view = View::read(&self.parts.inner, conversation).await?;
+                    // The load before us has probably delivered and moved the
+                    // watermark; the window is read again only if it did.
+                    let view = view.refresh(&self.parts.inner, conversation).await?;
                     let selection = view.select(&self.parts.policy, self.counter());
                     if selection.keeps_all() {
                         return Ok(view.serve(&selection));

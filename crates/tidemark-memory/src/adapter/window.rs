@@ -21,6 +21,57 @@ impl View {
         id: &ConversationId,
     ) -> Result<Self, StoreError> {
         let state = store.state(id).await?;
+        Self::read_under(store, id, state).await
+    }
+
+    /// Bring a view read before a lock was taken up to date, reading messages only if the state moved.
+    ///
+    /// Appends never change the state, so a view whose generation is still
+    /// the stored one describes the state exactly; it may miss messages
+    /// appended since, which the next load sees, and which cannot be evicted
+    /// before they were seen anyway. When the generation moved (another load
+    /// or process compacted, or a clear), the window is read afresh.
+    pub(crate) async fn refresh<S: ConversationStore>(
+        self,
+        store: &S,
+        id: &ConversationId,
+    ) -> Result<Self, StoreError> {
+        let state = store.state(id).await?;
+        if state.generation == self.state.generation {
+            return Ok(self);
+        }
+        Self::read_under(store, id, state).await
+    }
+
+    /// The window as it stands once `state` (just written) replaced this view's state after applying `selection`.
+    ///
+    /// No read is needed: the kept messages are those of this view.
+    pub(crate) fn applied(self, selection: &Selection, state: CompactionState) -> Self {
+        let mut kept = selection.kept().peekable();
+        let mut view = Self {
+            state,
+            stored: Vec::with_capacity(selection.kept_len()),
+            messages: Vec::with_capacity(selection.kept_len()),
+            tokens: Vec::with_capacity(selection.kept_len()),
+        };
+        for (index, ((stored, message), tokens)) in
+            self.stored.into_iter().zip(self.messages).zip(self.tokens).enumerate()
+        {
+            if kept.next_if_eq(&index).is_some() {
+                view.stored.push(stored);
+                view.messages.push(message);
+                view.tokens.push(tokens);
+            }
+        }
+        view
+    }
+
+    /// Read the messages of the window that `state` describes.
+    async fn read_under<S: ConversationStore>(
+        store: &S,
+        id: &ConversationId,
+        state: CompactionState,
+    ) -> Result<Self, StoreError> {
         let mut stored =
             if state.retained.is_empty() { Vec::new() } else { store.load_seqs(id, &state.retained).await? };
         stored.extend(store.load_range(id, SeqRange::from(state.watermark)).await?);
@@ -73,6 +124,14 @@ impl View {
     pub(crate) fn serve(self, selection: &Selection) -> Vec<Message> {
         let summary = self.state.summary.clone();
         self.assemble(summary.as_ref(), selection)
+    }
+
+    /// Every message of the view with the stored summary in front.
+    pub(crate) fn into_prompt(self) -> Vec<Message> {
+        let mut prompt = Vec::with_capacity(self.messages.len() + 1);
+        prompt.extend(self.state.summary.map(|summary| summary.message));
+        prompt.extend(self.messages);
+        prompt
     }
 
     /// The kept messages with `summary` in front, moving them out of the view.

@@ -272,7 +272,10 @@ impl ConversationStore for InMemoryStore {
                 Ok(tidemark_core::Lease::HeldBy { holder: owner.clone(), expires_in: *expires - now })
             }
             _ => {
-                leases.insert(conversation.clone(), (holder.to_owned(), now + ttl));
+                // A ttl too large for the clock lasts as long as the clock can count.
+                let expires =
+                    now.checked_add(ttl).unwrap_or(now + std::time::Duration::from_secs(u64::from(u32::MAX)));
+                leases.insert(conversation.clone(), (holder.to_owned(), expires));
                 Ok(tidemark_core::Lease::Acquired)
             }
         }

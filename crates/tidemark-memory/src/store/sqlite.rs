@@ -1,6 +1,7 @@
 //! [`SqliteStore`]: conversations kept in one SQLite file, the embedded default store that survives restarts.
 
 mod facts;
+mod lease;
 mod schema;
 
 use std::path::Path;
@@ -12,7 +13,7 @@ use quick_cache::sync::Cache;
 use rusqlite::{Connection, OptionalExtension, Rows, TransactionBehavior, params};
 use tidemark_core::store::{ConversationStats, StoredSummary, check_state};
 use tidemark_core::{
-    CompactionState, ConversationId, ConversationIdError, ConversationStore, DecodeError, FactBudgets,
+    CompactionState, ConversationId, ConversationIdError, ConversationStore, DecodeError, FactBudgets, Lease,
     Message, NewMessage, Seq, SeqRange, StoreError, StoredMessage,
 };
 
@@ -276,6 +277,21 @@ impl ConversationStore for SqliteStore {
 
     async fn conversations(&self) -> Result<Vec<ConversationId>, StoreError> {
         self.run("conversations", conversations)
+    }
+
+    async fn try_lease(
+        &self,
+        conversation: &ConversationId,
+        holder: &str,
+        ttl: Duration,
+    ) -> Result<Lease, StoreError> {
+        self.run("try_lease", |connection| lease::try_lease(connection, conversation.as_str(), holder, ttl))
+    }
+
+    async fn release_lease(&self, conversation: &ConversationId, holder: &str) -> Result<(), StoreError> {
+        self.run("release_lease", |connection| {
+            lease::release_lease(connection, conversation.as_str(), holder)
+        })
     }
 }
 

@@ -1,13 +1,14 @@
 //! The [`ConversationStore`] conformance suite: fixed scenarios for each rule of the contract, then random operations in lock-step with [`ReferenceStore`].
 
 use std::future::Future;
+use std::time::Duration;
 
 use futures::future::join_all;
 use proptest::prelude::*;
 use tidemark_core::store::StoredSummary;
 use tidemark_core::{
-    CompactionState, ConversationId, ConversationStore, Message, NewMessage, Seq, SeqRange, StoreError,
-    StoredMessage,
+    CompactionState, ConversationId, ConversationStore, Lease, Message, NewMessage, Seq, SeqRange,
+    StoreError, StoredMessage,
 };
 
 use super::{Failure, Ids, Report, Samples, ensure, fail_on};
@@ -57,11 +58,66 @@ where
     prune_deletes_only_demoted_messages(&make().await, &mut ids).await?;
     conversations_are_listed_in_order(&make().await, &mut ids).await?;
     concurrent_appends_never_share_numbers(&make().await, &mut ids).await?;
+    leases_are_exclusive_until_released_or_expired(&make().await, &mut ids).await?;
     let store = make().await;
     for case in 0..cases {
         lockstep_with_reference(&store, &mut ids, case).await?;
     }
-    Ok(Report { checks: 13, cases })
+    Ok(Report { checks: 14, cases })
+}
+
+/// Leases are what keeps two memories over one store from compacting a conversation at once.
+///
+/// Expiry is checked with a zero ttl (a lease that has already expired), so
+/// the check needs no clock and no waiting.
+async fn leases_are_exclusive_until_released_or_expired<S: ConversationStore>(
+    store: &S,
+    ids: &mut Ids,
+) -> Result<(), Failure> {
+    const CHECK: &str = "leases_are_exclusive_until_released_or_expired";
+    let id = ids.fresh("lease");
+    let other = ids.fresh("lease-other");
+    let long = Duration::from_secs(600);
+    let claim = |holder: &'static str, conversation: &ConversationId, ttl: Duration| {
+        let conversation = conversation.clone();
+        async move { fail_on(CHECK, store.try_lease(&conversation, holder, ttl).await) }
+    };
+    ensure!(claim("a", &id, long).await? == Lease::Acquired, CHECK, "a first claim was refused");
+    match claim("b", &id, long).await? {
+        Lease::HeldBy { holder, expires_in } => ensure!(
+            holder == "a" && expires_in <= long,
+            CHECK,
+            "a held lease was reported as held by {holder:?} for {expires_in:?}"
+        ),
+        granted => {
+            return Err(Failure::new(
+                CHECK,
+                format!("a second holder got {granted:?} while the first held it"),
+            ));
+        }
+    }
+    ensure!(claim("a", &id, long).await? == Lease::Acquired, CHECK, "the holder could not extend its lease");
+    ensure!(
+        claim("b", &other, long).await? == Lease::Acquired,
+        CHECK,
+        "a lease blocked another conversation"
+    );
+    fail_on(CHECK, store.release_lease(&id, "b").await)?;
+    ensure!(
+        matches!(claim("b", &id, long).await?, Lease::HeldBy { .. }),
+        CHECK,
+        "releasing someone else's lease freed it"
+    );
+    fail_on(CHECK, store.release_lease(&id, "a").await)?;
+    ensure!(claim("b", &id, Duration::ZERO).await? == Lease::Acquired, CHECK, "a released lease stayed held");
+    ensure!(
+        claim("a", &id, long).await? == Lease::Acquired,
+        CHECK,
+        "an expired lease (ttl zero) stayed held"
+    );
+    fail_on(CHECK, store.release_lease(&id, "a").await)?;
+    fail_on(CHECK, store.release_lease(&other, "b").await)?;
+    Ok(())
 }
 
 fn news(texts: &[&str]) -> Vec<NewMessage> {

@@ -93,10 +93,21 @@ const MIGRATIONS: &[&str] = &[
         sources  TEXT    NOT NULL,
         PRIMARY KEY (run, position)
     ) STRICT;",
+    // Version 4: compaction leases (see `ConversationStore::try_lease`), so
+    // that processes sharing the file compact a conversation once at a time.
+    // One row per leased conversation: the holder's name and when the lease
+    // runs out, in milliseconds since the Unix epoch on the machine's clock
+    // (every process of one file runs on the same machine). No foreign key:
+    // a lease may be taken before the conversation's first append.
+    "CREATE TABLE leases (
+        conversation TEXT    NOT NULL PRIMARY KEY,
+        holder       TEXT    NOT NULL,
+        expires_ms   INTEGER NOT NULL
+    ) STRICT, WITHOUT ROWID;",
 ];
 
 /// The newest schema version this build knows: the number of migration steps.
-pub(super) const LATEST: u32 = 3;
+pub(super) const LATEST: u32 = 4;
 
 // The version constant and the list of steps must move together.
 const _: () = assert!(MIGRATIONS.len() == LATEST as usize);

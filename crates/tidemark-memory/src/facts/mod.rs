@@ -2,7 +2,7 @@
 
 pub mod coordinator;
 pub mod extract;
-pub mod rank;
+pub use tidemark_core::fact::rank;
 pub mod scan;
 
 pub use coordinator::{FactCoordinator, Injection, RememberError, Remembered, SessionCounters};

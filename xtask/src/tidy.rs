@@ -105,7 +105,12 @@ struct Package {
 }
 
 /// The crates that sit on top of the core and must stay independent of each other.
-const LAYER_CRATES: &[&str] = &["tidemark-memory", "tidemark-compaction", "tidemark-providers"];
+///
+/// `tidemark-facts` is one of them: it works over any `FactStore`, so it needs
+/// the core's traits and nothing of the stores, and the stores in turn never
+/// see the facts logic; only the CLI brings them together.
+const LAYER_CRATES: &[&str] =
+    &["tidemark-memory", "tidemark-compaction", "tidemark-providers", "tidemark-facts"];
 
 /// Third-party crates the core must not pull in, so it stays runtime- and network-free.
 const FORBIDDEN_IN_CORE: &[&str] = &["tokio", "reqwest"];
@@ -115,7 +120,7 @@ const FORBIDDEN_IN_CORE: &[&str] = &["tokio", "reqwest"];
 enum Rule {
     /// The core depends on no tidemark crate and on no async runtime or HTTP client.
     CoreStandsAlone,
-    /// Memory, compaction and providers use only the core among tidemark crates.
+    /// Memory, compaction, providers and facts use only the core among tidemark crates.
     LayersUseOnlyCore,
     /// Nothing that is a library depends on the CLI.
     NoLibraryUsesCli,
@@ -139,7 +144,7 @@ impl Rule {
                 "tidemark-core may not depend on other tidemark crates, tokio or reqwest"
             }
             Self::LayersUseOnlyCore => {
-                "tidemark-memory, tidemark-compaction and tidemark-providers may use tidemark-core, but no other tidemark crate"
+                "tidemark-memory, tidemark-compaction, tidemark-providers and tidemark-facts may use tidemark-core, but no other tidemark crate"
             }
             Self::NoLibraryUsesCli => "no library crate may depend on tidemark-cli",
             Self::TestkitUsesOnlyCore => {
@@ -322,9 +327,17 @@ fn dependency_rule_accepts_the_intended_layering() {
             lib("tidemark-compaction", &["tidemark-core"]),
             lib("tidemark-providers", &["tidemark-core", "tokio", "reqwest"]),
             lib("tidemark-testkit", &["tidemark-core", "proptest"]),
+            lib("tidemark-facts", &["tidemark-core", "regex", "quick_cache"]),
             bin(
                 "tidemark-cli",
-                &["tidemark-core", "tidemark-memory", "tidemark-compaction", "tidemark-providers", "tokio"],
+                &[
+                    "tidemark-core",
+                    "tidemark-memory",
+                    "tidemark-compaction",
+                    "tidemark-providers",
+                    "tidemark-facts",
+                    "tokio",
+                ],
             ),
             bin("xtask", &["serde_json"]),
         ],
@@ -361,6 +374,27 @@ fn rule_b_keeps_the_layers_apart() {
         &["b: tidemark-memory -> tidemark-compaction"],
     );
     check(&[lib("tidemark-providers", &["tidemark-memory"])], &["b: tidemark-providers -> tidemark-memory"]);
+    // Facts work over any FactStore: they never reach for the stores, and the stores never reach for them.
+    check(
+        &[lib("tidemark-facts", &["tidemark-core", "tidemark-memory"])],
+        &["b: tidemark-facts -> tidemark-memory"],
+    );
+    check(
+        &[lib("tidemark-facts", &["tidemark-compaction", "tidemark-providers"])],
+        &["b: tidemark-facts -> tidemark-compaction", "b: tidemark-facts -> tidemark-providers"],
+    );
+    check(
+        &[
+            lib("tidemark-memory", &["tidemark-facts"]),
+            lib("tidemark-compaction", &["tidemark-facts"]),
+            lib("tidemark-providers", &["tidemark-facts"]),
+        ],
+        &[
+            "b: tidemark-memory -> tidemark-facts",
+            "b: tidemark-compaction -> tidemark-facts",
+            "b: tidemark-providers -> tidemark-facts",
+        ],
+    );
     check(
         &[lib("tidemark-compaction", &["tidemark-providers", "tidemark-testkit"])],
         &["b: tidemark-compaction -> tidemark-providers", "b: tidemark-compaction -> tidemark-testkit"],

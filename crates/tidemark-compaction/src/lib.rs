@@ -7,12 +7,11 @@
 //! - [`TemplateCompactor`] and [`LlmCompactor`]: [`Compactor`](tidemark_core::Compactor)s
 //!   for `tidemark-memory`'s `CompactingMemory`.
 //! - [`transcript`]: messages flattened into plain text for a summariser.
-//! - [`answer`]: what counts as a usable summary, a refusal, or a transient error.
-//! - [`pass`]: consolidation passes over long-term facts, with verified rollback.
+//! - [`answer`]: what counts as a usable summary, a refusal, or a transient error
+//!   (the rules themselves live in `tidemark-core`).
 
 pub mod answer;
 pub mod compactor;
-pub mod pass;
 pub mod pipeline;
 pub mod strategy;
 pub mod transcript;

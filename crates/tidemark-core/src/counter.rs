@@ -1,6 +1,26 @@
-//! The token-counting contract: [`TokenCounter`].
+//! The token-counting contract, [`TokenCounter`], the chat accounting every counter shares, and the [`HeuristicCounter`].
+//!
+//! The heuristic lives here, next to the contract, because it is pure
+//! arithmetic on text: crates that need a default counter (such as the fact
+//! coordinator's injection limit) get one without pulling in a tokenizer.
+//! `tidemark-memory` re-exports it beside its exact `TiktokenCounter`.
 
-use crate::message::Message;
+pub mod heuristic;
+
+#[cfg(test)]
+mod tests;
+
+use crate::message::{Message, Part};
+
+pub use heuristic::HeuristicCounter;
+
+/// The tokens every counter of the chat accounting charges for one attachment, whatever its size or kind.
+///
+/// This is the base cost OpenAI charges for an image sent at low detail.
+/// Higher detail costs more and other media cost differently, so this is an
+/// estimate: counting attachments exactly would need their bytes and the
+/// provider's pricing rules, which a synchronous counter does not have.
+pub const ATTACHMENT_TOKENS: u32 = 85;
 
 /// Counts the tokens a message costs in a model's prompt.
 ///
@@ -78,4 +98,31 @@ crate::forward! {
             (**self).count_prompt(messages)
         }
     }
+}
+
+/// The chat accounting: what one message costs, with `tokens` pricing each string.
+///
+/// A message pays `framing` (the fixed per-message overhead) and `role` (the
+/// price of its role), then its participant name plus one, each text part,
+/// each tool call's name and arguments (not the call id), each tool result's
+/// content, and [`ATTACHMENT_TOKENS`] per attachment; the sum saturates.
+/// Counters pass `framing` and `role` in because a byte heuristic cannot
+/// price a role from its bytes while a tokenizer can.
+pub fn chat_tokens(message: &Message, framing: u32, role: u32, tokens: impl Fn(&str) -> u32) -> u32 {
+    let mut total = framing.saturating_add(role);
+    if let Some(name) = &message.name {
+        total = total.saturating_add(tokens(name)).saturating_add(1);
+    }
+    for part in &message.parts {
+        let cost = match part {
+            Part::Text { text } => tokens(text),
+            Part::ToolCall(call) => tokens(&call.name).saturating_add(tokens(&call.arguments)),
+            Part::ToolResult(result) => tokens(&result.content),
+            // The match is exhaustive here, in the crate that defines `Part`, so
+            // a new kind of part cannot be added without deciding its price.
+            Part::Attachment(_) => ATTACHMENT_TOKENS,
+        };
+        total = total.saturating_add(cost);
+    }
+    total
 }

@@ -115,6 +115,18 @@ impl StoreError {
     }
 }
 
+/// Why a [`HeuristicCounter`](crate::counter::HeuristicCounter) could not be built.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum HeuristicError {
+    /// The bytes-per-token ratio is not a finite number above zero.
+    #[error("bytes per token must be a finite number above zero, got {value}")]
+    InvalidBytesPerToken {
+        /// The rejected ratio.
+        value: f32,
+    },
+}
+
 /// A failure reported by a [`DemotionHook`](crate::DemotionHook).
 ///
 /// It is a transparent wrapper: its text and source are those of the hook's own error.

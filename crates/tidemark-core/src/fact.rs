@@ -21,6 +21,8 @@
 //! done by the writer (tidemark-memory's `FactCoordinator`) before `put`, and
 //! again before facts are injected into a prompt.
 
+pub mod rank;
+
 use std::fmt;
 use std::future::Future;
 use std::str::FromStr;

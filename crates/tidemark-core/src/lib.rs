@@ -46,10 +46,10 @@ pub mod unit;
 mod forward;
 
 pub use compactor::Compactor;
-pub use counter::TokenCounter;
+pub use counter::{HeuristicCounter, TokenCounter};
 pub use error::{
-    BoxError, CompactionError, CompletionError, ConversationIdError, DecodeError, HookError, MemoryError,
-    ObserverError, StoreError,
+    BoxError, CompactionError, CompletionError, ConversationIdError, DecodeError, HeuristicError, HookError,
+    MemoryError, ObserverError, StoreError,
 };
 pub use event::{CompactionEvent, Outcome};
 pub use fact::{

@@ -1,5 +1,7 @@
 //! The provider-agnostic chat-completion contract: [`CompletionModel`].
 
+pub mod answer;
+
 use std::future::Future;
 
 use serde::{Deserialize, Serialize};

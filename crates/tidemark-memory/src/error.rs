@@ -51,3 +51,16 @@ pub enum CounterError {
         source: Arc<dyn Error + Send + Sync>,
     },
 }
+
+/// The core heuristic's only failure is a bad ratio, which this crate has always reported as [`CounterError::InvalidBytesPerToken`].
+impl From<tidemark_core::HeuristicError> for CounterError {
+    fn from(error: tidemark_core::HeuristicError) -> Self {
+        match error {
+            tidemark_core::HeuristicError::InvalidBytesPerToken { value } => {
+                Self::InvalidBytesPerToken { value }
+            }
+            // A failure core adds later is reported as a bad ratio until this crate learns it.
+            _ => Self::InvalidBytesPerToken { value: f32::NAN },
+        }
+    }
+}

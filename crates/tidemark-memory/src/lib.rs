@@ -1,8 +1,8 @@
 //! The conversation memory an agent loads before every model call: stores, token counters, window policies and the adapters that demote and compact.
 //!
 //! - [`store`]: [`InMemoryStore`] and [`SqliteStore`], the embedded default.
-//! - [`counter`]: [`HeuristicCounter`], [`TiktokenCounter`] (the exact counts
-//!   of OpenAI's tokenizers) and [`CachedCounter`].
+//! - [`counter`]: [`HeuristicCounter`] (re-exported from `tidemark-core`),
+//!   [`TiktokenCounter`] (the exact counts of OpenAI's tokenizers) and [`CachedCounter`].
 //! - [`policy`]: [`SlidingWindow`], [`LastTurns`] and [`TokenWindow`].
 //! - [`adapter`]: [`PolicyMemory`], [`DemotingMemory`] and [`CompactingMemory`],
 //!   which wrap a store and a policy into a
@@ -29,7 +29,6 @@
 pub mod adapter;
 pub mod counter;
 pub mod error;
-pub mod facts;
 pub mod policy;
 pub mod store;
 

@@ -2,9 +2,9 @@
 
 use std::io::Write;
 
-use tidemark_compaction::pass::{ConsolidationPass, PassError, PassRunner};
 use tidemark_core::{Fact, FactError, FactFilter, FactId, FactStore, NewFact, RunId, StatusFilter};
-use tidemark_memory::facts::{FactCoordinator, RememberError};
+use tidemark_facts::pass::{ConsolidationPass, PassError, PassRunner};
+use tidemark_facts::{FactCoordinator, RememberError};
 
 use crate::args::{
     FactsAddArgs, FactsCommand, FactsConsolidateArgs, FactsDeleteArgs, FactsListArgs, FactsRollbackArgs,

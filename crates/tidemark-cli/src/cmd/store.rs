@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use tidemark_core::{CompactionState, ConversationMemory, ConversationStore, Message, Role, TokenCounter};
-use tidemark_memory::facts::FactCoordinator;
+use tidemark_facts::FactCoordinator;
 use tidemark_memory::{CompactingMemory, PolicyMemory};
 
 use crate::store::AnyStore;

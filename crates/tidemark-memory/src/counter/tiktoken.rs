@@ -4,10 +4,11 @@ use std::error::Error;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
+use tidemark_core::counter::chat_tokens;
 use tidemark_core::{Message, TokenCounter};
 use tiktoken_rs::CoreBPE;
 
-use super::{CounterError, chat_tokens, saturate};
+use super::{CounterError, saturate};
 
 /// An OpenAI byte-pair encoding that [`TiktokenCounter`] supports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

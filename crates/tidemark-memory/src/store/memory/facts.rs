@@ -8,7 +8,7 @@ use tidemark_core::{
     RollbackRecord, RolledBack, RunId, RunInfo, RunStatus, Scope, Tier, fact_hash,
 };
 
-use crate::facts::rank;
+use tidemark_core::fact::rank;
 
 /// Every fact of an [`InMemoryStore`](super::InMemoryStore).
 #[derive(Debug, Default)]

@@ -49,7 +49,7 @@ use super::super::fact_row::{ACTIVE, BadRow, FactColumns, QUARANTINED};
 use super::{
     DataError, Fail, PostgresStore, execute, from_json, from_sql, query, query_opt, to_json, to_sql,
 };
-use crate::facts::rank;
+use tidemark_core::fact::rank;
 
 type FactFail = Fail<FactError>;
 

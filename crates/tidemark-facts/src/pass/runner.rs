@@ -1,4 +1,4 @@
-//! [`PassRunner`]: drives a [`CompactionPass`] over a store so that a run is applied whole or not at all.
+//! [`PassRunner`]: drives a [`FactPass`] over a store so that a run is applied whole or not at all.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -7,10 +7,13 @@ use tidemark_core::{
     Tier,
 };
 
-use super::{CompactionPass, PassError};
+use tidemark_core::error::chain_text;
+
+use super::{FactPass, PassError, VerifyError};
 
 /// A merge the runner has summarised: the sources as read before the run, and the text that replaces them.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Planned {
     /// The sources, exactly as stored when the run read them.
     pub sources: Vec<Fact>,
@@ -22,10 +25,12 @@ pub struct Planned {
 
 /// A group the runner did not act on, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Skipped {
     /// Its members.
     pub facts: Vec<FactId>,
-    /// Why: not eligible, or the summariser failed.
+    /// Why, for people: not eligible, the summary is for another partition,
+    /// or the summariser failed, with the whole chain of causes on one line.
     pub reason: String,
 }
 
@@ -47,16 +52,16 @@ pub struct PassReport {
     pub skipped: Vec<Skipped>,
     /// Groups that were applied, failed verification and were rolled back with the rest of the run.
     pub rolled_back: usize,
-    /// Why the run was rolled back, if it was.
+    /// Why the run was rolled back, if it was: the [`VerifyError`] with its causes, on one line.
     pub rollback_reason: Option<String>,
     /// The merges, as planned.
     pub planned: Vec<Planned>,
 }
 
-/// Drives a [`CompactionPass`] over a [`FactStore`]; see the [module docs](super).
+/// Drives a [`FactPass`] over a [`FactStore`]; see the [module docs](super).
 ///
 /// ```
-/// use tidemark_compaction::pass::{ConsolidationPass, PassRunner};
+/// use tidemark_facts::pass::{ConsolidationPass, PassRunner};
 /// use tidemark_core::{FactFilter, FactStore, NewFact, Scope, Tier};
 /// use tidemark_memory::InMemoryStore;
 ///
@@ -128,11 +133,7 @@ impl<S: FactStore> PassRunner<S> {
     /// [`PassError::Store`] when reading or persisting fails (nothing of the
     /// run is written), [`PassError::RestoreFailed`] when a run that failed
     /// verification could not be undone.
-    pub async fn run<P: CompactionPass>(
-        &self,
-        pass: &P,
-        scope: Option<&Scope>,
-    ) -> Result<PassReport, PassError> {
+    pub async fn run<P: FactPass>(&self, pass: &P, scope: Option<&Scope>) -> Result<PassReport, PassError> {
         let mut report = PassReport { dry_run: self.dry_run, ..PassReport::default() };
         if !self.dry_run {
             report.recovered = self.recover().await?;
@@ -147,9 +148,8 @@ impl<S: FactStore> PassRunner<S> {
                 report.groups += 1;
                 let members: Vec<FactId> = group.iter().map(|fact| fact.id).collect();
                 if let Err(reason) = pass.eligible(&group) {
-                    report
-                        .skipped
-                        .push(Skipped { facts: members, reason: format!("not eligible: {reason}") });
+                    let reason = format!("not eligible: {}", chain_text(&reason));
+                    report.skipped.push(Skipped { facts: members, reason });
                     continue;
                 }
                 match pass.summarize(&group).await {
@@ -165,7 +165,7 @@ impl<S: FactStore> PassRunner<S> {
                     Ok(merged) => {
                         report.planned.push(Planned { sources: group, text: merged.text.clone(), merged });
                     }
-                    Err(error) => report.skipped.push(Skipped { facts: members, reason: error.to_string() }),
+                    Err(error) => report.skipped.push(Skipped { facts: members, reason: chain_text(&error) }),
                 }
             }
         }
@@ -185,18 +185,20 @@ impl<S: FactStore> PassRunner<S> {
         report.run = Some(run);
         let mut failure = None;
         for (planned, applied) in report.planned.iter().zip(&merged) {
-            if let Err(reason) = pass.verify(&self.store, planned, applied).await {
-                failure = Some(format!("merged fact {}: {reason}", applied.fact.id));
+            if let Err(error) = pass.verify(&self.store, planned, applied).await {
+                failure = Some(error);
                 break;
             }
         }
         if merged.len() != report.planned.len() && failure.is_none() {
-            failure = Some(format!("{} merges planned, {} applied", report.planned.len(), merged.len()));
+            failure =
+                Some(VerifyError::CountMismatch { planned: report.planned.len(), applied: merged.len() });
         }
-        let Some(reason) = failure else {
+        let Some(verification) = failure else {
             self.store.finish_run(run).await?;
             return Ok(report);
         };
+        let reason = chain_text(&verification);
         tracing::warn!(%run, %reason, "a consolidation run failed verification; rolling it back");
         match self.store.rollback(run).await {
             Ok(_) => {
@@ -221,14 +223,14 @@ impl<S: FactStore> PassRunner<S> {
                         .flat_map(|applied| applied.record.sources.iter().map(|fact| fact.id))
                         .collect(),
                 };
-                Err(PassError::RestoreFailed { run, reason, quarantined, unrestored, source })
+                Err(PassError::RestoreFailed { run, verification, quarantined, unrestored, source })
             }
         }
     }
 }
 
 /// The pass's groups within one partition: members resolved to facts, unknown and repeated ids dropped, fewer than two ignored.
-fn groups<P: CompactionPass>(pass: &P, facts: &[Fact]) -> Vec<Vec<Fact>> {
+fn groups<P: FactPass>(pass: &P, facts: &[Fact]) -> Vec<Vec<Fact>> {
     let mut taken: HashSet<FactId> = HashSet::new();
     pass.cluster(facts)
         .into_iter()

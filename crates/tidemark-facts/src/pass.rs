@@ -1,11 +1,11 @@
 //! Consolidation passes over long-term facts: cluster, check, summarise, persist, verify, and roll back whatever fails.
 //!
-//! Long-term facts pile up and repeat. A [`CompactionPass`] finds groups of
+//! Long-term facts pile up and repeat. A [`FactPass`] finds groups of
 //! facts that say the same thing and replaces each group by one fact, in six
-//! stages: [`name`](CompactionPass::name), [`cluster`](CompactionPass::cluster),
-//! [`eligible`](CompactionPass::eligible), [`summarize`](CompactionPass::summarize)
-//! (no writes), [`persist`](CompactionPass::persist) and
-//! [`verify`](CompactionPass::verify). The [`PassRunner`] drives them over a
+//! stages: [`name`](FactPass::name), [`cluster`](FactPass::cluster),
+//! [`eligible`](FactPass::eligible), [`summarize`](FactPass::summarize)
+//! (no writes), [`persist`](FactPass::persist) and
+//! [`verify`](FactPass::verify). The [`PassRunner`] drives them over a
 //! store and guarantees that a run is never half-applied:
 //!
 //! - Nothing is written until every group is summarised; then all merges of
@@ -26,55 +26,24 @@
 //! [`CompletionModel`](tidemark_core::CompletionModel).
 
 mod consolidation;
+mod error;
 mod runner;
 
 use std::future::Future;
 
 use tidemark_core::{Fact, FactError, FactId, FactStore, Merge, Merged, NewFact, RunId, fact_hash};
 
+pub use error::{Ineligible, PassError, SummarizeError, VerifyError};
+
 pub use consolidation::{ConsolidationPass, MergeWriter, ModelMerge, TemplateMerge};
 pub use runner::{PassReport, PassRunner, Planned, Skipped};
-
-/// Why a pass could not summarise a group, or why a run stopped.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum PassError {
-    /// The summariser failed for a group (the runner skips the group and reports why).
-    #[error("the summariser failed: {reason}")]
-    Summarize {
-        /// What went wrong.
-        reason: String,
-    },
-    /// The store failed or refused while reading facts or persisting the run; nothing of the run was written.
-    #[error("the fact store failed")]
-    Store(#[from] FactError),
-    /// A run failed verification and could not be rolled back: its merged facts are quarantined.
-    #[error("run {run} failed verification ({reason}) and could not be rolled back; merged facts {} are quarantined and sources {} could not be restored", ids(.quarantined), ids(.unrestored))]
-    RestoreFailed {
-        /// The run.
-        run: RunId,
-        /// Why verification failed.
-        reason: String,
-        /// The merged facts set aside for review.
-        quarantined: Vec<FactId>,
-        /// The sources that are not back in the store.
-        unrestored: Vec<FactId>,
-        /// The store's answer to the rollback.
-        #[source]
-        source: FactError,
-    },
-}
-
-fn ids(ids: &[FactId]) -> String {
-    ids.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
-}
 
 /// One consolidation strategy: how to group facts, which groups to act on, and how to merge them.
 ///
 /// The runner calls `cluster` once per scope and tier, so a pass never sees
 /// facts of two scopes or tiers together. `persist` and `verify` have
 /// defaults that suit any pass.
-pub trait CompactionPass: Send + Sync {
+pub trait FactPass: Send + Sync {
     /// A short name, recorded with every run.
     fn name(&self) -> &str;
 
@@ -85,8 +54,9 @@ pub trait CompactionPass: Send + Sync {
     ///
     /// # Errors
     ///
-    /// The reason the group is skipped.
-    fn eligible(&self, group: &[Fact]) -> Result<(), String>;
+    /// The reason the group is skipped; a pass with a rule of its own answers
+    /// [`Ineligible::Declined`].
+    fn eligible(&self, group: &[Fact]) -> Result<(), Ineligible>;
 
     /// The one fact that replaces `group`, in the group's scope and tier. It must not write anything.
     fn summarize(&self, group: &[Fact]) -> impl Future<Output = Result<NewFact, PassError>> + Send;
@@ -110,40 +80,43 @@ pub trait CompactionPass: Send + Sync {
         store: &S,
         planned: &Planned,
         merged: &Merged,
-    ) -> impl Future<Output = Result<(), String>> + Send {
+    ) -> impl Future<Output = Result<(), VerifyError>> + Send {
         verify_merge(store, planned, merged)
     }
 }
 
-/// The default verification; see [`CompactionPass::verify`].
+/// The default verification; see [`FactPass::verify`].
 ///
 /// # Errors
 ///
-/// What does not match, or the store's failure to answer.
-pub async fn verify_merge<S: FactStore>(store: &S, planned: &Planned, merged: &Merged) -> Result<(), String> {
-    let read = |error: FactError| format!("reading back failed: {error}");
-    let stored = store.get(merged.fact.id).await.map_err(read)?.ok_or("the merged fact is not stored")?;
+/// The [`VerifyError`] naming what does not match, or
+/// [`VerifyError::Read`] when the store fails to answer.
+pub async fn verify_merge<S: FactStore>(
+    store: &S,
+    planned: &Planned,
+    merged: &Merged,
+) -> Result<(), VerifyError> {
+    let id = merged.fact.id;
+    let read = |source: FactError| VerifyError::Read { merged: id, source };
+    let stored = store.get(id).await.map_err(read)?.ok_or(VerifyError::NotStored { merged: id })?;
     if !stored.is_active() {
-        return Err(format!("merged fact {} is not active", stored.id));
+        return Err(VerifyError::NotActive { merged: stored.id });
     }
     if stored.text != planned.text || stored.hash != fact_hash(stored.tier, &planned.text) {
-        return Err(format!("merged fact {} does not hold the planned text", stored.id));
+        return Err(VerifyError::TextMismatch { merged: stored.id });
     }
     for source in &planned.sources {
         if store.get(source.id).await.map_err(read)?.is_some() {
-            return Err(format!("source {} is still stored", source.id));
+            return Err(VerifyError::SourceStillStored { merged: stored.id, fact: source.id });
         }
     }
     let records = store.run_records(merged.record.run).await.map_err(read)?;
     let record = records
         .iter()
         .find(|record| record.merged == stored.id)
-        .ok_or_else(|| format!("no rollback record for merged fact {}", stored.id))?;
+        .ok_or(VerifyError::NoRecord { merged: stored.id })?;
     if record.sources != planned.sources {
-        return Err(format!(
-            "the rollback record of merged fact {} does not hold its sources as read",
-            stored.id
-        ));
+        return Err(VerifyError::RecordMismatch { merged: stored.id });
     }
     Ok(())
 }

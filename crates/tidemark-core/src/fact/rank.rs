@@ -1,12 +1,14 @@
-//! BM25 ranking of fact texts against a query, over the words `tidemark_core::fact::keywords` finds.
+//! BM25 ranking of fact texts against a query, over the words [`keywords`] finds.
 //!
-//! Used by the in-memory store's search and by the coordinator's injection,
-//! which ranks a scope's facts against the latest user message. The corpus is
-//! the candidate set itself, so rarity is judged among the facts at hand.
+//! Used by the in-memory store's search and by the fact coordinator's
+//! injection, which ranks a scope's facts against the latest user message. It
+//! lives in core because both sides need the same scores and neither may
+//! depend on the other. The corpus is the candidate set itself, so rarity is
+//! judged among the facts at hand.
 
 use std::collections::{HashMap, HashSet};
 
-use tidemark_core::fact::keywords;
+use super::keywords;
 
 /// BM25's term-frequency saturation.
 const K1: f64 = 1.2;
@@ -16,7 +18,7 @@ const B: f64 = 0.75;
 /// Scores every document against `query`; a document sharing no keyword with it scores 0.
 ///
 /// ```
-/// use tidemark_memory::facts::rank::bm25;
+/// use tidemark_core::fact::rank::bm25;
 ///
 /// let scores = bm25("metric units", &["User prefers metric units.", "User lives in Lyon."]);
 /// assert!(scores[0] > 0.0);

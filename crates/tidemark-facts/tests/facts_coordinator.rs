@@ -11,7 +11,7 @@ use tidemark_core::{
     FactFilter, FactId, FactStore, Message, NewFact, ObserverError, Outcome, Put, Role, Scope, Seq, SeqRange,
     StatusFilter, Tier,
 };
-use tidemark_memory::facts::{FactCoordinator, RememberError};
+use tidemark_facts::{FactCoordinator, Injection, RememberError};
 use tidemark_memory::{CompactingMemory, HeuristicCounter, InMemoryStore, Settings, TokenWindow};
 use tidemark_testkit::scripted::ScriptedModel;
 
@@ -317,7 +317,7 @@ async fn injection_uses_a_snapshot_until_the_generation_moves() {
 #[tokio::test]
 async fn injection_respects_top_k_and_the_token_limit() {
     let store = InMemoryStore::new();
-    let injection = tidemark_memory::facts::Injection { top_k: 3, max_tokens: 120, ..Default::default() };
+    let injection = Injection::default().with_top_k(3).with_max_tokens(120);
     let coordinator = FactCoordinator::new(store.clone()).with_injection(injection);
     let conversation = id("limits");
     let scope = Scope::Conversation(conversation.clone());

@@ -2,9 +2,9 @@
 
 use std::fmt;
 
-use tidemark_core::{Message, TokenCounter};
-
-use super::{CounterError, chat_tokens};
+use super::{TokenCounter, chat_tokens};
+use crate::error::HeuristicError;
+use crate::message::Message;
 
 /// Estimates tokens as `ceil(bytes / bytes_per_token)` for each string, in the chat accounting of the [module docs](super).
 ///
@@ -24,9 +24,9 @@ use super::{CounterError, chat_tokens};
 /// # Accuracy of the presets
 ///
 /// The figures in the presets' docs compare each preset with the exact
-/// `o200k_base` counts of the 293 messages in `tests/data/tiktoken/corpus.jsonl`
+/// `o200k_base` counts of the 293 messages in `tidemark-memory`'s `tests/data/tiktoken/corpus.jsonl`
 /// (English prose, code, JSON tool traffic, other scripts and emoji, edge cases,
-/// and real agent transcripts); the `token_counts` test recomputes them.
+/// and real agent transcripts); its `token_counts` test recomputes them.
 /// *Per message* figures are relative errors of whole-message counts (framing
 /// included), averaged or maxed over a group of messages; figures *as a prompt*
 /// are the relative error of a group's total sent as one prompt, which is what
@@ -36,13 +36,13 @@ use super::{CounterError, chat_tokens};
 ///
 /// ```
 /// use tidemark_core::{Message, TokenCounter};
-/// use tidemark_memory::counter::HeuristicCounter;
+/// use tidemark_core::counter::HeuristicCounter;
 ///
 /// let counter = HeuristicCounter::new(4.0, 3)?;
 /// // Framing 3, role 1, and 18 bytes of text at 4 bytes a token, rounded up.
 /// assert_eq!(counter.count(&Message::user("Ship it on Friday.")), 3 + 1 + 5);
 /// assert_eq!(counter.name(), "heuristic/4.0/3");
-/// # Ok::<(), tidemark_memory::counter::CounterError>(())
+/// # Ok::<(), tidemark_core::HeuristicError>(())
 /// ```
 #[derive(Clone, Copy, PartialEq)]
 pub struct HeuristicCounter {
@@ -56,10 +56,10 @@ impl HeuristicCounter {
     ///
     /// # Errors
     ///
-    /// Returns [`CounterError::InvalidBytesPerToken`] unless `bytes_per_token` is finite and above zero.
-    pub fn new(bytes_per_token: f32, per_message: u32) -> Result<Self, CounterError> {
+    /// Returns [`HeuristicError::InvalidBytesPerToken`] unless `bytes_per_token` is finite and above zero.
+    pub fn new(bytes_per_token: f32, per_message: u32) -> Result<Self, HeuristicError> {
         if !(bytes_per_token.is_finite() && bytes_per_token > 0.0) {
-            return Err(CounterError::InvalidBytesPerToken { value: bytes_per_token });
+            return Err(HeuristicError::InvalidBytesPerToken { value: bytes_per_token });
         }
         Ok(Self { bytes_per_token, per_message, name: Name::new(bytes_per_token, per_message) })
     }
@@ -110,8 +110,8 @@ impl HeuristicCounter {
     /// Every token of a byte-level BPE such as `o200k_base` or `cl100k_base`
     /// stands for at least one byte, every role is one token in both, and the
     /// framing, name and attachment charges equal those of
-    /// [`TiktokenCounter`](super::TiktokenCounter), so this never counts fewer
-    /// tokens than `TiktokenCounter` (a property test checks it).
+    /// `tidemark-memory`'s `TiktokenCounter`, so this never counts fewer
+    /// tokens than `TiktokenCounter` (a property test there checks it).
     /// On the corpus the prompt comes out 244.0% high.
     pub fn upper_bound() -> Self {
         Self::preset(1.0, 3)

@@ -6,8 +6,9 @@ use std::future::Future;
 use tidemark_core::fact::keywords;
 use tidemark_core::{CompletionModel, CompletionRequest, Fact, FactId, Message, NewFact};
 
-use super::{CompactionPass, PassError};
-use crate::answer::read_answer;
+use tidemark_core::model::answer::read_answer;
+
+use super::{FactPass, Ineligible, PassError, SummarizeError};
 
 /// The words a fact is compared by: lowercase runs of letters and digits, three characters or more.
 fn tokens(text: &str) -> BTreeSet<String> {
@@ -46,7 +47,7 @@ impl MergeWriter for TemplateMerge {
             .iter()
             .max_by_key(|fact| (tokens(&fact.text).len(), fact.id))
             .map(|fact| fact.text.clone())
-            .ok_or_else(|| PassError::Summarize { reason: "an empty group".to_owned() })
+            .ok_or(PassError::Summarize(SummarizeError::EmptyGroup))
     }
 }
 
@@ -78,13 +79,8 @@ impl<M: CompletionModel> MergeWriter for ModelMerge<M> {
             CompletionRequest::new(vec![Message::system(MERGE_INSTRUCTION), Message::user(notes)]);
         request.temperature = Some(0.0);
         request.max_tokens = Some(400);
-        let completion = self
-            .model
-            .complete(request)
-            .await
-            .map_err(|error| PassError::Summarize { reason: tidemark_core::error::chain_text(&error) })?;
-        let text = read_answer(&completion.text)
-            .map_err(|error| PassError::Summarize { reason: error.to_string() })?;
+        let completion = self.model.complete(request).await.map_err(SummarizeError::Model)?;
+        let text = read_answer(&completion.text).map_err(SummarizeError::Answer)?;
         // A merged fact obeys the same length rule as any fact; cut at a character boundary.
         Ok(text.chars().take(NewFact::MAX_CHARS).collect())
     }
@@ -152,7 +148,7 @@ impl<W: MergeWriter> ConsolidationPass<W> {
     }
 }
 
-impl<W: MergeWriter> CompactionPass for ConsolidationPass<W> {
+impl<W: MergeWriter> FactPass for ConsolidationPass<W> {
     fn name(&self) -> &str {
         &self.name
     }
@@ -185,23 +181,22 @@ impl<W: MergeWriter> CompactionPass for ConsolidationPass<W> {
         groups
     }
 
-    fn eligible(&self, group: &[Fact]) -> Result<(), String> {
+    fn eligible(&self, group: &[Fact]) -> Result<(), Ineligible> {
         if group.len() < 2 || group.len() > self.max_group {
-            return Err(format!("{} members, outside 2..={}", group.len(), self.max_group));
+            return Err(Ineligible::Size { members: group.len(), max: self.max_group });
         }
         let first = &group[0];
         if group.iter().any(|fact| fact.scope != first.scope || fact.tier != first.tier) {
-            return Err("members of more than one scope or tier".to_owned());
+            return Err(Ineligible::MixedPartition);
         }
         if group.iter().any(|fact| !fact.is_active()) {
-            return Err("a member is quarantined".to_owned());
+            return Err(Ineligible::Quarantined);
         }
         Ok(())
     }
 
     async fn summarize(&self, group: &[Fact]) -> Result<NewFact, PassError> {
-        let first =
-            group.first().ok_or_else(|| PassError::Summarize { reason: "an empty group".to_owned() })?;
+        let first = group.first().ok_or(PassError::Summarize(SummarizeError::EmptyGroup))?;
         let text = self.writer.write(group).await?;
         Ok(NewFact::new(first.scope.clone(), first.tier, text))
     }

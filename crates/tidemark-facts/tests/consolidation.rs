@@ -4,12 +4,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use proptest::prelude::*;
-use tidemark_compaction::pass::{
-    CompactionPass, ConsolidationPass, MergeWriter, PassError, PassRunner, Planned, TemplateMerge,
-};
 use tidemark_core::{
     ConversationId, Fact, FactFilter, FactId, FactStore, Merged, NewFact, RunStatus, Scope, StatusFilter,
     Tier,
+};
+use tidemark_facts::pass::{
+    ConsolidationPass, FactPass, Ineligible, MergeWriter, PassError, PassRunner, Planned, SummarizeError,
+    TemplateMerge, VerifyError,
 };
 use tidemark_memory::{InMemoryStore, SqliteStore};
 use tidemark_testkit::scripted::ScriptedModel;
@@ -175,19 +176,19 @@ impl Faulty {
     }
 }
 
-impl CompactionPass for Faulty {
+impl FactPass for Faulty {
     fn name(&self) -> &str {
         "faulty"
     }
     fn cluster(&self, facts: &[Fact]) -> Vec<Vec<FactId>> {
         self.inner.cluster(facts)
     }
-    fn eligible(&self, group: &[Fact]) -> Result<(), String> {
+    fn eligible(&self, group: &[Fact]) -> Result<(), Ineligible> {
         self.inner.eligible(group)
     }
     async fn summarize(&self, group: &[Fact]) -> Result<NewFact, PassError> {
         if self.fault == Fault::SummariserFails {
-            return Err(PassError::Summarize { reason: "model offline".to_owned() });
+            return Err(PassError::Summarize(SummarizeError::writer("model offline")));
         }
         self.inner.summarize(group).await
     }
@@ -196,7 +197,7 @@ impl CompactionPass for Faulty {
         store: &S,
         planned: &Planned,
         merged: &Merged,
-    ) -> Result<(), String> {
+    ) -> Result<(), VerifyError> {
         if let Some(hook) = &self.on_verify {
             hook();
         }
@@ -206,9 +207,9 @@ impl CompactionPass for Faulty {
                 std::future::pending().await
             }
             Fault::SecondVerifyFails if self.verified.fetch_add(1, Ordering::SeqCst) == 1 => {
-                Err("planted verification failure".to_owned())
+                Err(VerifyError::pass(merged.fact.id, "planted verification failure"))
             }
-            _ => tidemark_compaction::pass::verify_merge(store, planned, merged).await,
+            _ => tidemark_facts::pass::verify_merge(store, planned, merged).await,
         }
     }
 }

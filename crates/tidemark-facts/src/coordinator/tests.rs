@@ -1,0 +1,36 @@
+//! Unit tests of the coordinator's bounded per-conversation state.
+
+use tidemark_memory::InMemoryStore;
+
+use super::*;
+
+fn id(index: usize) -> ConversationId {
+    ConversationId::new(format!("conversation-{index}")).expect("test setup")
+}
+
+#[tokio::test]
+async fn many_conversations_stay_within_the_bound() {
+    let coordinator = FactCoordinator::new(InMemoryStore::new()).with_conversation_capacity(16);
+    assert_eq!(coordinator.conversation_capacity(), 16);
+    for index in 0..2_000 {
+        let conversation = id(index);
+        coordinator.count(&conversation, |counters| counters.compactions += 1);
+        let _ = coordinator.inject(&conversation, "anything at all").await.expect("in-memory store");
+        if index % 3 == 0 {
+            coordinator.on_session_switch(&id(index + 1), Some(&conversation), false).await.expect("switch");
+        }
+        assert!(locked(&coordinator.sessions).len() <= 16, "sessions grew past the bound at {index}");
+        assert!(locked(&coordinator.snapshots).len() <= 16, "snapshots grew past the bound at {index}");
+    }
+    // The most recent conversation is still tracked.
+    let last = id(1_999);
+    coordinator.count(&last, |counters| counters.injected += 1);
+    assert_eq!(coordinator.counters(&last).injected, 1);
+}
+
+#[test]
+fn the_default_bound_is_documented_and_a_zero_bound_is_raised_to_one() {
+    let coordinator = FactCoordinator::new(InMemoryStore::new());
+    assert_eq!(coordinator.conversation_capacity(), FactCoordinator::<InMemoryStore>::DEFAULT_CONVERSATIONS);
+    assert_eq!(coordinator.with_conversation_capacity(0).conversation_capacity(), 1);
+}

@@ -1,0 +1,25 @@
+//! Long-term facts for an agent's conversation memory: extraction from evicted turns, a security scan on every write and read, injection of relevant facts into prompts, and consolidation passes with verified rollback.
+//!
+//! The crate depends on `tidemark-core` alone: it works over any
+//! [`FactStore`](tidemark_core::FactStore), such as the stores of
+//! `tidemark-memory`, and plugs into a compacting memory through the
+//! [`CompactionObserver`](tidemark_core::CompactionObserver) contract.
+//!
+//! - [`FactCoordinator`]: extracts facts before a compaction, scans and
+//!   stores them, and injects the relevant ones before each model call.
+//! - [`extract`]: the heuristic that proposes facts from evicted messages.
+//! - [`scan`]: the security scan (prompt injection, exfiltration, hidden
+//!   characters, secrets) every fact passes.
+//! - [`pass`]: [`FactPass`](pass::FactPass)es over stored facts, such as
+//!   [`ConsolidationPass`](pass::ConsolidationPass), driven by a
+//!   [`PassRunner`](pass::PassRunner) that applies a run whole or not at all.
+//!
+//! Ranking (BM25) lives in [`tidemark_core::fact::rank`], because the stores
+//! search with it too.
+
+pub mod coordinator;
+pub mod extract;
+pub mod pass;
+pub mod scan;
+
+pub use coordinator::{ExtractError, FactCoordinator, Injection, RememberError, Remembered, SessionCounters};

@@ -1,0 +1,592 @@
+//! The scan's compiled rules and the checks built on them: hidden characters and terminal escapes, injection phrases, exfiltration, and secret redaction.
+
+use std::collections::BTreeMap;
+
+use regex::Regex;
+
+use super::patterns::*;
+use super::{SecretKind, Threat, Verdict};
+
+/// One compiled injection phrase.
+pub(super) struct PhraseRule {
+    regex: Regex,
+    negatable: bool,
+}
+
+/// How a secret match is told apart from a harmless look-alike.
+#[derive(Clone, Copy)]
+pub(super) enum Check {
+    /// The pattern is specific enough on its own.
+    Exact,
+    /// Generated keys mix upper case, lower case and digits; long hyphenated names do not.
+    Random,
+    /// The match has at least one digit.
+    HasDigit,
+    /// The password of a URL is not a documentation placeholder (`${DB_PASSWORD}`, `password`).
+    NotPlaceholder,
+    /// The value after `password:` or `api_key=` is not a documentation word or code.
+    LabelValue,
+    /// The value after "password is" has a digit or a symbol, so it is not an ordinary word.
+    SpokenValue,
+}
+
+/// One compiled secret pattern.
+pub(super) struct SecretRule {
+    kind: SecretKind,
+    regex: Regex,
+    group: usize,
+    check: Check,
+}
+
+/// Every compiled pattern.
+pub(super) struct Rules {
+    injection: Vec<PhraseRule>,
+    negation: Regex,
+    secrets: Vec<SecretRule>,
+    url: Regex,
+    email: Regex,
+    domain: Regex,
+    ipv4: Regex,
+    send_verb: Regex,
+    sensitive_object: Regex,
+    benign_compound: Regex,
+    toward: Regex,
+    downloader: Regex,
+    file_transfer: Regex,
+    code_request: Regex,
+    theft_verb: Regex,
+    upload_marker: Regex,
+    pipe_to_shell: Regex,
+    shell_substitution: Regex,
+    md_image: Regex,
+    html_image: Regex,
+    blob: Regex,
+    dns_subshell: Regex,
+    reverse_shell: Regex,
+    emoji_before_joiner: Regex,
+    emoji_after_joiner: Regex,
+    joining_script: Regex,
+}
+
+/// Compiles one pattern with ASCII word boundaries.
+pub(super) fn compile(pattern: &str) -> Option<Regex> {
+    Regex::new(&ascii_boundaries(pattern)).ok()
+}
+
+impl Rules {
+    /// Compiles every pattern, or returns `None` if any fails (see the comment on [`RULES`](super::RULES)).
+    pub(super) fn compile() -> Option<Self> {
+        let injection = INJECTION
+            .iter()
+            .map(|&(pattern, negatable)| {
+                Regex::new(&injection_source(pattern)).ok().map(|regex| PhraseRule { regex, negatable })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let secrets = SECRETS
+            .iter()
+            .map(|&(kind, pattern, group, check)| {
+                compile(pattern).map(|regex| SecretRule { kind, regex, group, check })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Self {
+            injection,
+            negation: compile(NEGATION)?,
+            secrets,
+            url: compile(URL)?,
+            email: compile(EMAIL)?,
+            domain: compile(DOMAIN)?,
+            ipv4: compile(IPV4)?,
+            send_verb: compile(SEND_VERB)?,
+            sensitive_object: compile(SENSITIVE_OBJECT)?,
+            benign_compound: compile(BENIGN_COMPOUND)?,
+            toward: compile(TOWARD)?,
+            downloader: compile(DOWNLOADER)?,
+            file_transfer: compile(FILE_TRANSFER)?,
+            code_request: compile(CODE_REQUEST)?,
+            theft_verb: compile(THEFT_VERB)?,
+            upload_marker: compile(UPLOAD_MARKER)?,
+            pipe_to_shell: compile(PIPE_TO_SHELL)?,
+            shell_substitution: compile(SHELL_SUBSTITUTION)?,
+            md_image: compile(MD_IMAGE)?,
+            html_image: compile(HTML_IMAGE)?,
+            blob: compile(BLOB)?,
+            dns_subshell: compile(DNS_SUBSHELL)?,
+            reverse_shell: compile(REVERSE_SHELL)?,
+            emoji_before_joiner: compile(EMOJI_BEFORE_JOINER)?,
+            emoji_after_joiner: compile(EMOJI_AFTER_JOINER)?,
+            joining_script: compile(JOINING_SCRIPT)?,
+        })
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Hidden characters
+    // -----------------------------------------------------------------------------------------
+
+    /// The first invisible format character that is not part of a legitimate sequence.
+    pub(super) fn find_hidden(&self, text: &str) -> Option<Threat> {
+        let mut previous: Option<char> = None;
+        for (index, c) in text.char_indices() {
+            let hidden = match c {
+                '\u{200C}' => !self.between_joining_letters(text, index, c),
+                '\u{200D}' => {
+                    !self.between_joining_letters(text, index, c) && !self.between_emoji(text, index, c)
+                }
+                '\u{E0000}'..='\u{E007F}' => !in_flag_tag_sequence(text, index),
+                // One variation selector after a character is how emoji and CJK variants are
+                // chosen; a second one in a row carries nothing visible and is a known way to
+                // smuggle bytes.
+                '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}' => {
+                    previous.is_some_and(is_variation_selector)
+                }
+                _ => is_invisible_format(c),
+            };
+            if hidden {
+                return Some(Threat::HiddenCharacter { codepoint: u32::from(c), index });
+            }
+            previous = Some(c);
+        }
+        None
+    }
+
+    /// Whether the joiner at `index` sits between two letters of a script that uses joiners.
+    pub(super) fn between_joining_letters(&self, text: &str, index: usize, joiner: char) -> bool {
+        let (before, after) = neighbours(text, index, joiner);
+        before.is_some_and(|c| self.joining_script.is_match(c.encode_utf8(&mut [0; 4])))
+            && after.is_some_and(|c| self.joining_script.is_match(c.encode_utf8(&mut [0; 4])))
+    }
+
+    /// Whether the zero-width joiner at `index` glues two emoji together (👩‍💻).
+    pub(super) fn between_emoji(&self, text: &str, index: usize, joiner: char) -> bool {
+        let (before, after) = neighbours(text, index, joiner);
+        before.is_some_and(|c| self.emoji_before_joiner.is_match(c.encode_utf8(&mut [0; 4])))
+            && after.is_some_and(|c| self.emoji_after_joiner.is_match(c.encode_utf8(&mut [0; 4])))
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Prompt injection
+    // -----------------------------------------------------------------------------------------
+
+    /// The first injection phrase that is not negated.
+    pub(super) fn find_injection(&self, text: &str) -> Option<Threat> {
+        for rule in &self.injection {
+            for found in rule.regex.find_iter(text) {
+                if rule.negatable && self.negation.is_match(tail(&text[..found.start()], 32)) {
+                    continue;
+                }
+                return Some(Threat::PromptInjection { phrase: readable(found.as_str()) });
+            }
+        }
+        None
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Exfiltration
+    // -----------------------------------------------------------------------------------------
+
+    /// The first exfiltration pattern that matches.
+    pub(super) fn find_exfiltration(&self, text: &str) -> Option<Threat> {
+        let pattern = self
+            .command_line_exfiltration(text)
+            .or_else(|| self.image_exfiltration(text))
+            .or_else(|| self.url_payload(text))
+            .or_else(|| clauses(text).find_map(|clause| self.clause_exfiltration(clause)))?;
+        Some(Threat::Exfiltration { pattern })
+    }
+
+    /// Shell one-liners: uploads with curl and friends, download-and-run, DNS and socket tricks.
+    pub(super) fn command_line_exfiltration(&self, text: &str) -> Option<&'static str> {
+        if self.dns_subshell.is_match(text) {
+            return Some("dns_subshell");
+        }
+        if self.reverse_shell.is_match(text) {
+            return Some("reverse_shell");
+        }
+        if self.shell_substitution.is_match(text) && self.has_remote_host(text) {
+            return Some("remote_script_pipe");
+        }
+        for line in text.lines() {
+            if self.file_transfer.is_match(line)
+                && self.sensitive_object.is_match(line)
+                && self.has_remote_host(line)
+            {
+                return Some("file_transfer");
+            }
+            if self.code_request.is_match(line)
+                && self.sensitive_object.is_match(line)
+                && self.has_remote_host(line)
+            {
+                return Some("code_upload");
+            }
+            let Some(command) = self.downloader.find(line) else { continue };
+            let rest = &line[command.start()..];
+            if !self.has_remote_host(rest) {
+                continue;
+            }
+            if self.pipe_to_shell.is_match(rest) {
+                return Some("remote_script_pipe");
+            }
+            if self.upload_marker.is_match(line) {
+                return Some("http_upload");
+            }
+        }
+        None
+    }
+
+    /// Whether the text names a host that is not this machine (URL, bare domain or IPv4).
+    pub(super) fn has_remote_host(&self, text: &str) -> bool {
+        self.url
+            .captures_iter(text)
+            .any(|caps| caps.get(1).is_some_and(|host| !is_local_authority(host.as_str())))
+            || self
+                .domain
+                .captures_iter(text)
+                .any(|caps| caps.get(1).is_some_and(|d| !is_local_host(d.as_str())))
+            || self
+                .ipv4
+                .captures_iter(text)
+                .any(|caps| caps.get(1).is_some_and(|ip| !is_local_host(ip.as_str())))
+    }
+
+    /// Markdown or HTML images whose URL carries data to a remote host (rendering the image
+    /// sends the request).
+    pub(super) fn image_exfiltration(&self, text: &str) -> Option<&'static str> {
+        let urls = self
+            .md_image
+            .captures_iter(text)
+            .chain(self.html_image.captures_iter(text))
+            .filter_map(|caps| caps.get(1).map(|m| m.as_str()));
+        for url in urls {
+            let without_scheme = url.split_once("//").map_or(url, |(_, rest)| rest);
+            let (authority, after_host) = without_scheme
+                .find(['/', '?', '#'])
+                .map_or((without_scheme, ""), |at| (&without_scheme[..at], &without_scheme[at..]));
+            if is_local_authority(authority) {
+                continue;
+            }
+            if after_host.contains(['{', '}', '[', ']', '<', '>', '$']) {
+                return Some("markdown_image_query");
+            }
+            let suspicious = query_pairs(after_host).any(|(name, value)| {
+                let name = name.to_ascii_lowercase();
+                (value.len() >= 16 && !TRACKING_PARAMS.contains(&name.as_str()))
+                    || (PAYLOAD_PARAMS.contains(&name.as_str()) && !value.is_empty())
+            });
+            if suspicious {
+                return Some("markdown_image_query");
+            }
+        }
+        None
+    }
+
+    /// A remote URL whose query string carries a base64 blob.
+    pub(super) fn url_payload(&self, text: &str) -> Option<&'static str> {
+        for url in self.url.captures_iter(text) {
+            let (Some(whole), Some(authority)) = (url.get(0), url.get(1)) else { continue };
+            if is_local_authority(authority.as_str()) {
+                continue;
+            }
+            let after_host = &whole.as_str()[authority.end() - whole.start()..];
+            let carries_blob = query_pairs(after_host).any(|(name, value)| {
+                !TRACKING_PARAMS.contains(&name.to_ascii_lowercase().as_str())
+                    && self.blob.find_iter(value).any(|blob| looks_like_payload(blob.as_str()))
+            });
+            if carries_blob {
+                return Some("base64_to_url");
+            }
+        }
+        None
+    }
+
+    /// A sentence that tells someone to send sensitive data, or a base64 blob, to a remote place.
+    pub(super) fn clause_exfiltration(&self, clause: &str) -> Option<&'static str> {
+        if !self.send_verb.is_match(clause) || !self.has_remote_destination(clause) {
+            return None;
+        }
+        if self.theft_verb.is_match(clause) {
+            return Some("send_sensitive_data");
+        }
+        let names_sensitive_object = self.sensitive_object.find_iter(clause).any(|found| {
+            let compound = found.as_str().chars().last().is_some_and(|c| c.is_ascii_alphabetic())
+                && self.benign_compound.is_match(&clause[found.end()..]);
+            !compound
+        });
+        if names_sensitive_object {
+            return Some("send_sensitive_data");
+        }
+        // URL matches do not overlap and come in order, so the one that could contain a blob is
+        // the last one starting at or before it.
+        let url_spans: Vec<(usize, usize)> =
+            self.url.find_iter(clause).map(|m| (m.start(), m.end())).collect();
+        let blob_outside_urls = self.blob.find_iter(clause).any(|blob| {
+            let before = url_spans.partition_point(|&(start, _)| start <= blob.start());
+            let inside_url =
+                before > 0 && url_spans.get(before - 1).is_some_and(|&(_, end)| blob.end() <= end);
+            looks_like_payload(blob.as_str()) && !inside_url
+        });
+        blob_outside_urls.then_some("base64_to_url")
+    }
+
+    /// Whether the clause has a remote URL, email address, domain or IP that something is sent to.
+    pub(super) fn has_remote_destination(&self, clause: &str) -> bool {
+        let toward = |start: usize| self.toward.is_match(tail(&clause[..start], 80));
+        self.url.captures_iter(clause).any(|caps| match (caps.get(0), caps.get(1)) {
+            (Some(whole), Some(authority)) => {
+                !is_local_authority(authority.as_str()) && toward(whole.start())
+            }
+            _ => false,
+        }) || self.email.captures_iter(clause).any(|caps| match (caps.get(0), caps.get(1)) {
+            (Some(whole), Some(domain)) => !is_local_host(domain.as_str()) && toward(whole.start()),
+            _ => false,
+        }) || self.domain.captures_iter(clause).any(|caps| match (caps.get(0), caps.get(1)) {
+            (Some(whole), Some(domain)) => !is_local_host(domain.as_str()) && toward(whole.start()),
+            _ => false,
+        }) || self.ipv4.captures_iter(clause).any(|caps| match (caps.get(0), caps.get(1)) {
+            (Some(whole), Some(ip)) => !is_local_host(ip.as_str()) && toward(whole.start()),
+            _ => false,
+        })
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Secrets
+    // -----------------------------------------------------------------------------------------
+
+    /// Replaces every secret, or returns `Clean` if there is none.
+    pub(super) fn redact(&self, text: &str) -> Verdict {
+        // Accepted spans keyed by start; patterns run most specific first and a span overlapping
+        // an accepted one is dropped, so each secret is replaced once by its best kind.
+        let mut spans: BTreeMap<usize, (usize, SecretKind)> = BTreeMap::new();
+        for rule in &self.secrets {
+            for caps in rule.regex.captures_iter(text) {
+                let Some(found) = caps.get(rule.group) else { continue };
+                let Some((start, end)) = secret_span(rule.check, text, found.start(), found.end()) else {
+                    continue;
+                };
+                let overlaps_before = spans.range(..=start).next_back().is_some_and(|(_, &(e, _))| e > start);
+                let overlaps_after = spans.range(start..).next().is_some_and(|(&s, _)| s < end);
+                if !overlaps_before && !overlaps_after {
+                    spans.insert(start, (end, rule.kind));
+                }
+            }
+        }
+        if spans.is_empty() {
+            return Verdict::Clean;
+        }
+        let mut redacted = String::with_capacity(text.len());
+        let mut secrets = Vec::new();
+        let mut copied = 0;
+        for (&start, &(end, kind)) in &spans {
+            redacted.push_str(&text[copied..start]);
+            redacted.push_str("[REDACTED:");
+            redacted.push_str(kind.as_str());
+            redacted.push(']');
+            copied = end;
+            if !secrets.contains(&kind) {
+                secrets.push(kind);
+            }
+        }
+        redacted.push_str(&text[copied..]);
+        Verdict::Redacted { text: redacted, secrets }
+    }
+}
+
+/// The first terminal escape: ESC, or an 8-bit C1 introducer (CSI, OSC, DCS, SOS, PM, APC).
+pub(super) fn find_escape(text: &str) -> Option<Threat> {
+    text.char_indices()
+        .find(|&(_, c)| {
+            matches!(c, '\u{1B}' | '\u{90}' | '\u{98}' | '\u{9B}' | '\u{9D}' | '\u{9E}' | '\u{9F}')
+        })
+        .map(|(index, _)| Threat::AnsiEscape { index })
+}
+
+/// Characters that render as nothing and have no place in a fact. Joiners, tag characters and
+/// variation selectors are handled with their context in [`Rules::find_hidden`].
+pub(super) fn is_invisible_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}' // soft hyphen
+            | '\u{061C}' // Arabic letter mark (a bidi control)
+            | '\u{180E}' // Mongolian vowel separator
+            | '\u{200B}'..='\u{200F}' // zero-width space, LRM, RLM (ZWNJ and ZWJ are matched earlier)
+            | '\u{202A}'..='\u{202E}' // bidi embeddings and overrides
+            | '\u{2060}'..='\u{206F}' // word joiner, invisible operators, bidi isolates, deprecated formats
+            | '\u{3164}' // Hangul filler
+            | '\u{FEFF}' // zero-width no-break space / byte-order mark
+            | '\u{FFA0}' // half-width Hangul filler
+            | '\u{FFF9}'..='\u{FFFB}' // interlinear annotation controls
+            | '\u{1D173}'..='\u{1D17A}' // invisible musical formatting
+    )
+}
+
+pub(super) fn is_variation_selector(c: char) -> bool {
+    matches!(c, '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}')
+}
+
+/// The characters right before and after the character at `index`.
+pub(super) fn neighbours(text: &str, index: usize, at: char) -> (Option<char>, Option<char>) {
+    let before = text.get(..index).and_then(|s| s.chars().next_back());
+    let after = text.get(index + at.len_utf8()..).and_then(|s| s.chars().next());
+    (before, after)
+}
+
+/// Whether the tag character at `index` belongs to a subdivision flag such as 🏴󠁧󠁢󠁳󠁣󠁴󠁿: a black
+/// flag, two to six tag letters or digits, and a cancel tag. Such a sequence can hide at most six
+/// lowercase characters, so it is allowed; any other tag character is rejected.
+pub(super) fn in_flag_tag_sequence(text: &str, index: usize) -> bool {
+    const BLACK_FLAG: char = '\u{1F3F4}';
+    const CANCEL_TAG: char = '\u{E007F}';
+    let is_tag_spec = |c: char| matches!(c, '\u{E0030}'..='\u{E0039}' | '\u{E0061}'..='\u{E007A}');
+    let Some(here) = text.get(index..).and_then(|s| s.chars().next()) else { return false };
+    // Walk back over the spec to the flag, at most six characters.
+    let mut before = 0;
+    let mut back = text.get(..index).map(|s| s.chars().rev()).into_iter().flatten();
+    let found_flag = loop {
+        match back.next() {
+            Some(BLACK_FLAG) => break true,
+            Some(c) if is_tag_spec(c) && before < 6 => before += 1,
+            _ => break false,
+        }
+    };
+    if !found_flag {
+        return false;
+    }
+    if here == CANCEL_TAG {
+        return (2..=6).contains(&before);
+    }
+    if !is_tag_spec(here) {
+        return false;
+    }
+    // Walk forward over the rest of the spec to the cancel tag.
+    let rest = text.get(index + here.len_utf8()..).into_iter().flat_map(str::chars);
+    for (count, c) in (before + 1..).zip(rest) {
+        if c == CANCEL_TAG {
+            return (2..=6).contains(&count);
+        }
+        if !is_tag_spec(c) || count >= 6 {
+            return false;
+        }
+    }
+    false
+}
+
+/// At most the last `max` bytes of `text`, starting on a character boundary.
+pub(super) fn tail(text: &str, max: usize) -> &str {
+    let mut start = text.len().saturating_sub(max);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    &text[start..]
+}
+
+/// A matched phrase for an error message: whitespace runs collapsed, at most 120 characters.
+pub(super) fn readable(phrase: &str) -> String {
+    let collapsed = phrase.split_whitespace().collect::<Vec<_>>().join(" ");
+    match collapsed.char_indices().nth(120) {
+        Some((cut, _)) => format!("{}…", &collapsed[..cut]),
+        None => collapsed,
+    }
+}
+
+/// Splits a text into sentences: after `.`, `!` or `?` followed by whitespace, and at blank lines.
+pub(super) fn clauses(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut cuts = Vec::new();
+    for i in 0..bytes.len() {
+        let next = bytes.get(i + 1).copied();
+        let sentence_end =
+            matches!(bytes[i], b'.' | b'!' | b'?') && next.is_some_and(|b| b.is_ascii_whitespace());
+        let blank_line = bytes[i] == b'\n' && matches!(next, Some(b'\n' | b'\r'));
+        if sentence_end || blank_line {
+            cuts.push((start, i + 1));
+            start = i + 1;
+        }
+    }
+    cuts.push((start, bytes.len()));
+    // Cuts sit right after an ASCII byte, so they are always character boundaries.
+    cuts.into_iter().filter_map(move |(s, e)| text.get(s..e))
+}
+
+/// The `name=value` pairs of the query string in the part of a URL after its host.
+pub(super) fn query_pairs(after_host: &str) -> impl Iterator<Item = (&str, &str)> {
+    let query = after_host.split_once('?').map_or("", |(_, q)| q);
+    let query = query.split_once('#').map_or(query, |(q, _)| q);
+    query
+        .split(['&', ';'])
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| pair.split_once('=').unwrap_or((pair, "")))
+}
+
+/// Whether a base64-looking run is likely encoded data rather than a word, an id or a hash:
+/// it mixes upper case, lower case and digits, and is not plain hex.
+pub(super) fn looks_like_payload(blob: &str) -> bool {
+    let upper = blob.bytes().any(|b| b.is_ascii_uppercase());
+    let lower = blob.bytes().any(|b| b.is_ascii_lowercase());
+    let digit = blob.bytes().any(|b| b.is_ascii_digit());
+    let hex = blob.bytes().all(|b| b.is_ascii_hexdigit());
+    upper && lower && digit && !hex
+}
+
+/// Whether the authority part of a URL (`user@host:port`) points at this machine.
+pub(super) fn is_local_authority(authority: &str) -> bool {
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, hp)| hp);
+    let host = if let Some(bracketed) = host_port.strip_prefix('[') {
+        bracketed.split_once(']').map_or(bracketed, |(h, _)| h)
+    } else {
+        host_port.split_once(':').map_or(host_port, |(h, _)| h)
+    };
+    is_local_host(host)
+}
+
+/// Whether a host name or address is the loopback interface. Private networks count as remote:
+/// a fact has no reason to send data anywhere but to this machine.
+pub(super) fn is_local_host(host: &str) -> bool {
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    host == "localhost"
+        || host.ends_with(".localhost")
+        || host == "::1"
+        || host == "0:0:0:0:0:0:0:1"
+        || host == "0.0.0.0"
+        || host == "::ffff:127.0.0.1"
+        || host.strip_prefix("127.").is_some_and(|rest| rest.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+}
+
+/// The byte range to replace for one match, or `None` if the match is a look-alike.
+pub(super) fn secret_span(check: Check, text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+    let value = text.get(start..end)?;
+    let whole = Some((start, end));
+    // A quoted value ends at its quote, so trailing punctuation inside the quotes is part of it.
+    let quoted = text.get(end..).is_some_and(|rest| rest.starts_with(['"', '\'', '\u{201D}']));
+    let trim = |v: &'_ str| {
+        if quoted { v.len() } else { v.trim_end_matches(['.', ',', ';', ':', '!', '?', ')']).len() }
+    };
+    match check {
+        Check::Exact => whole,
+        Check::Random => {
+            let upper = value.bytes().any(|b| b.is_ascii_uppercase());
+            let lower = value.bytes().any(|b| b.is_ascii_lowercase());
+            let digit = value.bytes().any(|b| b.is_ascii_digit());
+            whole.filter(|_| upper && lower && digit)
+        }
+        Check::HasDigit => whole.filter(|_| value.bytes().any(|b| b.is_ascii_digit())),
+        Check::NotPlaceholder => {
+            let placeholder = value.starts_with(['$', '<', '{', '%'])
+                || value.bytes().all(|b| b == b'*' || b == b'x' || b == b'X')
+                || URL_PASSWORD_PLACEHOLDERS.iter().any(|p| p.eq_ignore_ascii_case(value))
+                || value.starts_with("[REDACTED:");
+            whole.filter(|_| !placeholder)
+        }
+        Check::LabelValue => {
+            let trimmed = &value[..trim(value)];
+            let code = trimmed.contains(['(', '[', '{']);
+            let stopword = LABEL_STOPWORDS.iter().any(|w| w.eq_ignore_ascii_case(trimmed));
+            (trimmed.len() >= 6 && !code && !stopword).then_some((start, start + trimmed.len()))
+        }
+        Check::SpokenValue => {
+            let trimmed = &value[..trim(value)];
+            let telling =
+                trimmed.chars().any(|c| c.is_ascii_digit() || (c.is_ascii_punctuation() && c != '-'));
+            let code = trimmed.contains(['(', '[', '{']);
+            (trimmed.len() >= 4 && telling && !code).then_some((start, start + trimmed.len()))
+        }
+    }
+}

@@ -16,6 +16,8 @@ use serde_json::Value;
 
 use crate::util::{cargo_program, workspace_root};
 
+mod shape;
+
 /// Top-level folders that may hold Rust sources owned by this workspace.
 const SOURCE_DIRS: &[&str] = &["crates", "xtask", "examples", "bench"];
 

@@ -53,7 +53,7 @@ fn run(
 }
 
 fn arb_case() -> impl Strategy<Value = (Vec<Message>, u32, usize)> {
-    let config = HistoryConfig { max_units: 40, ..HistoryConfig::default() };
+    let config = HistoryConfig::default().with_max_units(40);
     arb_history_with(config).prop_flat_map(|history| {
         let tokens = Quarter.count_prompt(&history);
         (Just(history), (tokens / 5).max(1)..=tokens.saturating_add(tokens / 5).max(2), 0..6usize)

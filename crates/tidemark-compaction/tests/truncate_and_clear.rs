@@ -15,13 +15,11 @@ const CASES: u32 = 1_000;
 
 /// Histories of the default shape, and sometimes long ones with many parallel calls, pins and system messages.
 fn histories() -> impl Strategy<Value = Vec<Message>> {
-    let long = HistoryConfig {
-        max_units: 80,
-        max_parallel_calls: 8,
-        pinned_ratio: 0.2,
-        system_ratio: 0.1,
-        ..HistoryConfig::default()
-    };
+    let long = HistoryConfig::default()
+        .with_max_units(80)
+        .with_max_parallel_calls(8)
+        .with_pinned_ratio(0.2)
+        .with_system_ratio(0.1);
     prop_oneof![3 => arb_history(), 1 => arb_history_with(long)]
 }
 

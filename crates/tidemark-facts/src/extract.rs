@@ -285,7 +285,8 @@ impl Extractor {
             .iter()
             .map(|message| match message.role {
                 Role::User | Role::Assistant => message.text(),
-                Role::System | Role::Tool => Cow::Borrowed(""),
+                // System and tool text, and roles added later, state no facts of the user's.
+                _ => Cow::Borrowed(""),
             })
             .collect();
         let sentences: Vec<Vec<&str>> = texts.iter().map(|text| split_sentences(text)).collect();
@@ -303,7 +304,7 @@ impl Extractor {
                 Role::Assistant if !message.has_tool_calls() => {
                     self.assistant_decisions(rules, index, own, &mut found);
                 }
-                Role::Assistant | Role::System | Role::Tool => {}
+                _ => {}
             }
         }
 
@@ -411,7 +412,7 @@ impl Extractor {
                         break;
                     }
                 }
-                Role::Assistant | Role::Tool | Role::System => {}
+                _ => {}
             }
         }
         let (position, text) = answer?;

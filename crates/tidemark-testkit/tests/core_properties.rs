@@ -31,7 +31,7 @@ fn other_role(role: Role) -> Role {
         Role::System => Role::User,
         Role::User => Role::Assistant,
         Role::Assistant => Role::Tool,
-        Role::Tool => Role::System,
+        _ => Role::System,
     }
 }
 
@@ -242,13 +242,12 @@ proptest! {
     }
 
     #[test]
-    fn long_parallel_histories_are_valid(history in arb_history_with(HistoryConfig {
-        max_units: 40,
-        max_parallel_calls: 12,
-        pinned_ratio: 0.3,
-        system_ratio: 0.2,
-        allow_trailing_open_exchange: true,
-    })) {
+    fn long_parallel_histories_are_valid(history in arb_history_with(HistoryConfig::default()
+        .with_max_units(40)
+        .with_max_parallel_calls(12)
+        .with_pinned_ratio(0.3)
+        .with_system_ratio(0.2)
+        .with_trailing_open_exchange(true))) {
         prop_assert_eq!(validate(&history), Ok(()));
     }
 

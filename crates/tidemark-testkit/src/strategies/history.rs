@@ -27,6 +27,7 @@ use super::{arb_attachment, arb_call_without_id, arb_text};
 /// # let _ = long_and_parallel;
 /// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct HistoryConfig {
     /// The most units a history has, counting the leading system message and a
     /// trailing open exchange; the number is drawn uniformly up to this bound.
@@ -51,6 +52,43 @@ impl Default for HistoryConfig {
             system_ratio: 0.05,
             allow_trailing_open_exchange: true,
         }
+    }
+}
+
+impl HistoryConfig {
+    /// The same shape with at most `units` units.
+    #[must_use]
+    pub fn with_max_units(mut self, units: usize) -> Self {
+        self.max_units = units;
+        self
+    }
+
+    /// The same shape with at most `calls` tool calls per assistant message.
+    #[must_use]
+    pub fn with_max_parallel_calls(mut self, calls: usize) -> Self {
+        self.max_parallel_calls = calls;
+        self
+    }
+
+    /// The same shape with `ratio` of the messages pinned.
+    #[must_use]
+    pub fn with_pinned_ratio(mut self, ratio: f64) -> Self {
+        self.pinned_ratio = ratio;
+        self
+    }
+
+    /// The same shape with `ratio` of the units after the first being system messages.
+    #[must_use]
+    pub fn with_system_ratio(mut self, ratio: f64) -> Self {
+        self.system_ratio = ratio;
+        self
+    }
+
+    /// The same shape, allowing a trailing open exchange or not.
+    #[must_use]
+    pub fn with_trailing_open_exchange(mut self, allow: bool) -> Self {
+        self.allow_trailing_open_exchange = allow;
+        self
     }
 }
 

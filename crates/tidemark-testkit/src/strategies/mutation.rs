@@ -13,6 +13,7 @@ use super::arb_history;
 /// each mutation yields a history that it rejects, with the violation kind
 /// named below.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Mutation {
     /// Remove a tool call whose result is present, so that the result answers
     /// nothing (an assistant message left without parts is removed too).

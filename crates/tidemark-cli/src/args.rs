@@ -165,13 +165,13 @@ pub(crate) enum CounterChoice {
 /// The compaction strategy of `compact`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum StrategyChoice {
-    /// Clear old tool output, then summarise, then truncate, stopping once it fits.
+    /// Clear old tool output, then summarize, then truncate, stopping once it fits.
     Auto,
     /// Drop the oldest turns.
     Truncate,
     /// Replace old tool output with placeholders.
     ClearTools,
-    /// Summarise the oldest turns.
+    /// Summarize the oldest turns.
     Summarize,
 }
 
@@ -231,7 +231,7 @@ pub(crate) struct CompactArgs {
     /// How tokens are counted.
     #[arg(long, value_enum, default_value = "o200k")]
     pub(crate) counter: CounterChoice,
-    /// Never drop or summarise the last N messages.
+    /// Never drop or summarize the last N messages.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub(crate) preserve_last: usize,
     /// Refuse tool results whose call is missing instead of dropping them.

@@ -1,4 +1,4 @@
-//! Building the parts a command needs from its options: counters, policies, summarisers, the store and the memory.
+//! Building the parts a command needs from its options: counters, policies, summarizers, the store and the memory.
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
@@ -94,7 +94,7 @@ pub(crate) fn model(choice: SummarizerChoice) -> Result<BoxModel, CliError> {
     })
 }
 
-/// An offline "model" that summarises by extracting: it keeps the newest lines of the transcript it is given, each cut short, within the requested length.
+/// An offline "model" that summarizes by extracting: it keeps the newest lines of the transcript it is given, each cut short, within the requested length.
 ///
 /// It lets the summarize strategy run without a network, with the same
 /// bounded, deterministic output as the template compactor.

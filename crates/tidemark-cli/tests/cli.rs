@@ -194,7 +194,7 @@ fn replay_completes_on_every_sample_and_writes_a_chart() {
             "raw history tokens",
             "largest prompt",
             "compactions",
-            "summariser calls",
+            "summarizer calls",
             "p50 load",
             "p99 load",
             "total",

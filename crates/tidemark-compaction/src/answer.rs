@@ -1,4 +1,4 @@
-//! Reading a summariser's answer: what counts as a usable summary, a refusal, or an error worth another try.
+//! Reading a summarizer's answer: what counts as a usable summary, a refusal, or an error worth another try.
 //!
 //! The rules live in [`tidemark_core::model::answer`], where the fact passes of
 //! `tidemark-facts` share them; this module keeps the path this crate has

@@ -1,4 +1,4 @@
-//! Shrinking an agent's history: strategies that clear old tool output, truncate or summarise, pipelines that chain them, and the compactors behind a rolling summary.
+//! Shrinking an agent's history: strategies that clear old tool output, truncate or summarize, pipelines that chain them, and the compactors behind a rolling summary.
 //!
 //! - [`strategy`]: the [`CompactionStrategy`] trait, its [`Report`], and the
 //!   checks every step passes ([`run_checked`]).
@@ -6,7 +6,7 @@
 //! - [`Pipeline`] and [`DynPipeline`]: strategies in order, stopping once the history fits.
 //! - [`TemplateCompactor`] and [`LlmCompactor`]: [`Compactor`](tidemark_core::Compactor)s
 //!   for `tidemark-memory`'s `CompactingMemory`.
-//! - [`transcript`]: messages flattened into plain text for a summariser.
+//! - [`transcript`]: messages flattened into plain text for a summarizer.
 //! - [`answer`]: what counts as a usable summary, a refusal, or a transient error
 //!   (the rules themselves live in `tidemark-core`).
 

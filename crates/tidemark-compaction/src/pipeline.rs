@@ -7,7 +7,7 @@
 //! the [`strategy`](crate::strategy) module, and both stop after
 //! `max_steps` steps, so a pipeline can never loop.
 //!
-//! A step that fails (a summariser error without a fallback) is recorded in
+//! A step that fails (a summarizer error without a fallback) is recorded in
 //! the report as [`Outcome::Failed`] with its error, and the next step runs
 //! on the history as it was: a later, cheaper strategy may still make it fit.
 

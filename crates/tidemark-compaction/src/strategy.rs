@@ -135,7 +135,7 @@ impl Compacted {
 ///   is at most the input's, valid whenever the input is valid, with every
 ///   pinned message unchanged and in order.
 /// - Having nothing to do is [`Outcome::Skipped`], not an error; an error is
-///   for a failure the caller must hear about (a summariser that failed with
+///   for a failure the caller must hear about (a summarizer that failed with
 ///   no fallback).
 /// - The report's figures are measured with `counter`.
 ///

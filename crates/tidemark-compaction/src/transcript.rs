@@ -1,4 +1,4 @@
-//! Messages flattened into plain text, so that a summariser sees every tool call and result without the request carrying any tool blocks.
+//! Messages flattened into plain text, so that a summarizer sees every tool call and result without the request carrying any tool blocks.
 //!
 //! Each message becomes one entry that names its speaker; tool calls show
 //! the tool's name and arguments, tool results the tool's name (looked up

@@ -97,7 +97,7 @@ proptest! {
         prop_assert_eq!(pinned(&done.history), pinned(&history));
         prop_assert!(done.report.steps.len() <= 3);
         if failing && done.report.steps.len() >= 2 {
-            // A failing summariser fails, or is skipped before it is asked; it never applies.
+            // A failing summarizer fails, or is skipped before it is asked; it never applies.
             prop_assert!(matches!(done.report.steps[1].outcome, Outcome::Failed | Outcome::Skipped));
         }
     }

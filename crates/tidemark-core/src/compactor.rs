@@ -1,4 +1,4 @@
-//! The summarising contract: [`Compactor`] folds evicted messages into a rolling artifact.
+//! The summarizing contract: [`Compactor`] folds evicted messages into a rolling artifact.
 
 use std::future::Future;
 

@@ -252,7 +252,7 @@ pub enum CompletionError {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CompactionError {
-    /// The summarising model call failed.
+    /// The summarizing model call failed.
     #[error("summary model call failed")]
     Model {
         /// The model's error.
@@ -262,8 +262,8 @@ pub enum CompactionError {
     /// The model answered with nothing usable; an empty text is never stored as a summary.
     #[error("the model returned an empty summary")]
     EmptySummary,
-    /// The model declined to summarise; its refusal is never stored as a summary.
-    #[error("the model refused to summarise: {reason}")]
+    /// The model declined to summarize; its refusal is never stored as a summary.
+    #[error("the model refused to summarize: {reason}")]
     Refused {
         /// The refusal text.
         reason: String,

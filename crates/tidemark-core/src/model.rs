@@ -11,7 +11,7 @@ use crate::message::Message;
 
 /// One chat-completion request: the messages and the sampling limits.
 ///
-/// Requests made by tidemark's summarisers carry no tool definitions: tool
+/// Requests made by tidemark's summarizers carry no tool definitions: tool
 /// calls in the history are flattened to text first.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]

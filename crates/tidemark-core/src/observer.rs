@@ -7,7 +7,7 @@ use crate::event::CompactionEvent;
 use crate::id::{ConversationId, SeqRange};
 use crate::message::Message;
 
-/// Hears about compactions: it may extract what is worth keeping before evicted messages are summarised, and it learns what happened.
+/// Hears about compactions: it may extract what is worth keeping before evicted messages are summarized, and it learns what happened.
 ///
 /// Every method has a do-nothing default, so an implementation writes only what it needs.
 ///
@@ -15,7 +15,7 @@ use crate::message::Message;
 ///
 /// - `on_pre_compress` receives exactly the messages about to be compacted,
 ///   and the span of sequence numbers they come from (pinned messages inside
-///   it stay in the prompt and are not passed), before the compactor runs, and may return a short hint for the summariser
+///   it stay in the prompt and are not passed), before the compactor runs, and may return a short hint for the summarizer
 ///   (for example, the facts it just saved). It is best effort: the caller bounds
 ///   it with a time limit, and a failure or a timeout is logged and reported in
 ///   the compaction event but never blocks or aborts the compaction.
@@ -47,7 +47,7 @@ use crate::message::Message;
 /// }
 /// ```
 pub trait CompactionObserver: Send + Sync {
-    /// Look at the messages about to be compacted; optionally return a hint for the summariser.
+    /// Look at the messages about to be compacted; optionally return a hint for the summarizer.
     fn on_pre_compress(
         &self,
         conversation: &ConversationId,

@@ -131,7 +131,7 @@ struct Snapshot {
 /// let id = ConversationId::new("support-17")?;
 /// let evicted = [Message::user("I prefer answers in metric units."), Message::assistant("Noted.")];
 ///
-/// // What a CompactingMemory does before it summarises these two messages:
+/// // What a CompactingMemory does before it summarizes these two messages:
 /// let hint = facts.on_pre_compress(&id, SeqRange::new(Seq(0), Seq(2)), &evicted).await?;
 /// assert!(hint.unwrap().contains("metric"));
 ///
@@ -457,7 +457,7 @@ impl<S: FactStore> FactCoordinator<S> {
     }
 }
 
-/// The hint for the summariser: what was saved, shortened to a few hundred characters.
+/// The hint for the summarizer: what was saved, shortened to a few hundred characters.
 fn hint(kept: &[Candidate]) -> Option<String> {
     if kept.is_empty() {
         return None;

@@ -1,4 +1,4 @@
-//! Consolidation passes over long-term facts: cluster, check, summarise, persist, verify, and roll back whatever fails.
+//! Consolidation passes over long-term facts: cluster, check, summarize, persist, verify, and roll back whatever fails.
 //!
 //! Long-term facts pile up and repeat. A [`FactPass`] finds groups of
 //! facts that say the same thing and replaces each group by one fact, in six
@@ -8,7 +8,7 @@
 //! [`verify`](FactPass::verify). The [`PassRunner`] drives them over a
 //! store and guarantees that a run is never half-applied:
 //!
-//! - Nothing is written until every group is summarised; then all merges of
+//! - Nothing is written until every group is summarized; then all merges of
 //!   the run are persisted in one atomic write that records the full sources
 //!   (the rollback record) before retiring them.
 //! - If any merge fails verification, the whole run is rolled back: every

@@ -138,7 +138,7 @@ async fn a_model_can_write_the_merge_and_a_bad_answer_skips_the_group() {
         PassRunner::new(&store).run(&ConsolidationPass::with_model(model.clone()), None).await.expect("run");
     assert_eq!(report.consolidated, 2, "{report:?}");
     assert_eq!(report.skipped.len(), 2, "an empty answer and a refusal are never stored: {report:?}");
-    assert!(report.skipped.iter().all(|skipped| skipped.reason.starts_with("the summariser failed")));
+    assert!(report.skipped.iter().all(|skipped| skipped.reason.starts_with("the summarizer failed")));
     let texts: Vec<String> = everything(&store).await.into_iter().map(|fact| fact.text).collect();
     assert!(texts.contains(&"The user prefers metric units for distances and weights, always.".to_owned()));
     assert_eq!(texts.len(), 2 + 4, "two merged facts and the four members of the skipped groups");
@@ -156,8 +156,8 @@ struct Faulty {
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Fault {
-    /// The summariser fails for every group.
-    SummariserFails,
+    /// The summarizer fails for every group.
+    SummarizerFails,
     /// The second merge fails verification.
     SecondVerifyFails,
     /// Verification never finishes (the process dies there).
@@ -187,7 +187,7 @@ impl FactPass for Faulty {
         self.inner.eligible(group)
     }
     async fn summarize(&self, group: &[Fact]) -> Result<NewFact, PassError> {
-        if self.fault == Fault::SummariserFails {
+        if self.fault == Fault::SummarizerFails {
             return Err(PassError::Summarize(SummarizeError::writer("model offline")));
         }
         self.inner.summarize(group).await
@@ -215,11 +215,11 @@ impl FactPass for Faulty {
 }
 
 #[tokio::test]
-async fn a_failing_summariser_leaves_the_store_as_it_was() {
+async fn a_failing_summarizer_leaves_the_store_as_it_was() {
     let store = InMemoryStore::new();
     fill(&store, &scope("dana"), &families()).await;
     let before = everything(&store).await;
-    let report = PassRunner::new(&store).run(&Faulty::new(Fault::SummariserFails), None).await.expect("run");
+    let report = PassRunner::new(&store).run(&Faulty::new(Fault::SummarizerFails), None).await.expect("run");
     assert_eq!((report.consolidated, report.skipped.len(), report.run), (0, 4, None));
     assert_eq!(everything(&store).await, before);
 }
@@ -282,7 +282,7 @@ async fn a_crash_before_verification_is_rolled_back_on_the_next_run() {
     assert_eq!(reopened.unverified_runs().await.expect("runs").len(), 1);
     // The next run rolls the unverified one back before doing anything else.
     let report =
-        PassRunner::new(&reopened).run(&Faulty::new(Fault::SummariserFails), None).await.expect("run");
+        PassRunner::new(&reopened).run(&Faulty::new(Fault::SummarizerFails), None).await.expect("run");
     assert_eq!(report.recovered.len(), 1);
     assert_eq!(everything(&reopened).await, before);
 }

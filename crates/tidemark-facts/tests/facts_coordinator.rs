@@ -113,7 +113,7 @@ async fn facts_said_early_survive_compaction_and_come_back() {
     let span = correction.source.as_ref().unwrap().range;
     assert!(span.start <= Seq(5) && Seq(5) < span.end, "{span:?}");
 
-    // They reached the summariser's request as a hint.
+    // They reached the summarizer's request as a hint.
     let requests = model.requests();
     assert!(!requests.is_empty());
     let first_request: String =

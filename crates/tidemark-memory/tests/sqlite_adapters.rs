@@ -115,7 +115,7 @@ async fn a_restarted_compacting_memory_does_not_compact_again() {
     let evicted = third.evicted.lock().expect("lock")[0].clone();
     let already: Vec<Message> =
         (0..30).flat_map(turn).take(usize::try_from(watermark_before.0).expect("small")).collect();
-    assert!(evicted.iter().all(|message| !already.contains(message)), "nothing was summarised twice");
+    assert!(evicted.iter().all(|message| !already.contains(message)), "nothing was summarized twice");
     assert!(!evicted.is_empty());
 }
 

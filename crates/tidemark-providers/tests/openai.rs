@@ -36,7 +36,7 @@ fn recorded_model(server: &MockServer, attempts: u32) -> (OpenAiModel, Arc<Mutex
 }
 
 fn request() -> CompletionRequest {
-    CompletionRequest::new(vec![Message::user("Summarise.")]).with_max_tokens(64)
+    CompletionRequest::new(vec![Message::user("Summarize.")]).with_max_tokens(64)
 }
 
 async fn received(server: &MockServer) -> usize {

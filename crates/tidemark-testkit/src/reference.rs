@@ -264,13 +264,13 @@ impl<P: MemoryPolicy> ConversationMemory for ReferenceMemory<P> {
 /// The artifact of [`ConcatCompactor`]: every evicted message as one line, oldest first.
 pub type ConcatArtifact = Vec<String>;
 
-/// A deterministic compactor that summarises by listing each evicted message as `role: text` on its own line.
+/// A deterministic compactor that summarizes by listing each evicted message as `role: text` on its own line.
 ///
 /// Tool calls appear as `call name(arguments)` and results as `result: content`.
 /// Without a cap nothing said is lost and it never fails, which makes it an
 /// oracle for what a summary must at least account for; with a cap it drops
 /// the oldest lines first until the lines fit, which makes it a stand-in for
-/// a bounded summariser in tests and benchmarks.
+/// a bounded summarizer in tests and benchmarks.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct ConcatCompactor {
     max_bytes: Option<usize>,

@@ -40,7 +40,7 @@ struct Inner {
 /// let model = ScriptedModel::new()
 ///     .answer("first summary")
 ///     .fail_with(|| CompletionError::EmptyResponse);
-/// let request = || CompletionRequest::new(vec![Message::user("summarise")]);
+/// let request = || CompletionRequest::new(vec![Message::user("summarize")]);
 /// futures::executor::block_on(async {
 ///     assert_eq!(model.complete(request()).await.unwrap().text, "first summary");
 ///     assert!(matches!(model.complete(request()).await, Err(CompletionError::EmptyResponse)));

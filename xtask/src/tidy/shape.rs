@@ -124,7 +124,9 @@ fn public_types_can_grow() {
         offenders.extend(
             found
                 .into_iter()
-                .filter(|name| !EXHAUSTIVE.iter().any(|(allowed, _)| name.split(' ').nth(1) == Some(*allowed)))
+                .filter(|name| {
+                    !EXHAUSTIVE.iter().any(|(allowed, _)| name.split(' ').nth(1) == Some(*allowed))
+                })
                 .map(|name| format!("{}: {name}", relative(&path))),
         );
     }

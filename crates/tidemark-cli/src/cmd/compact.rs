@@ -67,7 +67,7 @@ fn strategy(args: &CompactArgs) -> Result<Box<dyn DynStrategy>, CliError> {
     })
 }
 
-/// Keep the last messages; summarise the rest (unless the strategy only truncates or clears).
+/// Keep the last messages; summarize the rest (unless the strategy only truncates or clears).
 async fn by_count(
     args: &CompactArgs,
     history: &[Message],
@@ -85,8 +85,8 @@ async fn by_count(
             Some("already fits".to_owned()),
         ));
     }
-    let summarise = matches!(args.strategy, StrategyChoice::Auto | StrategyChoice::Summarize);
-    let Some(compactor) = summarise.then(|| setup::compactor(args.summarizer)).transpose()?.flatten() else {
+    let summarize = matches!(args.strategy, StrategyChoice::Auto | StrategyChoice::Summarize);
+    let Some(compactor) = summarize.then(|| setup::compactor(args.summarizer)).transpose()?.flatten() else {
         return Ok((kept, "sliding-window".to_owned(), "applied".to_owned(), None));
     };
     let demoted: Vec<Message> = demoted.into_iter().cloned().collect();
@@ -95,7 +95,7 @@ async fn by_count(
     let artifact = compactor
         .compact(&id, &demoted, None, None)
         .await
-        .map_err(|error| CliError::runtime("summarising", error))?;
+        .map_err(|error| CliError::runtime("summarizing", error))?;
     // The summary goes after the leading system messages, where the dropped turns began.
     let at = kept.iter().take_while(|message| message.role == Role::System).count();
     kept.insert(at, compactor.render(&artifact));

@@ -99,7 +99,7 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
         largest_prompt: points.iter().map(|p| p.prompt).max().unwrap_or(0),
         budget: args.budget.get(),
         compactions: events.applied(),
-        summariser_calls: events.len(),
+        summarizer_calls: events.len(),
         p50: percentile(&loads, 0.50),
         p99: percentile(&loads, 0.99),
         total,

@@ -57,7 +57,7 @@ use super::{Compacted, CompactionStrategy, Report, fits};
 /// }
 ///
 /// let history = [
-///     Message::user("Summarise the log."),
+///     Message::user("Summarize the log."),
 ///     Message::assistant_tool_calls([ToolCall::with_raw_arguments("call_1", "read_file", "{}")]),
 ///     Message::tool_result("call_1", "x".repeat(5_000)),
 ///     Message::assistant("It is 5,000 times the letter x."),

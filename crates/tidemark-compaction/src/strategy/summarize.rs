@@ -22,7 +22,7 @@ pub enum Fallback {
     Truncate,
 }
 
-/// The instruction the summariser gets unless [`SummarizeStrategy::with_prompt`] replaces it.
+/// The instruction the summarizer gets unless [`SummarizeStrategy::with_prompt`] replaces it.
 pub const DEFAULT_PROMPT: &str = "You condense the earlier part of a conversation between a user and an AI agent \
 so that the agent can continue without it. Write a compact summary in plain prose and short lists: the user's goal, \
 decisions made, facts and preferences the user stated (corrections included), identifiers exactly as written \
@@ -125,7 +125,7 @@ impl<M> SummarizeStrategy<M> {
         self
     }
 
-    /// The same strategy never summarising the last `n` messages.
+    /// The same strategy never summarizing the last `n` messages.
     #[must_use]
     pub fn preserve_last(mut self, n: usize) -> Self {
         self.preserve_last = n;
@@ -171,8 +171,8 @@ struct Plan {
     cut: usize,
     /// Indices of messages before the cut that stay verbatim.
     kept_before: Vec<usize>,
-    /// Messages before the cut that the model summarises.
-    summarised: Vec<Message>,
+    /// Messages before the cut that the model summarizes.
+    summarized: Vec<Message>,
 }
 
 impl<M: CompletionModel> SummarizeStrategy<M> {
@@ -202,15 +202,15 @@ impl<M: CompletionModel> SummarizeStrategy<M> {
             .find(|&cut| cost(cut) <= u64::from(budget.get()))
             .or_else(|| candidates.last().copied())?;
         let mut kept_before = Vec::new();
-        let mut summarised = Vec::new();
+        let mut summarized = Vec::new();
         for unit in all.iter().take_while(|unit| unit.end() <= cut) {
             if must_keep(unit, history) {
                 kept_before.extend(unit.range());
             } else {
-                summarised.extend(history[unit.range()].iter().cloned());
+                summarized.extend(history[unit.range()].iter().cloned());
             }
         }
-        Some(Plan { cut, kept_before, summarised })
+        Some(Plan { cut, kept_before, summarized })
     }
 
     /// Ask the model, trying transient failures again; an empty or refusing answer is an error.
@@ -218,7 +218,7 @@ impl<M: CompletionModel> SummarizeStrategy<M> {
         let transcript = flatten(messages, Style { max_part_bytes: self.max_part_bytes, one_line: false });
         let request = CompletionRequest::new(vec![
             Message::system(self.prompt.clone()),
-            Message::user(format!("Summarise this part of the conversation:\n\n{transcript}")),
+            Message::user(format!("Summarize this part of the conversation:\n\n{transcript}")),
         ])
         .with_max_tokens(self.max_summary_tokens)
         .with_temperature(0.2);
@@ -228,7 +228,7 @@ impl<M: CompletionModel> SummarizeStrategy<M> {
             match self.model.complete(request.clone()).await {
                 Ok(completion) => return (read_answer(&completion.text), calls),
                 Err(error) if is_transient(&error) && calls < self.max_attempts => {
-                    tracing::debug!(attempt = calls, %error, "summariser call failed; trying again");
+                    tracing::debug!(attempt = calls, %error, "summarizer call failed; trying again");
                 }
                 Err(error) => return (Err(CompactionError::from(error)), calls),
             }
@@ -256,10 +256,10 @@ impl<M: CompletionModel> CompactionStrategy for SummarizeStrategy<M> {
                 history,
                 budget,
                 counter,
-                "no safe cut: no user message starts a turn that may be summarised",
+                "no safe cut: no user message starts a turn that may be summarized",
             ));
         };
-        if plan.summarised.is_empty() {
+        if plan.summarized.is_empty() {
             return Ok(Compacted::skipped(
                 self.name(),
                 history,
@@ -268,7 +268,7 @@ impl<M: CompletionModel> CompactionStrategy for SummarizeStrategy<M> {
                 "everything before the cut is pinned or a system message; the model was not called",
             ));
         }
-        let (answer, calls) = self.ask(&plan.summarised).await;
+        let (answer, calls) = self.ask(&plan.summarized).await;
         let summary = match answer {
             Ok(text) => cap_text(&text, self.max_summary_tokens, counter),
             Err(error) => return self.fail(history, budget, counter, error, calls).await,
@@ -306,7 +306,7 @@ impl<M: CompletionModel> SummarizeStrategy<M> {
             Fallback::Error => Err(error),
             Fallback::Truncate => {
                 let problem = tidemark_core::error::chain_text(&error);
-                tracing::warn!(error = %problem, "summariser failed; truncating instead");
+                tracing::warn!(error = %problem, "summarizer failed; truncating instead");
                 let truncated = TruncateStrategy::new()
                     .preserve_last(self.preserve_last)
                     .compact(history, budget, counter)
@@ -317,14 +317,14 @@ impl<M: CompletionModel> SummarizeStrategy<M> {
                 if report.outcome == Outcome::Applied {
                     report.outcome = Outcome::Degraded;
                 }
-                report.note = Some(format!("summariser failed ({problem}); fell back to truncation"));
+                report.note = Some(format!("summarizer failed ({problem}); fell back to truncation"));
                 Ok(Compacted::new(truncated.history, report))
             }
         }
     }
 }
 
-/// The history with the summarised messages replaced by `summary`, placed where the first of them stood.
+/// The history with the summarized messages replaced by `summary`, placed where the first of them stood.
 fn splice(history: &[Message], plan: &Plan, summary: Message) -> Vec<Message> {
     let mut out = Vec::with_capacity(plan.kept_before.len() + 1 + history.len() - plan.cut);
     let mut summary = Some(summary);

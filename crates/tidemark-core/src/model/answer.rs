@@ -1,13 +1,13 @@
-//! Reading a summariser's answer: what counts as a usable summary, a refusal, or an error worth another try.
+//! Reading a summarizer's answer: what counts as a usable summary, a refusal, or an error worth another try.
 //!
-//! Every summariser goes through these functions (the compactors of
+//! Every summarizer goes through these functions (the compactors of
 //! `tidemark-compaction` and the merge writers of `tidemark-facts`), so they
 //! all agree that an empty answer or a refusal is a failure and never a
 //! summary. The rules are pure text checks, which is why they live in core.
 
 use crate::error::{CompactionError, CompletionError};
 
-/// Openings of answers that decline the task instead of summarising.
+/// Openings of answers that decline the task instead of summarizing.
 ///
 /// The check is deliberately narrow: a refusal is short and starts with one of
 /// these, while a real summary that mentions an apology further in is kept.
@@ -79,10 +79,10 @@ mod tests {
     fn refusals_are_recognised_narrowly() {
         let cases = [
             ("I'm sorry, but I can't help with that.", true),
-            ("  I cannot summarise this conversation.", true),
+            ("  I cannot summarize this conversation.", true),
             ("As an AI language model, I won't do that.", true),
             ("I’m sorry, I can’t do that.", true),
-            ("Sorry, but I won't summarise this.", true),
+            ("Sorry, but I won't summarize this.", true),
             ("I can not do that.", true),
             ("I’m unable to help.", true),
             ("The user apologised: I'm sorry about the delay. Goal: ship v2.", false),

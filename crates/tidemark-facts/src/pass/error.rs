@@ -2,12 +2,12 @@
 
 use tidemark_core::{BoxError, CompactionError, CompletionError, FactError, FactId, RunId};
 
-/// Why a pass could not summarise a group, or why a run stopped.
+/// Why a pass could not summarize a group, or why a run stopped.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum PassError {
-    /// The summariser failed for a group (the runner skips the group and reports why).
-    #[error("the summariser failed")]
+    /// The summarizer failed for a group (the runner skips the group and reports why).
+    #[error("the summarizer failed")]
     Summarize(#[from] SummarizeError),
     /// The store failed or refused while reading facts or persisting the run; nothing of the run was written.
     #[error("the fact store failed")]

@@ -11,7 +11,7 @@ use tidemark_core::error::chain_text;
 
 use super::{FactPass, PassError, VerifyError};
 
-/// A merge the runner has summarised: the sources as read before the run, and the text that replaces them.
+/// A merge the runner has summarized: the sources as read before the run, and the text that replaces them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Planned {
@@ -30,7 +30,7 @@ pub struct Skipped {
     /// Its members.
     pub facts: Vec<FactId>,
     /// Why, for people: not eligible, the summary is for another partition,
-    /// or the summariser failed, with the whole chain of causes on one line.
+    /// or the summarizer failed, with the whole chain of causes on one line.
     pub reason: String,
 }
 

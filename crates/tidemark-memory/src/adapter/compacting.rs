@@ -27,7 +27,7 @@ use super::{Parts, accessors};
 ///
 /// - **Persistent.** The summary and watermark live in the store: a restart, or
 ///   a new adapter over the same SQLite file, neither re-runs the compactor nor
-///   summarises anything twice.
+///   summarizes anything twice.
 /// - **Within budget.** The summary's tokens count against the policy's budget
 ///   (they are the window's fixed tokens), so `[summary, ...window]` fits.
 /// - **Single flight.** Concurrent loads of one conversation run the compactor
@@ -99,7 +99,7 @@ impl<S: fmt::Debug, P: fmt::Debug, C: fmt::Debug, O: fmt::Debug> fmt::Debug for 
 }
 
 impl<S, P, C> CompactingMemory<S, P, C> {
-    /// Wrap `inner` so that every load runs through `policy` and evicted messages are summarised by `compactor`.
+    /// Wrap `inner` so that every load runs through `policy` and evicted messages are summarized by `compactor`.
     pub fn new(inner: S, policy: P, compactor: C) -> Self {
         Self {
             parts: Parts::new(inner, policy),
@@ -284,7 +284,7 @@ where
             plan.demoted.iter().map(|stored| Message::clone(&stored.message)).collect();
         let (hint, observer_error) = self.hint(id, plan.range, &evicted).await;
 
-        let summary = match self.summarise(id, &evicted, old_summary.as_ref(), hint.as_deref()).await {
+        let summary = match self.summarize(id, &evicted, old_summary.as_ref(), hint.as_deref()).await {
             Ok(summary) => summary,
             Err(error) => {
                 let event = CompactionEvent::new(id.clone(), self.compactor.name(), Outcome::Failed)
@@ -332,7 +332,7 @@ where
     }
 
     /// Run the compactor on `evicted`, with the stored artifact as carry-over.
-    async fn summarise(
+    async fn summarize(
         &self,
         id: &ConversationId,
         evicted: &[Message],

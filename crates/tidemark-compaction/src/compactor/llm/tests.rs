@@ -143,7 +143,7 @@ fn answers_become_summaries_errors_or_refusals() {
     check("", Stop, Expect::Empty, None);
     check(" \n\t \u{3000}", Stop, Expect::Empty, None);
     check("I'm sorry, but I can't help with that.", Stop, Expect::Refused, None);
-    check("As an AI, I cannot summarise private data.", Stop, Expect::Refused, None);
+    check("As an AI, I cannot summarize private data.", Stop, Expect::Refused, None);
     check("## Goal\nShip it.\n## Decis", Length, Expect::Summary, Some("## Goal\nShip it.\n## Decis"));
     check("## Goal\nShip", ContentFilter, Expect::Refused, None);
     check(
@@ -218,14 +218,14 @@ fn builders_shape_the_request() {
     let compactor = LlmCompactor::new(model.clone())
         .with_max_tokens(None)
         .with_temperature(Some(0.0))
-        .with_system_prompt("Summarise tersely.")
+        .with_system_prompt("Summarize tersely.")
         .with_transcript_style(Style::compact(3));
     roll(&compactor).expect("a summary");
     roll(&compactor.with_system_prompt("  ")).expect("a summary");
     let requests = model.requests();
     assert_eq!(requests[0].max_tokens, None);
     assert_eq!(requests[0].temperature, Some(0.0));
-    assert_eq!(requests[0].messages[0].text(), "Summarise tersely.");
+    assert_eq!(requests[0].messages[0].text(), "Summarize tersely.");
     assert!(requests[0].messages[1].text().ends_with("user: Whe… [+21 bytes]\nassistant: In … [+17 bytes]"));
     // A blank instruction sends no system message.
     assert_eq!(requests[1].messages.len(), 1);

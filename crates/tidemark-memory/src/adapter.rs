@@ -126,6 +126,11 @@ impl<S: ConversationStore, P: MemoryPolicy> Parts<S, P> {
     async fn clear(&self, conversation: &ConversationId) -> Result<(), MemoryError> {
         Ok(self.inner.clear(conversation).await?)
     }
+
+    /// Read the window of `conversation` and let the policy choose from it.
+    async fn look(&self, conversation: &ConversationId) -> Result<window::Fit, MemoryError> {
+        Ok(window::View::read(&self.inner, conversation).await?.fit(&self.policy, self.counter()))
+    }
 }
 
 /// The accessors every adapter offers over its [`Parts`] field `parts`.

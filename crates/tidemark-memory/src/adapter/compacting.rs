@@ -13,7 +13,7 @@ use tidemark_core::{
 
 use super::gate::Gates;
 use super::timer::{tokio_sleep, within};
-use super::window::View;
+use super::window::{Fit, View};
 use super::{FailureMode, MAX_ATTEMPTS, Settings, WaitMode};
 use super::{Parts, accessors};
 
@@ -247,11 +247,11 @@ where
     ) -> Result<Option<Vec<Message>>, MemoryError> {
         let mut view = view.refresh(&self.parts.inner, id).await?;
         for round in 1..=MAX_ROUNDS {
-            let selection = view.select(&self.parts.policy, self.counter());
-            if selection.keeps_all() {
-                return Ok(Some(view.serve(&selection)));
-            }
-            match self.compact(id, view, selection).await? {
+            let (evicting, selection) = match view.fit(&self.parts.policy, self.counter()) {
+                Fit::Fits(prompt) => return Ok(Some(prompt)),
+                Fit::Evicts(view, selection) => (view, selection),
+            };
+            match self.compact(id, evicting, selection).await? {
                 Step::Serve(prompt) => return Ok(Some(prompt)),
                 Step::Conflict => return Ok(None),
                 Step::Applied(next) => view = *next,
@@ -411,11 +411,10 @@ where
         loop {
             attempt += 1;
             // Read without any lock: most loads find that nothing must leave and end here.
-            let view = View::read(&self.parts.inner, conversation).await?;
-            let selection = view.select(&self.parts.policy, self.counter());
-            if selection.keeps_all() {
-                return Ok(view.serve(&selection));
-            }
+            let (view, selection) = match self.parts.look(conversation).await? {
+                Fit::Fits(prompt) => return Ok(prompt),
+                Fit::Evicts(view, selection) => (view, selection),
+            };
             // Something must leave: take this process's gate, then the store's lease.
             let _flight = match self.gates.claim(conversation).try_acquire() {
                 Ok(flight) => flight,
@@ -433,8 +432,7 @@ where
             if attempt >= MAX_ATTEMPTS {
                 // Out of attempts: serve what the store holds now, without compacting.
                 let view = View::read(&self.parts.inner, conversation).await?;
-                let selection = view.select(&self.parts.policy, self.counter());
-                return Ok(view.serve(&selection));
+                return Ok(view.serve_as_is(&self.parts.policy, self.counter()));
             }
         }
     }

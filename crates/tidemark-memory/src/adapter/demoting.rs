@@ -7,7 +7,7 @@ use tidemark_core::{
 };
 
 use super::gate::Gates;
-use super::window::View;
+use super::window::Fit;
 use super::{FailureMode, MAX_ATTEMPTS};
 use super::{Parts, accessors};
 
@@ -105,11 +105,10 @@ where
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let view = View::read(&self.parts.inner, conversation).await?;
-            let selection = view.select(&self.parts.policy, self.counter());
-            if selection.keeps_all() {
-                return Ok(view.serve(&selection));
-            }
+            let (view, selection) = match self.parts.look(conversation).await? {
+                Fit::Fits(prompt) => return Ok(prompt),
+                Fit::Evicts(view, selection) => (view, selection),
+            };
             let (_flight, view, selection) = match self.gates.claim(conversation).try_acquire() {
                 Ok(flight) => (flight, view, selection),
                 Err(claim) => {
@@ -117,11 +116,10 @@ where
                     // The load before us has probably delivered and moved the
                     // watermark; the window is read again only if it did.
                     let view = view.refresh(&self.parts.inner, conversation).await?;
-                    let selection = view.select(&self.parts.policy, self.counter());
-                    if selection.keeps_all() {
-                        return Ok(view.serve(&selection));
+                    match view.fit(&self.parts.policy, self.counter()) {
+                        Fit::Fits(prompt) => return Ok(prompt),
+                        Fit::Evicts(view, selection) => (flight, view, selection),
                     }
-                    (flight, view, selection)
                 }
             };
             let summary = view.state.summary.clone();

@@ -2,11 +2,11 @@
 
 use tidemark_core::{
     ConversationId, ConversationMemory, ConversationStore, MemoryError, MemoryPolicy, Message, SeqRange,
-    StoreError, TokenCounter,
+    StoreError,
 };
 
 use super::MAX_ATTEMPTS;
-use super::window::View;
+use super::window::Fit;
 use super::{Parts, accessors};
 
 /// A [`ConversationMemory`] that loads what its policy keeps and lets the rest go.
@@ -42,30 +42,23 @@ impl<S, P> PolicyMemory<S, P> {
     accessors!();
 }
 
-impl<S: ConversationStore, P: MemoryPolicy> PolicyMemory<S, P> {
-    fn counter(&self) -> &dyn TokenCounter {
-        self.parts.counter()
-    }
-}
-
 impl<S: ConversationStore, P: MemoryPolicy> ConversationMemory for PolicyMemory<S, P> {
     async fn load(&self, conversation: &ConversationId) -> Result<Vec<Message>, MemoryError> {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let view = View::read(&self.parts.inner, conversation).await?;
-            let selection = view.select(&self.parts.policy, self.counter());
+            let (view, selection) = match self.parts.look(conversation).await? {
+                Fit::Fits(prompt) => return Ok(prompt),
+                Fit::Evicts(view, selection) => (view, selection),
+            };
             let summary = view.state.summary.clone();
-            if !selection.keeps_all() {
-                let plan = view.plan(&selection, summary.clone());
-                match self.parts.inner.save_state(conversation, view.state.generation, plan.state).await {
-                    Ok(_) => {}
-                    // Someone moved the state first (another load, a clear): look again.
-                    Err(StoreError::StateConflict { .. }) if attempt < MAX_ATTEMPTS => continue,
-                    Err(error) => return Err(error.into()),
-                }
+            let plan = view.plan(&selection, summary.clone());
+            match self.parts.inner.save_state(conversation, view.state.generation, plan.state).await {
+                Ok(_) => return Ok(view.assemble(summary.as_ref(), &selection)),
+                // Someone moved the state first (another load, a clear): look again.
+                Err(StoreError::StateConflict { .. }) if attempt < MAX_ATTEMPTS => {}
+                Err(error) => return Err(error.into()),
             }
-            return Ok(view.assemble(summary.as_ref(), &selection));
         }
     }
 

@@ -148,6 +148,34 @@ impl View {
     }
 }
 
+/// What a policy made of a window: the prompt when every message stays, or the view and the selection to act on.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "made once per load and taken apart at once; boxing would only add an allocation"
+)]
+pub(crate) enum Fit {
+    /// Nothing leaves: the prompt to return.
+    Fits(Vec<Message>),
+    /// Something must leave: the view it was chosen from and the selection.
+    Evicts(View, Selection),
+}
+
+impl View {
+    /// Let `policy` choose, and serve the window at once when it keeps every message.
+    pub(crate) fn fit<P: MemoryPolicy>(self, policy: &P, counter: &dyn TokenCounter) -> Fit {
+        let selection = self.select(policy, counter);
+        if selection.keeps_all() { Fit::Fits(self.serve(&selection)) } else { Fit::Evicts(self, selection) }
+    }
+
+    /// The prompt as the store holds it, whatever the policy would evict: [`fit`](View::fit) without acting on it.
+    pub(crate) fn serve_as_is<P: MemoryPolicy>(self, policy: &P, counter: &dyn TokenCounter) -> Vec<Message> {
+        match self.fit(policy, counter) {
+            Fit::Fits(prompt) => prompt,
+            Fit::Evicts(view, selection) => view.serve(&selection),
+        }
+    }
+}
+
 /// The effect of one selection on the stored state.
 pub(crate) struct Plan {
     /// The sequence numbers the watermark moves past.

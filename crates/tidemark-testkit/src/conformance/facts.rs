@@ -39,7 +39,7 @@ where
 
 /// [`run`] with `cases` random operation sequences.
 ///
-/// Each sequence (1 to 39 operations drawn by proptest from a fixed seed, so
+/// Each sequence (1 to 59 operations drawn by proptest from a fixed seed, so
 /// a failure repeats) is played on the store and on a fresh
 /// [`ReferenceFactStore`](crate::reference::ReferenceFactStore) with the
 /// store's budgets, in two scopes of its own. Facts are compared field by

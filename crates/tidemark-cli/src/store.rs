@@ -1,7 +1,15 @@
 //! The store a command works on: an SQLite file by default, or a PostgreSQL database given by its URL.
+//!
+//! Which backend it is matters only when it is opened: from then on the
+//! command sees one object through two type-erased handles from
+//! [`tidemark_core::boxed`], a conversation store and a fact store, both
+//! pointing at the same backend value.
 
+use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
+use tidemark_core::boxed::{DynConversationStore, DynFactStore};
 use tidemark_core::{
     BudgetUsage, CompactionState, ConversationId, ConversationStats, ConversationStore, Fact, FactError,
     FactFilter, FactId, FactStore, Lease, Merge, Merged, NewFact, NewMessage, Put, RollbackRecord,
@@ -13,14 +21,23 @@ use tidemark_memory::SqliteStore;
 
 use crate::error::CliError;
 
-/// One of the stores the command can open.
-#[derive(Debug, Clone)]
-pub(crate) enum AnyStore {
-    /// An SQLite file.
-    Sqlite(SqliteStore),
-    /// A PostgreSQL database.
-    #[cfg(feature = "postgres")]
-    Postgres(PostgresStore),
+/// One of the stores the command can open, as a conversation store and a fact store at once.
+///
+/// Cloning it clones two `Arc`s: every clone works on the same backend handle.
+#[derive(Clone)]
+pub(crate) struct AnyStore {
+    /// `"sqlite"` or `"postgres"`, for debugging output.
+    backend: &'static str,
+    /// The backend as a conversation store.
+    conversations: Arc<dyn DynConversationStore>,
+    /// The same backend as a fact store.
+    facts: Arc<dyn DynFactStore>,
+}
+
+impl fmt::Debug for AnyStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AnyStore").field("backend", &self.backend).finish_non_exhaustive()
+    }
 }
 
 /// Whether `location` names a PostgreSQL database rather than a file.
@@ -36,7 +53,7 @@ impl AnyStore {
             {
                 return PostgresStore::connect(location)
                     .await
-                    .map(Self::Postgres)
+                    .map(|store| Self::new("postgres", store))
                     .map_err(|error| CliError::runtime("connecting to PostgreSQL", error));
             }
             #[cfg(not(feature = "postgres"))]
@@ -47,21 +64,19 @@ impl AnyStore {
             }
         }
         SqliteStore::open(location)
-            .map(Self::Sqlite)
+            .map(|store| Self::new("sqlite", store))
             .map_err(|error| CliError::runtime("opening the store", error))
+    }
+
+    /// Both handles on one shared `store`.
+    fn new<S: ConversationStore + FactStore + 'static>(backend: &'static str, store: S) -> Self {
+        let store = Arc::new(store);
+        Self { backend, conversations: store.clone(), facts: store }
     }
 }
 
-/// Calls the same method on whichever store this is.
-macro_rules! each {
-    ($self:ident, $store:ident => $call:expr) => {
-        match $self {
-            AnyStore::Sqlite($store) => $call,
-            #[cfg(feature = "postgres")]
-            AnyStore::Postgres($store) => $call,
-        }
-    };
-}
+// The impls below only pass each call to the handle for its trait; the choice
+// of backend was made once, in `open`, and lives in the trait objects.
 
 impl ConversationStore for AnyStore {
     async fn append(
@@ -69,30 +84,30 @@ impl ConversationStore for AnyStore {
         conversation: &ConversationId,
         messages: Vec<NewMessage>,
     ) -> Result<SeqRange, StoreError> {
-        each!(self, store => store.append(conversation, messages).await)
+        self.conversations.append(conversation, messages).await
     }
     async fn load_range(
         &self,
         conversation: &ConversationId,
         range: SeqRange,
     ) -> Result<Vec<StoredMessage>, StoreError> {
-        each!(self, store => store.load_range(conversation, range).await)
+        self.conversations.load_range(conversation, range).await
     }
     async fn load_seqs(
         &self,
         conversation: &ConversationId,
         seqs: &[Seq],
     ) -> Result<Vec<StoredMessage>, StoreError> {
-        each!(self, store => store.load_seqs(conversation, seqs).await)
+        self.conversations.load_seqs(conversation, seqs).await
     }
     async fn stats(&self, conversation: &ConversationId) -> Result<ConversationStats, StoreError> {
-        each!(self, store => store.stats(conversation).await)
+        self.conversations.stats(conversation).await
     }
     async fn clear(&self, conversation: &ConversationId) -> Result<(), StoreError> {
-        each!(self, store => store.clear(conversation).await)
+        self.conversations.clear(conversation).await
     }
     async fn state(&self, conversation: &ConversationId) -> Result<CompactionState, StoreError> {
-        each!(self, store => store.state(conversation).await)
+        self.conversations.state(conversation).await
     }
     async fn save_state(
         &self,
@@ -100,13 +115,13 @@ impl ConversationStore for AnyStore {
         expected_generation: u64,
         state: CompactionState,
     ) -> Result<CompactionState, StoreError> {
-        each!(self, store => store.save_state(conversation, expected_generation, state).await)
+        self.conversations.save_state(conversation, expected_generation, state).await
     }
     async fn prune(&self, conversation: &ConversationId) -> Result<u64, StoreError> {
-        each!(self, store => store.prune(conversation).await)
+        self.conversations.prune(conversation).await
     }
     async fn conversations(&self) -> Result<Vec<ConversationId>, StoreError> {
-        each!(self, store => store.conversations().await)
+        self.conversations.conversations().await
     }
     async fn try_lease(
         &self,
@@ -114,54 +129,57 @@ impl ConversationStore for AnyStore {
         holder: &str,
         ttl: Duration,
     ) -> Result<Lease, StoreError> {
-        each!(self, store => store.try_lease(conversation, holder, ttl).await)
+        self.conversations.try_lease(conversation, holder, ttl).await
     }
     async fn release_lease(&self, conversation: &ConversationId, holder: &str) -> Result<(), StoreError> {
-        each!(self, store => store.release_lease(conversation, holder).await)
+        self.conversations.release_lease(conversation, holder).await
     }
 }
 
 impl FactStore for AnyStore {
     async fn put(&self, fact: NewFact) -> Result<Put, FactError> {
-        each!(self, store => store.put(fact).await)
+        self.facts.put(fact).await
     }
     async fn get(&self, id: FactId) -> Result<Option<Fact>, FactError> {
-        each!(self, store => store.get(id).await)
+        self.facts.get(id).await
     }
     async fn list(&self, filter: &FactFilter) -> Result<Vec<Fact>, FactError> {
-        each!(self, store => store.list(filter).await)
+        self.facts.list(filter).await
     }
     async fn search(&self, scope: Option<&Scope>, query: &str, limit: usize) -> Result<Vec<Fact>, FactError> {
-        each!(self, store => store.search(scope, query, limit).await)
+        self.facts.search(scope, query, limit).await
     }
     async fn update(&self, id: FactId, text: String) -> Result<Fact, FactError> {
-        each!(self, store => store.update(id, text).await)
+        self.facts.update(id, text).await
     }
     async fn delete(&self, id: FactId) -> Result<bool, FactError> {
-        each!(self, store => store.delete(id).await)
+        self.facts.delete(id).await
     }
     async fn quarantine(&self, id: FactId, reason: String) -> Result<Fact, FactError> {
-        each!(self, store => store.quarantine(id, reason).await)
+        self.facts.quarantine(id, reason).await
     }
     async fn usage(&self, scope: &Scope, tier: Tier) -> Result<BudgetUsage, FactError> {
-        each!(self, store => store.usage(scope, tier).await)
+        self.facts.usage(scope, tier).await
     }
     async fn generation(&self) -> Result<u64, FactError> {
-        each!(self, store => store.generation().await)
+        self.facts.generation().await
     }
     async fn consolidate(&self, pass: &str, merges: Vec<Merge>) -> Result<(RunId, Vec<Merged>), FactError> {
-        each!(self, store => store.consolidate(pass, merges).await)
+        self.facts.consolidate(pass, merges).await
     }
     async fn finish_run(&self, run: RunId) -> Result<(), FactError> {
-        each!(self, store => store.finish_run(run).await)
+        self.facts.finish_run(run).await
     }
     async fn rollback(&self, run: RunId) -> Result<RolledBack, FactError> {
-        each!(self, store => store.rollback(run).await)
+        self.facts.rollback(run).await
     }
     async fn runs(&self) -> Result<Vec<RunInfo>, FactError> {
-        each!(self, store => store.runs().await)
+        self.facts.runs().await
     }
     async fn run_records(&self, run: RunId) -> Result<Vec<RollbackRecord>, FactError> {
-        each!(self, store => store.run_records(run).await)
+        self.facts.run_records(run).await
+    }
+    async fn unverified_runs(&self) -> Result<Vec<RunId>, FactError> {
+        self.facts.unverified_runs().await
     }
 }

@@ -33,6 +33,8 @@ use crate::error::BoxError;
 use crate::hash::ContentHash;
 use crate::id::{ConversationId, SeqRange};
 
+pub mod rules;
+
 /// The id a store gives a fact: unique within that store, never reused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]

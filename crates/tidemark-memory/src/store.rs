@@ -1,5 +1,6 @@
 //! Conversation stores: [`InMemoryStore`] for tests and short-lived agents, [`SqliteStore`] as the embedded default.
 
+mod data;
 mod fact_row;
 mod memory;
 #[cfg(feature = "postgres")]

@@ -45,6 +45,12 @@ enum Fault {
     SearchShowsQuarantined,
     /// The generation never moves.
     FrozenGeneration,
+    /// A quarantine keeps the fact's status right but loses the reason given.
+    ///
+    /// No rule checked fact by fact notices (the fact is quarantined, hidden
+    /// from search, still counted); only comparing every answer with the
+    /// reference does.
+    QuarantineForgetsReason,
 }
 
 impl FactStore for Faulty {
@@ -92,6 +98,10 @@ impl FactStore for Faulty {
         id: tidemark_core::FactId,
         reason: String,
     ) -> Result<tidemark_core::Fact, FactError> {
+        let reason = match self.fault {
+            Fault::QuarantineForgetsReason => String::new(),
+            _ => reason,
+        };
         self.inner.quarantine(id, reason).await
     }
     async fn usage(&self, scope: &Scope, tier: Tier) -> Result<tidemark_core::BudgetUsage, FactError> {
@@ -134,6 +144,7 @@ async fn the_fact_suite_catches_planted_faults() {
         (Fault::RepeatedPutInserts, "put_is_idempotent"),
         (Fault::SearchShowsQuarantined, "quarantine_hides_from_search_only"),
         (Fault::FrozenGeneration, "update_rehashes_and_checks"),
+        (Fault::QuarantineForgetsReason, "lockstep_with_reference"),
     ] {
         let failure =
             conformance::facts::run(|| async move { Faulty { inner: InMemoryStore::new(), fault } })

@@ -4,6 +4,10 @@
 //! map, the memory re-applies its policy to the whole history on every load.
 //! Conformance suites compare real implementations against them.
 
+mod facts;
+
+pub use facts::{ReferenceFactStore, outranks};
+
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};

@@ -2,11 +2,12 @@
 //!
 //! SQLite and PostgreSQL lay facts out the same way; only the way a column is
 //! read differs, so each reads its columns into a [`FactColumns`] and
-//! [`FactColumns::decode`] checks and assembles them.
+//! [`FactColumns::decode`] checks and assembles them. Both write a source and
+//! a run status the same way too ([`source_columns`], [`parse_run_status`]).
 
 use tidemark_core::{
-    ContentHash, ConversationId, ConversationIdError, Fact, FactId, FactSource, FactStatus, Scope, Seq,
-    SeqRange, Tier,
+    ContentHash, ConversationId, ConversationIdError, Fact, FactId, FactSource, FactStatus, RunStatus, Scope,
+    Seq, SeqRange, Tier,
 };
 
 /// The `status` of a fact that may be shown to a model.
@@ -151,5 +152,32 @@ impl FactColumns<'_> {
             updated_ms: self.updated_ms,
             status,
         })
+    }
+}
+
+/// A source as its three columns (all set or all null).
+pub(super) fn source_columns(source: Option<&FactSource>) -> (Option<&str>, Option<i64>, Option<i64>) {
+    match source {
+        Some(source) => (
+            Some(source.conversation.as_str()),
+            Some(seq_to_sql(source.range.start)),
+            Some(seq_to_sql(source.range.end)),
+        ),
+        None => (None, None, None),
+    }
+}
+
+/// A sequence number as stored: its 64 bits as a signed integer, so that even an open end (`u64::MAX`) fits.
+fn seq_to_sql(seq: Seq) -> i64 {
+    seq.0.cast_signed()
+}
+
+/// A run's stored `status` as a [`RunStatus`], refusing names this store never writes.
+pub(super) fn parse_run_status(raw_run: i64, text: &str) -> Result<RunStatus, BadRow> {
+    match text {
+        "applied" => Ok(RunStatus::Applied),
+        "verified" => Ok(RunStatus::Verified),
+        "rolled_back" => Ok(RunStatus::RolledBack),
+        other => Err(BadRow::RunStatus { run: raw_run, found: other.to_owned() }),
     }
 }

@@ -12,11 +12,13 @@ use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, PoolError, 
 use tidemark_core::error::BoxError;
 use tidemark_core::store::{ConversationStats, Lease, StoredSummary, check_state};
 use tidemark_core::{
-    CompactionState, ConversationId, ConversationIdError, ConversationStore, FactBudgets, FactError, Message,
-    NewMessage, Seq, SeqRange, StoreError, StoredMessage,
+    CompactionState, ConversationId, ConversationStore, FactBudgets, FactError, Message, NewMessage, Seq,
+    SeqRange, StoreError, StoredMessage,
 };
 use tokio_postgres::NoTls;
 use tokio_postgres::types::ToSql;
+
+use super::data::{DataError, from_json, from_sql, to_json, to_sql};
 
 /// How a [`PostgresStore`] connects: the size of its pool and the schema its tables live in.
 ///
@@ -281,45 +283,6 @@ impl Fail<FactError> {
     }
 }
 
-/// A value that does not fit the database, or a stored value this store would never have written.
-///
-/// It reaches callers as the source of a `Backend` error.
-#[derive(Debug, thiserror::Error)]
-enum DataError {
-    /// A number would pass the largest integer PostgreSQL stores.
-    #[error("column `{column}` would pass {max}, the largest bigint", max = i64::MAX)]
-    Exhausted {
-        /// The column that would overflow.
-        column: &'static str,
-    },
-    /// A stored integer is outside the range of the value it stands for.
-    #[error("column `{column}` holds {value}, which this store never writes")]
-    OutOfRange {
-        /// The column read.
-        column: &'static str,
-        /// The value found.
-        value: i64,
-    },
-    /// A JSON column could not be written or read.
-    #[error("column `{column}` holds malformed json")]
-    Json {
-        /// The column.
-        column: &'static str,
-        /// The JSON error.
-        #[source]
-        source: serde_json::Error,
-    },
-    /// A stored conversation id is not a valid [`ConversationId`].
-    #[error("a stored conversation id is not valid")]
-    Id(#[source] ConversationIdError),
-    /// The schema version is negative, which no tidemark build writes.
-    #[error("schema version {0} is not one tidemark writes")]
-    Version(i64),
-    /// A lease changed hands on every attempt to read it.
-    #[error("the lease kept changing hands while it was read")]
-    LeaseChurn,
-}
-
 /// Run `template` (with the schema filled in) as a cached prepared statement and return its rows.
 async fn query<C: GenericClient>(
     client: &C,
@@ -348,24 +311,6 @@ async fn execute<C: GenericClient>(
 ) -> Result<u64, tokio_postgres::Error> {
     let statement = client.prepare_cached(sql).await?;
     client.execute(&statement, params).await
-}
-
-/// A number as PostgreSQL stores it.
-fn to_sql(value: u64, column: &'static str) -> Result<i64, DataError> {
-    i64::try_from(value).map_err(|_| DataError::Exhausted { column })
-}
-
-/// A stored integer as the unsigned number it stands for.
-fn from_sql<T: TryFrom<i64>>(value: i64, column: &'static str) -> Result<T, DataError> {
-    T::try_from(value).map_err(|_| DataError::OutOfRange { column, value })
-}
-
-fn to_json(value: &impl serde::Serialize, column: &'static str) -> Result<String, DataError> {
-    serde_json::to_string(value).map_err(|source| DataError::Json { column, source })
-}
-
-fn from_json<T: serde::de::DeserializeOwned>(json: &str, column: &'static str) -> Result<T, DataError> {
-    serde_json::from_str(json).map_err(|source| DataError::Json { column, source })
 }
 
 /// Append the messages in one statement: the upsert of the counters row locks it (and so

@@ -13,9 +13,11 @@ use quick_cache::sync::Cache;
 use rusqlite::{Connection, OptionalExtension, Rows, TransactionBehavior, params};
 use tidemark_core::store::{ConversationStats, StoredSummary, check_state};
 use tidemark_core::{
-    CompactionState, ConversationId, ConversationIdError, ConversationStore, DecodeError, FactBudgets, Lease,
-    Message, NewMessage, Seq, SeqRange, StoreError, StoredMessage,
+    CompactionState, ConversationId, ConversationStore, DecodeError, FactBudgets, Lease, Message, NewMessage,
+    Seq, SeqRange, StoreError, StoredMessage,
 };
+
+use super::data::{DataError, from_json, from_sql, to_json, to_sql};
 
 /// How long a connection waits for another connection's write lock before it reports the database as busy.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -338,48 +340,6 @@ impl From<StoreError> for Fail {
     fn from(error: StoreError) -> Self {
         Fail::Store(error)
     }
-}
-
-/// A value that does not fit the file, or a stored value this store would never have written.
-///
-/// It reaches callers as the source of a [`StoreError::Backend`].
-#[derive(Debug, thiserror::Error)]
-enum DataError {
-    /// A number would pass the largest integer SQLite stores.
-    #[error("column `{column}` would pass {max}, the largest integer sqlite stores", max = i64::MAX)]
-    Exhausted {
-        /// The column that would overflow.
-        column: &'static str,
-    },
-    /// A stored integer is outside the range of the value it stands for.
-    #[error("column `{column}` holds {value}, which this store never writes")]
-    OutOfRange {
-        /// The column read.
-        column: &'static str,
-        /// The value found.
-        value: i64,
-    },
-    /// A stored counter disagrees with the messages stored.
-    #[error("column `{column}` disagrees with the stored messages")]
-    Inconsistent {
-        /// The counter.
-        column: &'static str,
-    },
-    /// A JSON column could not be written or read.
-    #[error("column `{column}` holds malformed json")]
-    Json {
-        /// The column.
-        column: &'static str,
-        /// The JSON error.
-        #[source]
-        source: serde_json::Error,
-    },
-    /// A stored conversation id is not a valid [`ConversationId`].
-    #[error("a stored conversation id is not valid")]
-    Id(#[source] ConversationIdError),
-    /// The schema version is negative, which no tidemark build writes.
-    #[error("schema version {0} is not one tidemark writes")]
-    Version(i64),
 }
 
 /// The numbering and counters of one conversation.
@@ -723,22 +683,4 @@ fn next_message(
     let message = Arc::new(message.map_err(|source| StoreError::Corrupt { seq, source })?);
     caches.messages.insert(key, CachedMessage { message: Arc::clone(&message), bytes: body.len() as u64 });
     Ok(Some(StoredMessage::new(seq, tokens, message)))
-}
-
-/// A number as SQLite stores it.
-fn to_sql(value: u64, column: &'static str) -> Result<i64, DataError> {
-    i64::try_from(value).map_err(|_| DataError::Exhausted { column })
-}
-
-/// A stored integer as the unsigned number it stands for.
-fn from_sql<T: TryFrom<i64>>(value: i64, column: &'static str) -> Result<T, DataError> {
-    T::try_from(value).map_err(|_| DataError::OutOfRange { column, value })
-}
-
-fn to_json(value: &impl serde::Serialize, column: &'static str) -> Result<String, DataError> {
-    serde_json::to_string(value).map_err(|source| DataError::Json { column, source })
-}
-
-fn from_json<T: serde::de::DeserializeOwned>(json: &str, column: &'static str) -> Result<T, DataError> {
-    serde_json::from_str(json).map_err(|source| DataError::Json { column, source })
 }

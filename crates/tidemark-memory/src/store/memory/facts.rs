@@ -1,11 +1,15 @@
-//! The in-memory store's facts: one table behind a mutex, with the contract of [`FactStore`] checked in one critical section per call.
+//! The in-memory store's facts: one table behind a mutex, with the contract of [`FactStore`](tidemark_core::FactStore) checked in one critical section per call.
+//!
+//! The decisions (idempotence, budgets, duplicates, merges, rollbacks) are
+//! [`rules`]; this module only reads and writes the table.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
+use tidemark_core::fact::rules::{self, PutDecision, RestoreStep, Restoring};
 use tidemark_core::fact::{check_text, now_ms};
 use tidemark_core::{
-    BudgetUsage, Fact, FactBudgets, FactError, FactFilter, FactId, FactStatus, Merge, Merged, NewFact, Put,
-    RollbackRecord, RolledBack, RunId, RunInfo, RunStatus, Scope, Tier, fact_hash,
+    BudgetUsage, ContentHash, Fact, FactBudgets, FactError, FactFilter, FactId, Merge, Merged, NewFact, Put,
+    RollbackRecord, RolledBack, RunId, RunInfo, RunStatus, Scope, Tier,
 };
 
 use tidemark_core::fact::rank;
@@ -21,45 +25,32 @@ pub(super) struct FactTable {
     records: Vec<RollbackRecord>,
 }
 
+/// Characters stored in `scope` and `tier` among `facts`, quarantined facts included.
+fn used(facts: &BTreeMap<FactId, Fact>, scope: &Scope, tier: Tier) -> usize {
+    facts.values().filter(|fact| fact.scope == *scope && fact.tier == tier).map(Fact::chars).sum()
+}
+
+/// The fact of `scope` and `tier` among `facts` whose text has `hash`, if any.
+fn same<'a>(
+    facts: &'a BTreeMap<FactId, Fact>,
+    scope: &Scope,
+    tier: Tier,
+    hash: &ContentHash,
+) -> Option<&'a Fact> {
+    facts.values().find(|fact| fact.scope == *scope && fact.tier == tier && fact.hash == *hash)
+}
+
 impl FactTable {
-    fn usage(&self, scope: &Scope, tier: Tier) -> usize {
-        self.facts.values().filter(|fact| fact.scope == *scope && fact.tier == tier).map(Fact::chars).sum()
-    }
-
-    fn check_budget(&self, scope: &Scope, tier: Tier, freed: usize, needed: usize) -> Result<(), FactError> {
-        let used = self.usage(scope, tier);
-        let limit = self.budgets.limit(tier);
-        if used - freed + needed > limit {
-            return Err(FactError::OverBudget { scope: scope.clone(), tier, used, needed, limit });
-        }
-        Ok(())
-    }
-
-    fn same(&self, scope: &Scope, tier: Tier, hash: &tidemark_core::ContentHash) -> Option<&Fact> {
-        self.facts.values().find(|fact| fact.scope == *scope && fact.tier == tier && fact.hash == *hash)
-    }
-
     pub(super) fn put(&mut self, new: NewFact) -> Result<Put, FactError> {
-        new.check()?;
-        let hash = fact_hash(new.tier, &new.text);
-        if let Some(existing) = self.same(&new.scope, new.tier, &hash) {
-            return Ok(Put::Existing(existing.clone()));
+        let checked = rules::check_new(&new)?;
+        let existing = same(&self.facts, &new.scope, new.tier, &checked.hash).cloned();
+        let used = used(&self.facts, &new.scope, new.tier);
+        if let PutDecision::Existing(fact) = rules::decide_put(&new, checked, existing, used, self.budgets)? {
+            return Ok(Put::Existing(fact));
         }
-        self.check_budget(&new.scope, new.tier, 0, new.text.chars().count())?;
         self.next_id += 1;
         self.generation += 1;
-        let now = now_ms();
-        let fact = Fact {
-            id: FactId(self.next_id),
-            scope: new.scope,
-            tier: new.tier,
-            text: new.text,
-            source: new.source,
-            hash,
-            created_ms: now,
-            updated_ms: now,
-            status: FactStatus::Active,
-        };
+        let fact = rules::stored(FactId(self.next_id), new, checked.hash, now_ms());
         self.facts.insert(fact.id, fact.clone());
         Ok(Put::Inserted(fact))
     }
@@ -85,19 +76,14 @@ impl FactTable {
     pub(super) fn update(&mut self, id: FactId, text: String) -> Result<Fact, FactError> {
         check_text(&text)?;
         let current = self.facts.get(&id).ok_or(FactError::NotFound(id))?;
-        let hash = fact_hash(current.tier, &text);
-        if let Some(other) = self.same(&current.scope, current.tier, &hash)
-            && other.id != id
-        {
-            return Err(FactError::Duplicate(other.id));
-        }
-        self.check_budget(&current.scope, current.tier, current.chars(), text.chars().count())?;
+        let checked = rules::check_text_of(current.tier, &text)?;
+        let other = same(&self.facts, &current.scope, current.tier, &checked.hash);
+        let used = used(&self.facts, &current.scope, current.tier);
+        rules::check_update(current, checked, other, used, self.budgets)?;
+        let fact = rules::updated(current.clone(), text, checked.hash, now_ms());
         self.generation += 1;
-        let fact = self.facts.get_mut(&id).ok_or(FactError::NotFound(id))?;
-        fact.text = text;
-        fact.hash = hash;
-        fact.updated_ms = now_ms();
-        Ok(fact.clone())
+        self.facts.insert(id, fact.clone());
+        Ok(fact)
     }
 
     pub(super) fn delete(&mut self, id: FactId) -> bool {
@@ -109,15 +95,15 @@ impl FactTable {
     }
 
     pub(super) fn quarantine(&mut self, id: FactId, reason: String) -> Result<Fact, FactError> {
-        let fact = self.facts.get_mut(&id).ok_or(FactError::NotFound(id))?;
-        fact.status = FactStatus::Quarantined(reason);
-        fact.updated_ms = now_ms();
+        let current = self.facts.get(&id).ok_or(FactError::NotFound(id))?;
+        let fact = rules::quarantined(current.clone(), reason, now_ms());
+        self.facts.insert(id, fact.clone());
         self.generation += 1;
-        Ok(fact.clone())
+        Ok(fact)
     }
 
     pub(super) fn budget_usage(&self, scope: &Scope, tier: Tier) -> BudgetUsage {
-        BudgetUsage { used: self.usage(scope, tier), limit: self.budgets.limit(tier) }
+        BudgetUsage { used: used(&self.facts, scope, tier), limit: self.budgets.limit(tier) }
     }
 
     pub(super) fn generation(&self) -> u64 {
@@ -135,54 +121,17 @@ impl FactTable {
         let mut next_id = self.next_id;
         let mut applied = Vec::with_capacity(merges.len());
         for merge in merges {
-            merge.merged.check()?;
-            let (scope, tier) = (&merge.merged.scope, merge.merged.tier);
-            let mut sources = Vec::with_capacity(merge.sources.len());
-            for id in &merge.sources {
-                let fact = facts.get(id).ok_or_else(|| bad(format!("source {id} is not stored")))?;
-                if !fact.is_active() || fact.scope != *scope || fact.tier != tier {
-                    return Err(bad(format!("source {id} is not an active fact of {scope} {tier}")));
-                }
-                if sources.iter().any(|source: &Fact| source.id == *id) {
-                    return Err(bad(format!("source {id} is listed twice")));
-                }
-                sources.push(fact.clone());
-            }
-            if sources.len() < 2 {
-                return Err(bad("a merge needs at least two sources".to_owned()));
-            }
+            let found = merge.sources.iter().map(|id| facts.get(id).cloned()).collect();
+            let sources = rules::merge_sources(&merge, found)?;
             for source in &sources {
                 facts.remove(&source.id);
             }
-            let hash = fact_hash(tier, &merge.merged.text);
-            if let Some(other) =
-                facts.values().find(|fact| fact.scope == *scope && fact.tier == tier && fact.hash == hash)
-            {
-                return Err(FactError::Duplicate(other.id));
-            }
-            let used: usize = facts
-                .values()
-                .filter(|fact| fact.scope == *scope && fact.tier == tier)
-                .map(Fact::chars)
-                .sum();
-            let needed = merge.merged.text.chars().count();
-            let limit = self.budgets.limit(tier);
-            if used + needed > limit {
-                return Err(FactError::OverBudget { scope: scope.clone(), tier, used, needed, limit });
-            }
+            let new = merge.merged;
+            let checked = rules::check_new(&new)?;
+            let other = same(&facts, &new.scope, new.tier, &checked.hash);
+            rules::check_merged(&new, checked, other, used(&facts, &new.scope, new.tier), self.budgets)?;
             next_id += 1;
-            let now = now_ms();
-            let fact = Fact {
-                id: FactId(next_id),
-                scope: merge.merged.scope,
-                tier,
-                text: merge.merged.text,
-                source: merge.merged.source,
-                hash,
-                created_ms: now,
-                updated_ms: now,
-                status: FactStatus::Active,
-            };
+            let fact = rules::stored(FactId(next_id), new, checked.hash, now_ms());
             facts.insert(fact.id, fact.clone());
             let record = RollbackRecord { run, merged: fact.id, sources };
             applied.push(Merged { fact, record });
@@ -201,58 +150,55 @@ impl FactTable {
         Ok((run, applied))
     }
 
-    fn run_mut(&mut self, run: RunId) -> Result<&mut RunInfo, FactError> {
-        self.runs.iter_mut().find(|info| info.id == run).ok_or(FactError::RunNotFound(run))
+    fn status(&self, run: RunId) -> Option<RunStatus> {
+        self.runs.iter().find(|info| info.id == run).map(|info| info.status)
+    }
+
+    fn set_status(&mut self, run: RunId, status: RunStatus) {
+        if let Some(info) = self.runs.iter_mut().find(|info| info.id == run) {
+            info.status = status;
+        }
     }
 
     pub(super) fn finish_run(&mut self, run: RunId) -> Result<(), FactError> {
-        let info = self.run_mut(run)?;
-        if info.status == RunStatus::Applied {
-            info.status = RunStatus::Verified;
+        if let Some(status) = rules::finish(run, self.status(run))? {
+            self.set_status(run, status);
             self.generation += 1;
         }
         Ok(())
     }
 
+    /// Undoes a run on a copy of the facts, which replaces the table only when every source came back.
     pub(super) fn rollback(&mut self, run: RunId) -> Result<RolledBack, FactError> {
-        if self.run_mut(run)?.status == RunStatus::RolledBack {
+        if !rules::must_roll_back(run, self.status(run))? {
             return Ok(RolledBack::default());
         }
-        let records: Vec<&RollbackRecord> = self.records.iter().filter(|record| record.run == run).collect();
-        let taken: Vec<FactId> = records
+        let records: Vec<RollbackRecord> =
+            self.records.iter().filter(|record| record.run == run).cloned().collect();
+        let existing: HashSet<FactId> = records
             .iter()
             .flat_map(|record| &record.sources)
-            .filter(|source| self.facts.contains_key(&source.id))
             .map(|source| source.id)
+            .filter(|id| self.facts.contains_key(id))
             .collect();
-        if !taken.is_empty() {
-            return Err(FactError::RestoreConflict { run, facts: taken });
-        }
-        let mut outcome = RolledBack::default();
+        rules::check_ids_free(run, &records, &existing)?;
         let mut facts = self.facts.clone();
-        let mut clashes = Vec::new();
-        for record in records.iter().rev() {
-            // The merged fact goes first: its text may equal one of its sources'.
-            if facts.remove(&record.merged).is_some() {
-                outcome.removed += 1;
-            }
-            for source in &record.sources {
-                // A source whose text was stored again since the run cannot come back beside it.
-                if facts.values().any(|fact| {
-                    fact.scope == source.scope && fact.tier == source.tier && fact.hash == source.hash
-                }) {
-                    clashes.push(source.id);
+        let mut tally = Restoring::new(run);
+        for step in rules::restore_steps(&records) {
+            match step {
+                RestoreStep::RemoveMerged(id) => tally.removed(facts.remove(&id).is_some()),
+                RestoreStep::Restore(source) => {
+                    let other = same(&facts, &source.scope, source.tier, &source.hash);
+                    if !tally.clash(source, other) {
+                        facts.insert(source.id, source.clone());
+                    }
                 }
-                facts.insert(source.id, source.clone());
-                outcome.restored += 1;
             }
         }
-        if !clashes.is_empty() {
-            return Err(FactError::RestoreConflict { run, facts: clashes });
-        }
+        let outcome = tally.finish()?;
         self.facts = facts;
         self.generation += 1;
-        self.run_mut(run)?.status = RunStatus::RolledBack;
+        self.set_status(run, RunStatus::RolledBack);
         Ok(outcome)
     }
 
@@ -261,13 +207,7 @@ impl FactTable {
     }
 
     pub(super) fn run_records(&self, run: RunId) -> Result<Vec<RollbackRecord>, FactError> {
-        if !self.runs.iter().any(|info| info.id == run) {
-            return Err(FactError::RunNotFound(run));
-        }
+        rules::run_exists(run, self.status(run).is_some())?;
         Ok(self.records.iter().filter(|record| record.run == run).cloned().collect())
     }
-}
-
-fn bad(reason: String) -> FactError {
-    FactError::BadMerge { reason }
 }

@@ -1,7 +1,8 @@
 //! [`PostgresStore`] as a [`FactStore`]: facts in the `facts` table of the same schema as the conversations.
 //!
 //! Every writing method runs one transaction whose first statement raises the
-//! fact generation in `fact_meta`. That row lock is held until the transaction
+//! fact generation in `fact_meta`; the decisions it then makes (idempotence,
+//! budget, duplicates, a run's sources, a rollback's order) are [`rules`]. That row lock is held until the transaction
 //! ends, so fact writes from every process run one at a time: what a write
 //! checks (idempotence, budget, duplicates, a run's sources) is still true
 //! when it commits, and two processes cannot both slip under a budget. A write
@@ -36,19 +37,18 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use deadpool_postgres::GenericClient;
+use tidemark_core::fact::rules::{self, Checked, PutDecision, RestoreStep, Restoring};
 use tidemark_core::fact::{check_text, keywords, now_ms};
 use tidemark_core::{
-    BudgetUsage, ContentHash, Fact, FactBudgets, FactError, FactFilter, FactId, FactSource, FactStatus,
-    FactStore, Merge, Merged, NewFact, Put, RollbackRecord, RolledBack, RunId, RunInfo, RunStatus, Scope,
-    Seq, StatusFilter, Tier, fact_hash,
+    BudgetUsage, ContentHash, Fact, FactBudgets, FactError, FactFilter, FactId, FactStatus, FactStore, Merge,
+    Merged, NewFact, Put, RollbackRecord, RolledBack, RunId, RunInfo, RunStatus, Scope, StatusFilter, Tier,
 };
 use tokio_postgres::Row;
 use tokio_postgres::types::ToSql;
 
-use super::super::fact_row::{ACTIVE, BadRow, FactColumns, QUARANTINED};
-use super::{
-    DataError, Fail, PostgresStore, execute, from_json, from_sql, query, query_opt, to_json, to_sql,
-};
+use super::super::data::{DataError, from_json, from_sql, to_json, to_sql};
+use super::super::fact_row::{ACTIVE, BadRow, FactColumns, QUARANTINED, parse_run_status, source_columns};
+use super::{Fail, PostgresStore, execute, query, query_opt};
 use tidemark_core::fact::rank;
 
 type FactFail = Fail<FactError>;
@@ -202,25 +202,25 @@ const SET_RUN_STATUS: &str = "UPDATE {s}.fact_runs SET status = $2 WHERE id = $1
 
 impl PostgresStore {
     async fn put_fact(&self, new: NewFact) -> Result<Put, FactFail> {
-        new.check()?;
+        let checked = rules::check_new(&new)?;
         storable(&new.text, "a fact's text")?;
-        let hash = fact_hash(new.tier, &new.text);
         let mut client = self.client().await?;
         // A repeated delivery is common and needs no lock: a plain read finds it.
-        if let Some(existing) = self.same_fact(&client, &new.scope, new.tier, &hash).await? {
+        if let Some(existing) = self.same_fact(&client, &new.scope, new.tier, &checked.hash).await? {
             return Ok(Put::Existing(existing));
         }
         let transaction = client.transaction().await?;
         self.lock_facts(&transaction).await?;
         // Another process may have stored it since the read, so the lookup is repeated under the lock.
-        if let Some(existing) = self.same_fact(&transaction, &new.scope, new.tier, &hash).await? {
+        let same = self.same_fact(&transaction, &new.scope, new.tier, &checked.hash).await?;
+        let used = self.used_chars(&transaction, &new.scope, new.tier).await?;
+        if let PutDecision::Existing(existing) =
+            rules::decide_put(&new, checked, same, used, self.fact_budgets)?
+        {
             // Dropping the transaction rolls back the raised generation.
             return Ok(Put::Existing(existing));
         }
-        let chars = new.text.chars().count();
-        let used = self.used_chars(&transaction, &new.scope, new.tier).await?;
-        check_budget(self.fact_budgets, &new.scope, new.tier, used, 0, chars)?;
-        let fact = self.insert_new(&transaction, new, hash, chars).await?;
+        let fact = self.insert_new(&transaction, new, checked).await?;
         transaction.commit().await?;
         Ok(Put::Inserted(fact))
     }
@@ -230,8 +230,7 @@ impl PostgresStore {
         &self,
         client: &C,
         new: NewFact,
-        hash: ContentHash,
-        chars: usize,
+        checked: Checked,
     ) -> Result<Fact, FactFail> {
         let now = now_ms();
         let (source_conversation, source_start, source_end) = source_columns(new.source.as_ref());
@@ -243,8 +242,8 @@ impl PostgresStore {
                 &new.scope.id().as_str(),
                 &new.tier.as_str(),
                 &new.text,
-                &to_sql(chars as u64, "chars")?,
-                &hash.as_bytes().as_slice(),
+                &to_sql(checked.chars as u64, "chars")?,
+                &checked.hash.as_bytes().as_slice(),
                 &distinct_keywords(&new.text),
                 &source_conversation,
                 &source_start,
@@ -254,17 +253,7 @@ impl PostgresStore {
         )
         .await?;
         let raw_id: i64 = row.ok_or(DataError::Exhausted { column: "id" })?.try_get(0)?;
-        Ok(Fact {
-            id: FactId(from_sql(raw_id, "id")?),
-            scope: new.scope,
-            tier: new.tier,
-            text: new.text,
-            source: new.source,
-            hash,
-            created_ms: now,
-            updated_ms: now,
-            status: FactStatus::Active,
-        })
+        Ok(rules::stored(FactId(from_sql(raw_id, "id")?), new, checked.hash, now))
     }
 
     async fn list_facts(&self, filter: &FactFilter) -> Result<Vec<Fact>, FactFail> {
@@ -341,34 +330,26 @@ impl PostgresStore {
         let mut client = self.client().await?;
         let transaction = client.transaction().await?;
         self.lock_facts(&transaction).await?;
-        let mut fact = self.read_fact(&transaction, id).await?.ok_or(FactError::NotFound(id))?;
-        let hash = fact_hash(fact.tier, &text);
-        if let Some(other) = self.same_fact(&transaction, &fact.scope, fact.tier, &hash).await?
-            && other.id != id
-        {
-            return Err(FactError::Duplicate(other.id).into());
-        }
-        let chars = text.chars().count();
-        let used = self.used_chars(&transaction, &fact.scope, fact.tier).await?;
-        check_budget(self.fact_budgets, &fact.scope, fact.tier, used, fact.chars(), chars)?;
-        let now = now_ms();
+        let current = self.read_fact(&transaction, id).await?.ok_or(FactError::NotFound(id))?;
+        let checked = rules::check_text_of(current.tier, &text)?;
+        let same = self.same_fact(&transaction, &current.scope, current.tier, &checked.hash).await?;
+        let used = self.used_chars(&transaction, &current.scope, current.tier).await?;
+        rules::check_update(&current, checked, same.as_ref(), used, self.fact_budgets)?;
+        let fact = rules::updated(current, text, checked.hash, now_ms());
         execute(
             &transaction,
             &self.sql(UPDATE_TEXT),
             &[
                 &raw_id,
-                &text,
-                &to_sql(chars as u64, "chars")?,
-                &hash.as_bytes().as_slice(),
-                &distinct_keywords(&text),
-                &to_sql(now, "updated_ms")?,
+                &fact.text,
+                &to_sql(checked.chars as u64, "chars")?,
+                &checked.hash.as_bytes().as_slice(),
+                &distinct_keywords(&fact.text),
+                &to_sql(fact.updated_ms, "updated_ms")?,
             ],
         )
         .await?;
         transaction.commit().await?;
-        fact.text = text;
-        fact.hash = hash;
-        fact.updated_ms = now;
         Ok(fact)
     }
 
@@ -442,38 +423,23 @@ impl PostgresStore {
         position: i64,
         merge: Merge,
     ) -> Result<Merged, FactFail> {
-        let Merge { sources: ids, merged: new } = merge;
-        new.check()?;
-        storable(&new.text, "a fact's text")?;
-        let (scope, tier) = (&new.scope, new.tier);
-        let mut sources: Vec<Fact> = Vec::with_capacity(ids.len());
-        for id in ids {
-            // An earlier merge of this run has already removed its sources, so they are "not stored" here.
-            let fact =
-                self.read_fact(client, id).await?.ok_or_else(|| bad(format!("source {id} is not stored")))?;
-            if !fact.is_active() || fact.scope != *scope || fact.tier != tier {
-                return Err(bad(format!("source {id} is not an active fact of {scope} {tier}")).into());
-            }
-            if sources.iter().any(|source| source.id == id) {
-                return Err(bad(format!("source {id} is listed twice")).into());
-            }
-            sources.push(fact);
+        merge.merged.check()?;
+        storable(&merge.merged.text, "a fact's text")?;
+        let mut found = Vec::with_capacity(merge.sources.len());
+        for id in &merge.sources {
+            // An earlier merge of this run has already removed its sources, so they read as "not stored" here.
+            found.push(self.read_fact(client, *id).await?);
         }
-        if sources.len() < 2 {
-            return Err(bad("a merge needs at least two sources".to_owned()).into());
-        }
+        let sources = rules::merge_sources(&merge, found)?;
         let raw_ids =
             sources.iter().map(|source| to_sql(source.id.0, "id")).collect::<Result<Vec<_>, _>>()?;
         execute(client, &self.sql(DELETE_FACTS), &[&raw_ids]).await?;
-        // With the sources gone, a merged text equal to one of them is no duplicate.
-        let hash = fact_hash(tier, &new.text);
-        if let Some(other) = self.same_fact(client, scope, tier, &hash).await? {
-            return Err(FactError::Duplicate(other.id).into());
-        }
-        let chars = new.text.chars().count();
-        let used = self.used_chars(client, scope, tier).await?;
-        check_budget(self.fact_budgets, scope, tier, used, 0, chars)?;
-        let fact = self.insert_new(client, new, hash, chars).await?;
+        let new = merge.merged;
+        let checked = rules::check_new(&new)?;
+        let other = self.same_fact(client, &new.scope, new.tier, &checked.hash).await?;
+        let used = self.used_chars(client, &new.scope, new.tier).await?;
+        rules::check_merged(&new, checked, other.as_ref(), used, self.fact_budgets)?;
+        let fact = self.insert_new(client, new, checked).await?;
         execute(
             client,
             &self.sql(INSERT_RECORD),
@@ -489,24 +455,21 @@ impl PostgresStore {
         let mut client = self.client().await?;
         let transaction = client.transaction().await?;
         self.lock_facts(&transaction).await?;
-        let status = self.run_status(&transaction, raw_run).await?.ok_or(FactError::RunNotFound(run))?;
-        // A verified run stays verified and a rolled back one stays rolled back; neither is a change.
-        if status == RunStatus::Applied {
-            execute(&transaction, &self.sql(SET_RUN_STATUS), &[&raw_run, &RunStatus::Verified.as_str()])
-                .await?;
+        // A run that needs no new status is no change: dropping the transaction undoes the raised generation.
+        if let Some(status) = rules::finish(run, self.run_status(&transaction, raw_run).await?)? {
+            execute(&transaction, &self.sql(SET_RUN_STATUS), &[&raw_run, &status.as_str()]).await?;
             transaction.commit().await?;
         }
         Ok(())
     }
 
-    /// Undo a run in one transaction: every record, last first, removes its merged fact and puts its sources back.
+    /// Undo a run in one transaction, in the order of [`rules::restore_steps`]; a clash drops the transaction unwritten.
     async fn roll_back(&self, run: RunId) -> Result<RolledBack, FactFail> {
         let Ok(raw_run) = i64::try_from(run.0) else { return Err(FactError::RunNotFound(run).into()) };
         let mut client = self.client().await?;
         let transaction = client.transaction().await?;
         self.lock_facts(&transaction).await?;
-        let status = self.run_status(&transaction, raw_run).await?.ok_or(FactError::RunNotFound(run))?;
-        if status == RunStatus::RolledBack {
+        if !rules::must_roll_back(run, self.run_status(&transaction, raw_run).await?)? {
             return Ok(RolledBack::default());
         }
         let rows = query(&transaction, &self.sql(SELECT_RECORDS), &[&raw_run]).await?;
@@ -517,39 +480,33 @@ impl PostgresStore {
             .filter_map(|source| i64::try_from(source.id.0).ok())
             .collect();
         let rows = query(&transaction, &self.sql(SELECT_IDS), &[&source_ids]).await?;
-        let existing: HashSet<i64> = rows.iter().map(|row| row.try_get(0)).collect::<Result<_, _>>()?;
-        let taken: Vec<FactId> = records
+        let existing: HashSet<FactId> = rows
             .iter()
-            .flat_map(|record| &record.sources)
-            .filter(|source| i64::try_from(source.id.0).is_ok_and(|raw| existing.contains(&raw)))
-            .map(|source| source.id)
-            .collect();
-        if !taken.is_empty() {
-            return Err(FactError::RestoreConflict { run, facts: taken }.into());
-        }
-        let mut outcome = RolledBack::default();
-        // Sources whose text is now held by another fact of their scope and tier:
-        // the table keeps one fact per text, so they cannot come back either.
-        let mut clashes = Vec::new();
-        for record in records.iter().rev() {
-            // The merged fact leaves first, because its text may be one of its own sources' texts.
-            if let Ok(raw_merged) = i64::try_from(record.merged.0)
-                && execute(&transaction, &self.sql(DELETE_FACT), &[&raw_merged]).await? > 0
-            {
-                outcome.removed += 1;
-            }
-            for source in &record.sources {
-                if self.same_fact(&transaction, &source.scope, source.tier, &source.hash).await?.is_some() {
-                    clashes.push(source.id);
-                    continue;
+            .map(|row| Ok(FactId(from_sql(row.try_get(0)?, "id")?)))
+            .collect::<Result<_, FactFail>>()?;
+        rules::check_ids_free(run, &records, &existing)?;
+        let mut tally = Restoring::new(run);
+        for step in rules::restore_steps(&records) {
+            match step {
+                RestoreStep::RemoveMerged(id) => {
+                    let removed = match i64::try_from(id.0) {
+                        Ok(raw_merged) => {
+                            execute(&transaction, &self.sql(DELETE_FACT), &[&raw_merged]).await? > 0
+                        }
+                        Err(_) => false,
+                    };
+                    tally.removed(removed);
                 }
-                self.restore(&transaction, source).await?;
-                outcome.restored += 1;
+                RestoreStep::Restore(source) => {
+                    let other =
+                        self.same_fact(&transaction, &source.scope, source.tier, &source.hash).await?;
+                    if !tally.clash(source, other.as_ref()) {
+                        self.restore(&transaction, source).await?;
+                    }
+                }
             }
         }
-        if !clashes.is_empty() {
-            return Err(FactError::RestoreConflict { run, facts: clashes }.into());
-        }
+        let outcome = tally.finish()?;
         execute(&transaction, &self.sql(SET_RUN_STATUS), &[&raw_run, &RunStatus::RolledBack.as_str()])
             .await?;
         transaction.commit().await?;
@@ -610,9 +567,7 @@ impl PostgresStore {
         let Ok(raw_run) = i64::try_from(run.0) else { return Err(FactError::RunNotFound(run).into()) };
         let client = self.client().await?;
         let rows = query(&client, &self.sql(SELECT_RUN_RECORDS), &[&raw_run]).await?;
-        if rows.is_empty() {
-            return Err(FactError::RunNotFound(run).into());
-        }
+        rules::run_exists(run, !rows.is_empty())?;
         let mut records = Vec::with_capacity(rows.len());
         for row in &rows {
             parse_run_status(raw_run, row.try_get(0)?)?;
@@ -687,10 +642,6 @@ impl PostgresStore {
     }
 }
 
-fn bad(reason: String) -> FactError {
-    FactError::BadMerge { reason }
-}
-
 /// Refuse a text PostgreSQL cannot store: its text type has no room for the NUL character.
 fn storable(text: &str, what: &str) -> Result<(), FactError> {
     if text.contains('\0') {
@@ -705,47 +656,6 @@ fn storable(text: &str, what: &str) -> Result<(), FactError> {
 fn distinct_keywords(text: &str) -> Vec<String> {
     let mut seen = HashSet::new();
     keywords(text).filter(|keyword| seen.insert(keyword.clone())).collect()
-}
-
-fn check_budget(
-    budgets: FactBudgets,
-    scope: &Scope,
-    tier: Tier,
-    used: usize,
-    freed: usize,
-    needed: usize,
-) -> Result<(), FactError> {
-    let limit = budgets.limit(tier);
-    if used.saturating_sub(freed).saturating_add(needed) > limit {
-        return Err(FactError::OverBudget { scope: scope.clone(), tier, used, needed, limit });
-    }
-    Ok(())
-}
-
-/// A source as its three columns (all set or all null).
-fn source_columns(source: Option<&FactSource>) -> (Option<&str>, Option<i64>, Option<i64>) {
-    match source {
-        Some(source) => (
-            Some(source.conversation.as_str()),
-            Some(seq_to_sql(source.range.start)),
-            Some(seq_to_sql(source.range.end)),
-        ),
-        None => (None, None, None),
-    }
-}
-
-/// A sequence number as stored: its 64 bits as a signed integer, so that even an open end (`u64::MAX`) fits.
-fn seq_to_sql(seq: Seq) -> i64 {
-    seq.0.cast_signed()
-}
-
-fn parse_run_status(raw_run: i64, text: &str) -> Result<RunStatus, BadRow> {
-    match text {
-        "applied" => Ok(RunStatus::Applied),
-        "verified" => Ok(RunStatus::Verified),
-        "rolled_back" => Ok(RunStatus::RolledBack),
-        other => Err(BadRow::RunStatus { run: raw_run, found: other.to_owned() }),
-    }
 }
 
 /// A record from a row whose columns `first` and `first + 1` are the merged fact's id and the sources' JSON.

@@ -8,7 +8,8 @@
 use deadpool_postgres::GenericClient;
 use tidemark_core::StoreError;
 
-use super::{DataError, PostgresConfigError};
+use super::super::data::DataError;
+use super::PostgresConfigError;
 
 /// The schema steps, oldest first.
 const MIGRATIONS: &[&str] = &[

@@ -7,7 +7,7 @@
 use rusqlite::{Connection, TransactionBehavior};
 use tidemark_core::StoreError;
 
-use super::DataError;
+use super::super::data::DataError;
 
 /// The schema steps, oldest first.
 const MIGRATIONS: &[&str] = &[

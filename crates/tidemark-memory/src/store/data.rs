@@ -1,0 +1,91 @@
+//! What the SQL stores share about values that do not fit a column or a stored value they would never have written.
+//!
+//! SQLite and PostgreSQL both store unsigned numbers as signed 64-bit
+//! integers and JSON as text, so both convert with the same helpers and report
+//! the same [`DataError`]. It reaches callers as the source of a `Backend`
+//! error ([`StoreError::Backend`](tidemark_core::StoreError::Backend) or
+//! [`FactError::Backend`](tidemark_core::FactError::Backend)).
+
+use tidemark_core::ConversationIdError;
+
+/// A value that does not fit the database, or a stored value this store would never have written.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum DataError {
+    /// A number would pass the largest integer the database stores.
+    #[error("column `{column}` would pass {max}, the largest integer the database stores", max = i64::MAX)]
+    Exhausted {
+        /// The column that would overflow.
+        column: &'static str,
+    },
+    /// A stored integer is outside the range of the value it stands for.
+    #[error("column `{column}` holds {value}, which this store never writes")]
+    OutOfRange {
+        /// The column read.
+        column: &'static str,
+        /// The value found.
+        value: i64,
+    },
+    /// A stored counter disagrees with the messages stored.
+    #[error("column `{column}` disagrees with the stored messages")]
+    Inconsistent {
+        /// The counter.
+        column: &'static str,
+    },
+    /// A JSON column could not be written or read.
+    #[error("column `{column}` holds malformed json")]
+    Json {
+        /// The column.
+        column: &'static str,
+        /// The JSON error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A stored conversation id is not a valid [`ConversationId`](tidemark_core::ConversationId).
+    #[error("a stored conversation id is not valid")]
+    Id(#[source] ConversationIdError),
+    /// The schema version is negative, which no tidemark build writes.
+    #[error("schema version {0} is not one tidemark writes")]
+    Version(i64),
+    /// A lease changed hands on every attempt to read it.
+    // Only PostgreSQL reads leases in a loop; SQLite leases are taken under one lock.
+    #[cfg(feature = "postgres")]
+    #[error("the lease kept changing hands while it was read")]
+    LeaseChurn,
+}
+
+/// A number as the database stores it.
+pub(super) fn to_sql(value: u64, column: &'static str) -> Result<i64, DataError> {
+    i64::try_from(value).map_err(|_| DataError::Exhausted { column })
+}
+
+/// A stored integer as the unsigned number it stands for.
+pub(super) fn from_sql<T: TryFrom<i64>>(value: i64, column: &'static str) -> Result<T, DataError> {
+    T::try_from(value).map_err(|_| DataError::OutOfRange { column, value })
+}
+
+/// A value as the JSON text of `column`.
+pub(super) fn to_json(value: &impl serde::Serialize, column: &'static str) -> Result<String, DataError> {
+    serde_json::to_string(value).map_err(|source| DataError::Json { column, source })
+}
+
+/// The JSON text of `column` as a value.
+pub(super) fn from_json<T: serde::de::DeserializeOwned>(
+    json: &str,
+    column: &'static str,
+) -> Result<T, DataError> {
+    serde_json::from_str(json).map_err(|source| DataError::Json { column, source })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_past_i64_are_refused_both_ways() {
+        assert_eq!(to_sql(7, "n").ok(), Some(7));
+        assert!(matches!(to_sql(u64::MAX, "n"), Err(DataError::Exhausted { column: "n" })));
+        assert!(matches!(from_sql::<u64>(-1, "n"), Err(DataError::OutOfRange { value: -1, .. })));
+        assert!(matches!(from_json::<Vec<u8>>("[1,", "j"), Err(DataError::Json { column: "j", .. })));
+        assert_eq!(from_json::<Vec<u8>>(&to_json(&vec![1u8], "j").unwrap(), "j").unwrap(), [1]);
+    }
+}

@@ -34,6 +34,9 @@ use crate::hash::ContentHash;
 use crate::id::{ConversationId, SeqRange};
 
 pub mod rules;
+mod run;
+
+pub use run::{Merge, Merged, RollbackRecord, RolledBack, RunId, RunInfo, RunStatus};
 
 /// The id a store gives a fact: unique within that store, never reused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -125,6 +128,7 @@ impl FromStr for Tier {
 
 /// Where a fact was learned: a conversation and the span of its messages.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct FactSource {
     /// The conversation.
     pub conversation: ConversationId,
@@ -132,9 +136,17 @@ pub struct FactSource {
     pub range: SeqRange,
 }
 
+impl FactSource {
+    /// The messages in `range` of `conversation`.
+    pub fn new(conversation: ConversationId, range: SeqRange) -> Self {
+        Self { conversation, range }
+    }
+}
+
 /// Whether a fact may be shown to a model.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "status", content = "reason", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum FactStatus {
     /// In use.
     Active,
@@ -144,6 +156,7 @@ pub enum FactStatus {
 
 /// A fact to store.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct NewFact {
     /// Whose fact it is.
     pub scope: Scope,
@@ -166,7 +179,14 @@ impl NewFact {
 
     /// The same fact, learned from `range` of `conversation`.
     pub fn from_source(mut self, conversation: ConversationId, range: SeqRange) -> Self {
-        self.source = Some(FactSource { conversation, range });
+        self.source = Some(FactSource::new(conversation, range));
+        self
+    }
+
+    /// The same fact with `source` in place of whatever source it had (`None` clears it).
+    #[must_use]
+    pub fn with_source(mut self, source: Option<FactSource>) -> Self {
+        self.source = source;
         self
     }
 
@@ -200,6 +220,7 @@ pub fn check_text(text: &str) -> Result<(), FactError> {
 
 /// A stored fact.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Fact {
     /// Its id in the store.
     pub id: FactId,
@@ -222,6 +243,38 @@ pub struct Fact {
 }
 
 impl Fact {
+    /// `new` as stored under `id`: active, with `hash` as its [`fact_hash`], created and last updated at `created_ms`.
+    ///
+    /// A store that reads a fact back from its columns sets the rest with
+    /// [`Fact::with_updated_ms`] and [`Fact::with_status`].
+    pub fn new(id: FactId, new: NewFact, hash: ContentHash, created_ms: u64) -> Self {
+        Self {
+            id,
+            scope: new.scope,
+            tier: new.tier,
+            text: new.text,
+            source: new.source,
+            hash,
+            created_ms,
+            updated_ms: created_ms,
+            status: FactStatus::Active,
+        }
+    }
+
+    /// The same fact, last changed at `updated_ms`.
+    #[must_use]
+    pub fn with_updated_ms(mut self, updated_ms: u64) -> Self {
+        self.updated_ms = updated_ms;
+        self
+    }
+
+    /// The same fact with `status`.
+    #[must_use]
+    pub fn with_status(mut self, status: FactStatus) -> Self {
+        self.status = status;
+        self
+    }
+
     /// The text's length in characters, the unit budgets are counted in.
     pub fn chars(&self) -> usize {
         self.text.chars().count()
@@ -261,6 +314,7 @@ pub fn now_ms() -> u64 {
 
 /// The character budget of each tier, per scope.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct FactBudgets {
     /// Characters of [`Tier::UserProfile`] facts one scope may hold.
     pub user_profile: usize,
@@ -269,6 +323,11 @@ pub struct FactBudgets {
 }
 
 impl FactBudgets {
+    /// `user_profile` characters of profile and `agent_notes` of notes per scope.
+    pub fn new(user_profile: usize, agent_notes: usize) -> Self {
+        Self { user_profile, agent_notes }
+    }
+
     /// The budget of `tier`.
     pub fn limit(&self, tier: Tier) -> usize {
         match tier {
@@ -288,6 +347,7 @@ impl Default for FactBudgets {
 /// What [`FactStore::put`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[must_use]
+#[non_exhaustive]
 pub enum Put {
     /// The fact was new and is stored now.
     Inserted(Fact),
@@ -303,6 +363,13 @@ impl Put {
         }
     }
 
+    /// The stored fact, new or old, taken out of the answer.
+    pub fn into_fact(self) -> Fact {
+        match self {
+            Self::Inserted(fact) | Self::Existing(fact) => fact,
+        }
+    }
+
     /// Whether this call stored it.
     pub fn inserted(&self) -> bool {
         matches!(self, Self::Inserted(_))
@@ -311,6 +378,7 @@ impl Put {
 
 /// Which facts [`FactStore::list`] returns.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct FactFilter {
     /// Only this scope (all scopes when `None`).
     pub scope: Option<Scope>,
@@ -321,6 +389,11 @@ pub struct FactFilter {
 }
 
 impl FactFilter {
+    /// The facts of `scope` (any when `None`) and `tier` (both when `None`) whose status `status` lets through.
+    pub fn new(scope: Option<Scope>, tier: Option<Tier>, status: StatusFilter) -> Self {
+        Self { scope, tier, status }
+    }
+
     /// Every active fact of `scope`.
     pub fn scope(scope: Scope) -> Self {
         Self { scope: Some(scope), ..Self::default() }
@@ -352,6 +425,7 @@ impl FactFilter {
 
 /// Which statuses a [`FactFilter`] lets through.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum StatusFilter {
     /// Active facts only.
     #[default]
@@ -364,11 +438,19 @@ pub enum StatusFilter {
 
 /// How much of a tier's budget a scope uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct BudgetUsage {
     /// Characters held now, quarantined facts included (they still take room until deleted).
     pub used: usize,
     /// The budget.
     pub limit: usize,
+}
+
+impl BudgetUsage {
+    /// `used` characters held against a budget of `limit`.
+    pub fn new(used: usize, limit: usize) -> Self {
+        Self { used, limit }
+    }
 }
 
 /// A failure of a [`FactStore`].
@@ -547,93 +629,6 @@ pub trait FactStore: Send + Sync {
     }
 }
 
-/// The id a store gives a consolidation run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct RunId(pub u64);
-
-impl fmt::Display for RunId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
-
-/// One group of facts to replace by one merged fact.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Merge {
-    /// The facts retired.
-    pub sources: Vec<FactId>,
-    /// The fact that replaces them (same scope and tier as every source).
-    pub merged: NewFact,
-}
-
-/// A merge as applied.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Merged {
-    /// The new fact.
-    pub fact: Fact,
-    /// What a rollback restores.
-    pub record: RollbackRecord,
-}
-
-/// Everything needed to undo one merge: the sources in full and the merged fact's id.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RollbackRecord {
-    /// The run it belongs to.
-    pub run: RunId,
-    /// The merged fact.
-    pub merged: FactId,
-    /// The sources exactly as they were stored before the run.
-    pub sources: Vec<Fact>,
-}
-
-/// Where a run stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RunStatus {
-    /// Written, not yet verified.
-    Applied,
-    /// Written and verified.
-    Verified,
-    /// Undone.
-    RolledBack,
-}
-
-impl RunStatus {
-    /// `"applied"`, `"verified"` or `"rolled_back"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Applied => "applied",
-            Self::Verified => "verified",
-            Self::RolledBack => "rolled_back",
-        }
-    }
-}
-
-/// A consolidation run as the store keeps it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunInfo {
-    /// Its id.
-    pub id: RunId,
-    /// The pass that made it.
-    pub pass: String,
-    /// Where it stands.
-    pub status: RunStatus,
-    /// How many merges it applied.
-    pub merges: usize,
-    /// When it was applied, in milliseconds since the Unix epoch.
-    pub created_ms: u64,
-}
-
-/// What [`FactStore::rollback`] did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct RolledBack {
-    /// Sources put back.
-    pub restored: usize,
-    /// Merged facts removed.
-    pub removed: usize,
-}
-
 crate::forward! {
     impl FactStore {
         fn put(&self, fact: NewFact) -> impl Future<Output = Result<Put, FactError>> + Send {
@@ -755,6 +750,31 @@ mod tests {
         };
         let json = serde_json::to_string(&fact).unwrap();
         assert_eq!(serde_json::from_str::<Fact>(&json).unwrap(), fact);
+    }
+
+    #[test]
+    fn the_constructors_set_every_field() {
+        let id = ConversationId::new("c").unwrap();
+        let new = NewFact::new(Scope::User(id.clone()), Tier::AgentNotes, "Deploys on Tuesday.")
+            .from_source(id.clone(), SeqRange::default());
+        let hash = fact_hash(Tier::AgentNotes, "Deploys on Tuesday.");
+        let built = Fact::new(FactId(3), new, hash, 10)
+            .with_updated_ms(20)
+            .with_status(FactStatus::Quarantined("stale".to_owned()));
+        let literal = Fact {
+            id: FactId(3),
+            scope: Scope::User(id.clone()),
+            tier: Tier::AgentNotes,
+            text: "Deploys on Tuesday.".to_owned(),
+            source: Some(FactSource { conversation: id, range: SeqRange::default() }),
+            hash,
+            created_ms: 10,
+            updated_ms: 20,
+            status: FactStatus::Quarantined("stale".to_owned()),
+        };
+        assert_eq!(built, literal);
+        let fresh = Fact::new(FactId(4), NewFact::new(literal.scope.clone(), Tier::AgentNotes, "x"), hash, 7);
+        assert_eq!((fresh.updated_ms, fresh.is_active(), fresh.source), (7, true, None));
     }
 
     #[test]

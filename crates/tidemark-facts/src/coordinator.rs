@@ -310,9 +310,7 @@ impl<S: FactStore> FactCoordinator<S> {
     ///
     /// The store's error.
     pub async fn quarantined(&self, scope: Option<Scope>) -> Result<Vec<Fact>, FactError> {
-        self.store
-            .list(&FactFilter { scope, ..FactFilter::default() }.status(StatusFilter::Quarantined))
-            .await
+        self.store.list(&FactFilter::new(scope, None, StatusFilter::Quarantined)).await
     }
 
     /// The scanned facts `conversation` may be shown, from the snapshot when it is current.

@@ -9,7 +9,7 @@ async fn in_memory_store_passes_the_fact_conformance_suite() {
     let report = conformance::facts::run_with(|| async { InMemoryStore::new() }, 64).await.expect("conforms");
     assert_eq!(report.cases, 64);
     // Budgets other than the defaults, and one store shared by every check.
-    let shared = InMemoryStore::new().with_fact_budgets(FactBudgets { user_profile: 300, agent_notes: 500 });
+    let shared = InMemoryStore::new().with_fact_budgets(FactBudgets::new(300, 500));
     conformance::facts::run(|| {
         let store = shared.clone();
         async move { store }
@@ -21,7 +21,7 @@ async fn in_memory_store_passes_the_fact_conformance_suite() {
 #[tokio::test]
 async fn budgets_apply_to_every_clone() {
     let store = InMemoryStore::new();
-    let clone = store.clone().with_fact_budgets(FactBudgets { user_profile: 10, agent_notes: 10 });
+    let clone = store.clone().with_fact_budgets(FactBudgets::new(10, 10));
     assert_eq!(store.fact_budgets(), clone.fact_budgets());
     let scope = Scope::User(tidemark_core::ConversationId::new("u").unwrap());
     let outcome = store.put(NewFact::new(scope, Tier::UserProfile, "eleven char")).await;
@@ -77,8 +77,11 @@ impl FactStore for Faulty {
     ) -> Result<Vec<tidemark_core::Fact>, FactError> {
         let mut found = self.inner.search(scope, query, limit).await?;
         if let Fault::SearchShowsQuarantined = self.fault {
-            let filter = tidemark_core::FactFilter { scope: scope.cloned(), ..Default::default() }
-                .status(tidemark_core::StatusFilter::Quarantined);
+            let filter = tidemark_core::FactFilter::new(
+                scope.cloned(),
+                None,
+                tidemark_core::StatusFilter::Quarantined,
+            );
             found.extend(self.inner.list(&filter).await?);
         }
         Ok(found)

@@ -129,7 +129,7 @@ async fn conforms_to_the_fact_contract() {
     .await
     .expect("conforms with the default budgets");
     assert_eq!(report.cases, conformance::facts::DEFAULT_CASES);
-    let small = store.with_fact_budgets(FactBudgets { user_profile: 300, agent_notes: 500 });
+    let small = store.with_fact_budgets(FactBudgets::new(300, 500));
     conformance::facts::run(|| {
         let store = small.clone();
         async move { store }
@@ -570,7 +570,7 @@ fn user(text: &str) -> Scope {
 async fn budgets_and_idempotence_hold_across_processes() {
     const TASKS: usize = 8;
     let schema = fresh_schema();
-    let budgets = FactBudgets { user_profile: 100, agent_notes: 100 };
+    let budgets = FactBudgets::new(100, 100);
     let mut stores = Vec::new();
     for _ in 0..TASKS {
         stores.push(open(&schema).await.with_fact_budgets(budgets));
@@ -622,10 +622,10 @@ async fn rollback_restores_ids_without_handing_them_out_again() {
     for text in ["Likes green tea.", "Likes tea, green.", "Drinks tea daily."] {
         sources.push(store.put(NewFact::new(scope.clone(), Tier::UserProfile, text)).await.expect("put"));
     }
-    let merge = Merge {
-        sources: sources.iter().map(|put| put.fact().id).collect(),
-        merged: NewFact::new(scope.clone(), Tier::UserProfile, "Drinks green tea daily."),
-    };
+    let merge = Merge::new(
+        sources.iter().map(|put| put.fact().id).collect(),
+        NewFact::new(scope.clone(), Tier::UserProfile, "Drinks green tea daily."),
+    );
     let (run, merged) = store.consolidate("test", vec![merge]).await.expect("consolidate");
     let generation = store.generation().await.expect("generation");
     let undone = store.rollback(run).await.expect("rollback");

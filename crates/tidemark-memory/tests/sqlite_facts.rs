@@ -45,10 +45,9 @@ fn ids(facts: &[Fact]) -> Vec<FactId> {
 }
 
 async fn inserted(store: &SqliteStore, fact: NewFact) -> Fact {
-    match store.put(fact).await.expect("put") {
-        Put::Inserted(fact) => fact,
-        Put::Existing(fact) => panic!("expected a new fact, found {fact:?}"),
-    }
+    let put = store.put(fact).await.expect("put");
+    assert!(put.inserted(), "expected a new fact, found {put:?}");
+    put.into_fact()
 }
 
 #[tokio::test]
@@ -72,7 +71,7 @@ async fn conforms_on_files_and_in_memory() {
 async fn conforms_on_one_shared_file_with_small_budgets() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let (store, _) = open_in(&dir, "shared.db");
-    let shared = store.with_fact_budgets(FactBudgets { user_profile: 300, agent_notes: 500 });
+    let shared = store.with_fact_budgets(FactBudgets::new(300, 500));
     conformance::facts::run(|| {
         let store = shared.clone();
         async move { store }
@@ -85,7 +84,7 @@ async fn conforms_on_one_shared_file_with_small_budgets() {
 async fn budgets_default_and_belong_to_the_handle() {
     let store = SqliteStore::open_in_memory().expect("the store opens");
     assert_eq!(store.fact_budgets(), FactBudgets::default());
-    let small = FactBudgets { user_profile: 10, agent_notes: 20 };
+    let small = FactBudgets::new(10, 20);
     let limited = store.clone().with_fact_budgets(small);
     assert_eq!(limited.fact_budgets(), small);
     assert_eq!(store.fact_budgets(), FactBudgets::default(), "an earlier clone keeps its budgets");
@@ -106,9 +105,7 @@ async fn repeated_deliveries_store_one_row_and_keep_the_generation() {
     assert_eq!(first.created_ms, first.updated_ms);
     let generation = store.generation().await.expect("generation");
     assert_eq!(generation, 1);
-    for again in
-        [fact.clone(), NewFact { text: " prefers METRIC\n units. ".to_owned(), source: None, ..fact }]
-    {
+    for again in [fact.clone(), NewFact::new(fact.scope.clone(), fact.tier, " prefers METRIC\n units. ")] {
         assert_eq!(store.put(again).await.expect("put"), Put::Existing(first.clone()));
     }
     assert_eq!(store.generation().await.expect("generation"), generation);
@@ -156,7 +153,7 @@ async fn ids_are_never_reused_not_even_after_a_restart() {
 async fn a_put_over_the_budget_is_refused_with_its_numbers_and_writes_nothing() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let (store, path) = open_in(&dir, "budget.db");
-    let store = store.with_fact_budgets(FactBudgets { user_profile: 12, agent_notes: 100 });
+    let store = store.with_fact_budgets(FactBudgets::new(12, 100));
     let scope = user("budget");
     // Budgets count characters, not bytes: "café ünï" is 8 characters and 11 bytes.
     let first = inserted(&store, NewFact::new(scope.clone(), Tier::UserProfile, "café ünï")).await;
@@ -190,9 +187,8 @@ async fn a_put_over_the_budget_is_refused_with_its_numbers_and_writes_nothing() 
 
 #[tokio::test]
 async fn updates_rehash_check_duplicates_and_budgets() {
-    let store = SqliteStore::open_in_memory()
-        .expect("the store opens")
-        .with_fact_budgets(FactBudgets { user_profile: 40, agent_notes: 40 });
+    let store =
+        SqliteStore::open_in_memory().expect("the store opens").with_fact_budgets(FactBudgets::new(40, 40));
     let scope = user("update");
     let lyon = inserted(&store, note(&scope, "Lives in Lyon.")).await;
     let paris = inserted(&store, note(&scope, "Works in Paris.")).await;
@@ -558,7 +554,7 @@ async fn two_handles_on_one_file_store_a_fact_once_and_share_the_budget() {
     const TASKS: usize = 8;
     let dir = tempfile::tempdir().expect("a temp dir");
     let (one, path) = open_in(&dir, "shared.db");
-    let budgets = FactBudgets { user_profile: 50, agent_notes: 50 };
+    let budgets = FactBudgets::new(50, 50);
     let handles = [
         one.with_fact_budgets(budgets),
         SqliteStore::open(&path).expect("a second handle opens").with_fact_budgets(budgets),
@@ -616,10 +612,10 @@ fn everything() -> FactFilter {
 }
 
 fn merge_of(facts: &[&Fact], text: &str) -> Merge {
-    Merge {
-        sources: facts.iter().map(|fact| fact.id).collect(),
-        merged: NewFact::new(facts[0].scope.clone(), facts[0].tier, text),
-    }
+    Merge::new(
+        facts.iter().map(|fact| fact.id).collect(),
+        NewFact::new(facts[0].scope.clone(), facts[0].tier, text),
+    )
 }
 
 /// Four facts in two pairs to merge, the first with an open source range, and a quarantined fact left out of any merge.
@@ -680,7 +676,7 @@ async fn runs_and_records_survive_a_restart_and_roll_back_exactly_after_it() {
     assert_eq!(store.generation().await.expect("generation"), generation);
 
     let undone = store.rollback(run).await.expect("rollback");
-    assert_eq!(undone, RolledBack { restored: 4, removed: 2 });
+    assert_eq!(undone, RolledBack::new(4, 2));
     assert_eq!(store.list(&everything()).await.expect("list"), before, "sources come back byte for byte");
     assert!(store.generation().await.expect("generation") > generation);
     // The restored facts are searchable again, the quarantined one still is not.
@@ -732,7 +728,7 @@ async fn finishing_a_run_marks_it_verified_once() {
     assert_eq!(store.runs().await.expect("runs")[0].status, RunStatus::Verified);
     assert!(store.unverified_runs().await.expect("unverified").is_empty());
     // A verified run can still be undone.
-    assert_eq!(store.rollback(run).await.expect("rollback"), RolledBack { restored: 2, removed: 1 });
+    assert_eq!(store.rollback(run).await.expect("rollback"), RolledBack::new(2, 1));
     // A run of no merges is still a run.
     let (empty, merged) = store.consolidate("idle", Vec::new()).await.expect("an empty run");
     assert!(merged.is_empty());
@@ -789,7 +785,7 @@ async fn a_fault_inside_consolidate_or_rollback_leaves_no_trace() {
     assert_eq!(ids(&store.search(Some(&scope), "7000", 10).await.expect("search")), [merged[1].fact.id]);
     side.execute_batch("DROP TRIGGER fail_restore").expect("drop the trigger");
 
-    assert_eq!(store.rollback(run).await.expect("rollback"), RolledBack { restored: 4, removed: 2 });
+    assert_eq!(store.rollback(run).await.expect("rollback"), RolledBack::new(4, 2));
     assert_eq!(store.list(&everything()).await.expect("list"), before);
 }
 
@@ -819,7 +815,7 @@ async fn a_source_whose_text_came_back_meanwhile_blocks_the_rollback() {
     assert_eq!(store.runs().await.expect("runs")[0].status, RunStatus::Applied);
     // With the clash gone the run rolls back.
     assert!(store.delete(again.id).await.expect("delete"));
-    assert_eq!(store.rollback(run).await.expect("rollback"), RolledBack { restored: 4, removed: 2 });
+    assert_eq!(store.rollback(run).await.expect("rollback"), RolledBack::new(4, 2));
 }
 
 #[tokio::test]
@@ -836,10 +832,7 @@ async fn a_merged_fact_may_keep_a_source_text_and_feed_a_later_merge_of_the_run(
             "chain",
             vec![
                 merge_of(&[&a, &b], &a.text),
-                Merge {
-                    sources: vec![first_merged, c.id],
-                    merged: note(&scope, "Deploys Tuesdays, cache on 7000."),
-                },
+                Merge::new(vec![first_merged, c.id], note(&scope, "Deploys Tuesdays, cache on 7000.")),
             ],
         )
         .await
@@ -850,7 +843,7 @@ async fn a_merged_fact_may_keep_a_source_text_and_feed_a_later_merge_of_the_run(
     assert_eq!(left, [d.id, merged[1].fact.id]);
     // Undoing the second merge brings back the first merged fact, which the first merge's undo removes
     // before `a`, holding the same text, comes back.
-    assert_eq!(store.rollback(run).await.expect("rollback"), RolledBack { restored: 4, removed: 2 });
+    assert_eq!(store.rollback(run).await.expect("rollback"), RolledBack::new(4, 2));
     assert_eq!(store.list(&everything()).await.expect("list"), before);
 }
 
@@ -901,7 +894,7 @@ async fn a_file_of_schema_2_gains_the_run_tables_and_keeps_its_facts() {
     assert_eq!(count(&side, "SELECT count(*) FROM fact_rollback"), 1);
     drop(side);
     let store = SqliteStore::open(&path).expect("the migrated file opens again");
-    assert_eq!(store.rollback(run).await.expect("rollback"), RolledBack { restored: 2, removed: 1 });
+    assert_eq!(store.rollback(run).await.expect("rollback"), RolledBack::new(2, 1));
     assert_eq!(store.list(&everything()).await.expect("list"), before);
     // Facts written by hand had no index rows; the rollback indexed them as it put them back.
     assert_eq!(store.search(None, "tea", 10).await.expect("search").len(), 2);

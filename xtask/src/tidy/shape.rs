@@ -15,6 +15,11 @@ const MAX_LINES: usize = 800;
 /// `#[non_exhaustive]`, so that a field or a variant can be added in a minor
 /// release; a type lands here only when adding to it would change what it is.
 const EXHAUSTIVE: &[(&str, &str)] = &[
+    (
+        "PutDecision",
+        "a put either finds the fact stored or inserts it; backends match it so a new rule breaks them",
+    ),
+    ("RestoreStep", "a rollback only removes merged facts and restores sources; backends match every step"),
     ("SeqRange", "a half-open range of sequence numbers: a start and an end are all it can hold"),
     ("Scope", "facts belong to a conversation or to a user; a third owner would be a new contract"),
     ("Tier", "the two fact tiers are stored by name and budgeted apart; a third is a schema change"),

@@ -111,7 +111,7 @@ async fn list(args: FactsListArgs) -> Result<(), CliError> {
         (_, true) => StatusFilter::Any,
         _ => StatusFilter::Active,
     };
-    let filter = FactFilter { scope: args.scope, tier: args.tier, status };
+    let filter = FactFilter::new(args.scope, args.tier, status);
     let facts = store.list(&filter).await.map_err(read)?;
     print(&facts, args.json)
 }
@@ -180,6 +180,8 @@ fn print(facts: &[Fact], json: bool) -> Result<(), CliError> {
             let status = match &fact.status {
                 tidemark_core::FactStatus::Active => "active".to_owned(),
                 tidemark_core::FactStatus::Quarantined(reason) => format!("quarantined ({reason})"),
+                // A status added after this build was written: show it as it is rather than guess.
+                other => format!("{other:?}"),
             };
             let text: String = fact.text.split_whitespace().collect::<Vec<_>>().join(" ");
             out.push_str(&format!("{}\t{}\t{}\t{status}\t{text}\n", fact.id, fact.scope, fact.tier));

@@ -76,7 +76,8 @@ pub fn check_budget(
 
 /// What [`decide_put`] tells a store to do.
 ///
-/// Not `#[non_exhaustive]` on purpose: a new kind of decision must make every
+/// Not `#[non_exhaustive]` on purpose (it is listed in the tidy check's
+/// `EXHAUSTIVE`): a new kind of decision must make every
 /// backend's `match` fail to compile until it handles it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PutDecision {
@@ -112,17 +113,7 @@ pub fn decide_put(
 
 /// A new fact as stored: active, with `id`, created and updated at `now_ms`.
 pub fn stored(id: FactId, new: NewFact, hash: ContentHash, now_ms: u64) -> Fact {
-    Fact {
-        id,
-        scope: new.scope,
-        tier: new.tier,
-        text: new.text,
-        source: new.source,
-        hash,
-        created_ms: now_ms,
-        updated_ms: now_ms,
-        status: FactStatus::Active,
-    }
+    Fact::new(id, new, hash, now_ms)
 }
 
 /// The rules of [`FactStore::update`](super::FactStore::update), once the current fact and the new text's hash are known.
@@ -369,7 +360,7 @@ mod tests {
     }
 
     fn budgets() -> FactBudgets {
-        FactBudgets { user_profile: 10, agent_notes: 20 }
+        FactBudgets::new(10, 20)
     }
 
     fn fact(id: u64, text: &str) -> Fact {
@@ -515,7 +506,7 @@ mod tests {
         tally.removed(true);
         tally.removed(false);
         assert!(!tally.clash(&records[0].sources[0], None));
-        assert_eq!(tally.clone().finish().unwrap(), RolledBack { restored: 1, removed: 1 });
+        assert_eq!(tally.clone().finish().unwrap(), RolledBack::new(1, 1));
         assert!(tally.clash(&records[0].sources[1], Some(&fact(9, "b"))));
         assert!(matches!(
             tally.finish(),

@@ -138,7 +138,7 @@ impl<S: FactStore> PassRunner<S> {
         if !self.dry_run {
             report.recovered = self.recover().await?;
         }
-        let filter = FactFilter { scope: scope.cloned(), tier: None, status: StatusFilter::Active };
+        let filter = FactFilter::new(scope.cloned(), None, StatusFilter::Active);
         let mut partitions: BTreeMap<(Scope, Tier), Vec<Fact>> = BTreeMap::new();
         for fact in self.store.list(&filter).await? {
             partitions.entry((fact.scope.clone(), fact.tier)).or_default().push(fact);
@@ -176,9 +176,8 @@ impl<S: FactStore> PassRunner<S> {
         let merges: Vec<Merge> = report
             .planned
             .iter()
-            .map(|planned| Merge {
-                sources: planned.sources.iter().map(|fact| fact.id).collect(),
-                merged: planned.merged.clone(),
+            .map(|planned| {
+                Merge::new(planned.sources.iter().map(|fact| fact.id).collect(), planned.merged.clone())
             })
             .collect();
         let (run, merged) = pass.persist(&self.store, merges).await?;

@@ -6,8 +6,8 @@
 //! a run status the same way too ([`source_columns`], [`parse_run_status`]).
 
 use tidemark_core::{
-    ContentHash, ConversationId, ConversationIdError, Fact, FactId, FactSource, FactStatus, RunStatus, Scope,
-    Seq, SeqRange, Tier,
+    ContentHash, ConversationId, ConversationIdError, Fact, FactId, FactSource, FactStatus, NewFact,
+    RunStatus, Scope, Seq, SeqRange, Tier,
 };
 
 /// The `status` of a fact that may be shown to a model.
@@ -126,11 +126,11 @@ impl FactColumns<'_> {
             .map(ContentHash::from_bytes)
             .map_err(|_| BadRow::HashLength { id: raw_id, length: self.hash.len() })?;
         let source = match self.source {
-            (Some(conversation), Some(start), Some(end)) => Some(FactSource {
-                conversation: conversation_id("source_conversation", conversation)?,
+            (Some(conversation), Some(start), Some(end)) => Some(FactSource::new(
+                conversation_id("source_conversation", conversation)?,
                 // Built field by field, so that the stored numbers come back exactly as written.
-                range: SeqRange { start: Seq(start.cast_unsigned()), end: Seq(end.cast_unsigned()) },
-            }),
+                SeqRange { start: Seq(start.cast_unsigned()), end: Seq(end.cast_unsigned()) },
+            )),
             (None, None, None) => None,
             _ => return Err(BadRow::PartialSource { id: raw_id }),
         };
@@ -141,17 +141,11 @@ impl FactColumns<'_> {
             }
             other => return Err(name("status", other)),
         };
-        Ok(Fact {
-            id: self.id,
-            scope,
-            tier,
-            text: self.text,
-            source,
-            hash,
-            created_ms: self.created_ms,
-            updated_ms: self.updated_ms,
-            status,
-        })
+        // The stored hash is kept as read rather than computed again, so a row comes back exactly as written.
+        let new = NewFact::new(scope, tier, self.text).with_source(source);
+        Ok(Fact::new(self.id, new, hash, self.created_ms)
+            .with_updated_ms(self.updated_ms)
+            .with_status(status))
     }
 }
 

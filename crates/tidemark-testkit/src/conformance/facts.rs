@@ -106,9 +106,12 @@ async fn put_is_idempotent<S: FactStore>(store: &S, ids: &mut Ids) -> Result<(),
         "the stored hash is not fact_hash of the tier and text"
     );
     let generation = fail_on(CHECK, store.generation().await)?;
-    for again in
-        [fact.clone(), fact.clone(), NewFact { text: "  the USER prefers metric\tunits. ".into(), ..fact }]
-    {
+    for again in [
+        fact.clone(),
+        fact.clone(),
+        NewFact::new(fact.scope.clone(), fact.tier, "  the USER prefers metric\tunits. ")
+            .with_source(fact.source.clone()),
+    ] {
         let put = fail_on(CHECK, store.put(again).await)?;
         ensure!(
             matches!(&put, Put::Existing(existing) if existing.id == first.fact().id),
@@ -443,10 +446,10 @@ async fn family<S: FactStore>(store: &S, scope: &Scope, stem: &str, n: usize) ->
 
 fn merge_of(facts: &[Fact], text: &str) -> Merge {
     let first = &facts[0];
-    Merge {
-        sources: facts.iter().map(|fact| fact.id).collect(),
-        merged: NewFact::new(first.scope.clone(), first.tier, text),
-    }
+    Merge::new(
+        facts.iter().map(|fact| fact.id).collect(),
+        NewFact::new(first.scope.clone(), first.tier, text),
+    )
 }
 
 async fn consolidation_is_all_or_nothing<S: FactStore>(store: &S, ids: &mut Ids) -> Result<(), Failure> {
@@ -467,10 +470,10 @@ async fn consolidation_is_all_or_nothing<S: FactStore>(store: &S, ids: &mut Ids)
             "conformance",
             vec![
                 merge_of(&deploys, "Deploys run on Tuesdays."),
-                Merge {
-                    sources: crossing.iter().map(|fact| fact.id).collect(),
-                    merged: NewFact::new(scope.clone(), Tier::AgentNotes, "The cache listens on port 7000."),
-                },
+                Merge::new(
+                    crossing.iter().map(|fact| fact.id).collect(),
+                    NewFact::new(scope.clone(), Tier::AgentNotes, "The cache listens on port 7000."),
+                ),
             ],
         )
         .await;

@@ -224,7 +224,7 @@ impl FactStore for ReferenceFactStore {
 
     async fn usage(&self, scope: &Scope, tier: Tier) -> Result<BudgetUsage, FactError> {
         let table = self.lock();
-        Ok(BudgetUsage { used: Table::used(&table.facts, scope, tier), limit: table.budgets.limit(tier) })
+        Ok(BudgetUsage::new(Table::used(&table.facts, scope, tier), table.budgets.limit(tier)))
     }
 
     async fn generation(&self) -> Result<u64, FactError> {
@@ -251,19 +251,14 @@ impl FactStore for ReferenceFactStore {
             last_id += 1;
             let fact = rules::stored(FactId(last_id), new, checked.hash, now_ms());
             Table::store(&mut facts, fact.clone());
-            applied.push(Merged { record: RollbackRecord { run, merged: fact.id, sources }, fact });
+            let record = RollbackRecord::new(run, fact.id, sources);
+            applied.push(Merged::new(fact, record));
         }
         table.facts = facts;
         table.last_id = last_id;
         table.generation += 1;
         table.records.extend(applied.iter().map(|merged| merged.record.clone()));
-        table.runs.push(RunInfo {
-            id: run,
-            pass: pass.to_owned(),
-            status: RunStatus::Applied,
-            merges: applied.len(),
-            created_ms: now_ms(),
-        });
+        table.runs.push(RunInfo::new(run, pass, RunStatus::Applied, applied.len(), now_ms()));
         Ok((run, applied))
     }
 
@@ -374,7 +369,7 @@ mod tests {
         }))
         .expect("the reference conforms");
         assert_eq!(report.cases, crate::conformance::facts::DEFAULT_CASES);
-        let small = FactBudgets { user_profile: 300, agent_notes: 500 };
+        let small = FactBudgets::new(300, 500);
         let shared = ReferenceFactStore::with_budgets(small);
         futures::executor::block_on(crate::conformance::facts::run(|| {
             let store = shared.clone();

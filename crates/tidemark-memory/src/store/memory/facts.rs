@@ -103,7 +103,7 @@ impl FactTable {
     }
 
     pub(super) fn budget_usage(&self, scope: &Scope, tier: Tier) -> BudgetUsage {
-        BudgetUsage { used: used(&self.facts, scope, tier), limit: self.budgets.limit(tier) }
+        BudgetUsage::new(used(&self.facts, scope, tier), self.budgets.limit(tier))
     }
 
     pub(super) fn generation(&self) -> u64 {
@@ -133,20 +133,14 @@ impl FactTable {
             next_id += 1;
             let fact = rules::stored(FactId(next_id), new, checked.hash, now_ms());
             facts.insert(fact.id, fact.clone());
-            let record = RollbackRecord { run, merged: fact.id, sources };
-            applied.push(Merged { fact, record });
+            let record = RollbackRecord::new(run, fact.id, sources);
+            applied.push(Merged::new(fact, record));
         }
         self.facts = facts;
         self.next_id = next_id;
         self.generation += 1;
         self.records.extend(applied.iter().map(|merged| merged.record.clone()));
-        self.runs.push(RunInfo {
-            id: run,
-            pass: pass.to_owned(),
-            status: RunStatus::Applied,
-            merges: applied.len(),
-            created_ms: now_ms(),
-        });
+        self.runs.push(RunInfo::new(run, pass, RunStatus::Applied, applied.len(), now_ms()));
         Ok((run, applied))
     }
 

@@ -108,7 +108,7 @@ impl FactStore for PostgresStore {
         let usage = async {
             let client = self.client().await?;
             let used = self.used_chars(&client, scope, tier).await?;
-            Ok(BudgetUsage { used, limit: self.fact_budgets.limit(tier) })
+            Ok(BudgetUsage::new(used, self.fact_budgets.limit(tier)))
         };
         usage.await.map_err(|fail: FactFail| fail.named("usage"))
     }
@@ -284,6 +284,12 @@ impl PostgresStore {
             StatusFilter::Active => conditions.push(format!("status = '{ACTIVE}'")),
             StatusFilter::Quarantined => conditions.push(format!("status = '{QUARANTINED}'")),
             StatusFilter::Any => {}
+            other => {
+                return Err(FactError::Invalid {
+                    reason: format!("status filter {other:?} is not supported"),
+                }
+                .into());
+            }
         }
         let mut sql = format!("SELECT {COLUMNS} FROM {{s}}.facts");
         if !conditions.is_empty() {
@@ -446,8 +452,8 @@ impl PostgresStore {
             &[&raw_run, &position, &to_sql(fact.id.0, "id")?, &to_json(&sources, "fact_rollback.sources")?],
         )
         .await?;
-        let record = RollbackRecord { run, merged: fact.id, sources };
-        Ok(Merged { fact, record })
+        let record = RollbackRecord::new(run, fact.id, sources);
+        Ok(Merged::new(fact, record))
     }
 
     async fn finish(&self, run: RunId) -> Result<(), FactFail> {
@@ -519,6 +525,12 @@ impl PostgresStore {
         let (status, reason) = match &fact.status {
             FactStatus::Active => (ACTIVE, None),
             FactStatus::Quarantined(reason) => (QUARANTINED, Some(reason.as_str())),
+            other => {
+                return Err(FactError::Invalid {
+                    reason: format!("status {other:?} has no column value in this store"),
+                }
+                .into());
+            }
         };
         execute(
             client,
@@ -552,13 +564,13 @@ impl PostgresStore {
         let mut runs = Vec::with_capacity(rows.len());
         for row in rows {
             let raw_run: i64 = row.try_get(0)?;
-            runs.push(RunInfo {
-                id: RunId(from_sql(raw_run, "fact_runs.id")?),
-                pass: row.try_get(1)?,
-                status: parse_run_status(raw_run, row.try_get(2)?)?,
-                merges: from_sql(row.try_get(3)?, "fact_runs.merges")?,
-                created_ms: from_sql(row.try_get(4)?, "fact_runs.created_ms")?,
-            });
+            runs.push(RunInfo::new(
+                RunId(from_sql(raw_run, "fact_runs.id")?),
+                row.try_get::<_, String>(1)?,
+                parse_run_status(raw_run, row.try_get(2)?)?,
+                from_sql(row.try_get(3)?, "fact_runs.merges")?,
+                from_sql(row.try_get(4)?, "fact_runs.created_ms")?,
+            ));
         }
         Ok(runs)
     }
@@ -660,11 +672,11 @@ fn distinct_keywords(text: &str) -> Vec<String> {
 
 /// A record from a row whose columns `first` and `first + 1` are the merged fact's id and the sources' JSON.
 fn record_from_row(run: RunId, row: &Row, first: usize) -> Result<RollbackRecord, FactFail> {
-    Ok(RollbackRecord {
+    Ok(RollbackRecord::new(
         run,
-        merged: FactId(from_sql(row.try_get(first)?, "fact_rollback.merged")?),
-        sources: from_json(row.try_get(first + 1)?, "fact_rollback.sources")?,
-    })
+        FactId(from_sql(row.try_get(first)?, "fact_rollback.merged")?),
+        from_json(row.try_get(first + 1)?, "fact_rollback.sources")?,
+    ))
 }
 
 /// A row of [`COLUMNS`] as a fact, refusing anything this store would not have written.

@@ -94,7 +94,7 @@ impl FactStore for SqliteStore {
     async fn usage(&self, scope: &Scope, tier: Tier) -> Result<BudgetUsage, FactError> {
         let limit = self.fact_budgets.limit(tier);
         self.run_facts("usage", |connection| {
-            Ok(BudgetUsage { used: used_chars(connection, scope, tier)?, limit })
+            Ok(BudgetUsage::new(used_chars(connection, scope, tier)?, limit))
         })
     }
 
@@ -328,6 +328,11 @@ fn list(connection: &Connection, filter: &FactFilter) -> Result<Vec<Fact>, Troub
         StatusFilter::Active => conditions.push("status = 'active'"),
         StatusFilter::Quarantined => conditions.push("status = 'quarantined'"),
         StatusFilter::Any => {}
+        other => {
+            return Err(
+                FactError::Invalid { reason: format!("status filter {other:?} is not supported") }.into()
+            );
+        }
     }
     let mut sql = format!("SELECT {COLUMNS} FROM facts");
     if !conditions.is_empty() {

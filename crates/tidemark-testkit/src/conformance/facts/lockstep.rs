@@ -45,7 +45,7 @@ use std::collections::HashMap;
 
 use proptest::prelude::*;
 use tidemark_core::{
-    Fact, FactError, FactFilter, FactId, FactStore, Merge, Merged, NewFact, Put, RollbackRecord, RolledBack,
+    Fact, FactError, FactFilter, FactId, FactStore, Merge, Merged, NewFact, RollbackRecord, RolledBack,
     RunId, RunStatus, Scope, Seq, SeqRange, StatusFilter, Tier,
 };
 
@@ -280,9 +280,11 @@ impl Pairs {
             Call::Consolidate(merges) => Call::Consolidate(
                 merges
                     .into_iter()
-                    .map(|merge| Merge {
-                        sources: merge.sources.iter().map(|id| self.store_fact(*id)).collect(),
-                        merged: merge.merged,
+                    .map(|merge| {
+                        Merge::new(
+                            merge.sources.iter().map(|id| self.store_fact(*id)).collect(),
+                            merge.merged,
+                        )
                     })
                     .collect(),
             ),
@@ -315,15 +317,17 @@ impl Pairs {
 
     /// A store fact in the reference's numbering, times cleared.
     fn ref_fact_value(&self, fact: &Fact) -> Result<Fact, String> {
-        Ok(Fact { id: self.ref_fact(fact.id)?, ..timeless(fact) })
+        let mut fact = timeless(fact);
+        fact.id = self.ref_fact(fact.id)?;
+        Ok(fact)
     }
 
     fn ref_record(&self, record: &RollbackRecord) -> Result<RollbackRecord, String> {
-        Ok(RollbackRecord {
-            run: self.ref_run(record.run)?,
-            merged: self.ref_fact(record.merged)?,
-            sources: record.sources.iter().map(|fact| self.ref_fact_value(fact)).collect::<Result<_, _>>()?,
-        })
+        Ok(RollbackRecord::new(
+            self.ref_run(record.run)?,
+            self.ref_fact(record.merged)?,
+            record.sources.iter().map(|fact| self.ref_fact_value(fact)).collect::<Result<_, _>>()?,
+        ))
     }
 
     /// A store answer in the reference's numbering; runs the pairs do not know (other data of a shared store) are dropped.
@@ -340,10 +344,7 @@ impl Pairs {
                 merged
                     .iter()
                     .map(|merged| {
-                        Ok(Merged {
-                            fact: self.ref_fact_value(&merged.fact)?,
-                            record: self.ref_record(&merged.record)?,
-                        })
+                        Ok(Merged::new(self.ref_fact_value(&merged.fact)?, self.ref_record(&merged.record)?))
                     })
                     .collect::<Result<_, String>>()?,
             ),
@@ -374,9 +375,9 @@ impl Pairs {
 
 /// `answer` with the times of every fact in it cleared.
 fn timeless_answer(answer: Answer) -> Answer {
-    let record = |record: RollbackRecord| RollbackRecord {
-        sources: record.sources.iter().map(timeless).collect(),
-        ..record
+    let record = |mut record: RollbackRecord| {
+        record.sources = record.sources.iter().map(timeless).collect();
+        record
     };
     match answer {
         Answer::Put { inserted, fact } => Answer::Put { inserted, fact: timeless(&fact) },
@@ -387,7 +388,7 @@ fn timeless_answer(answer: Answer) -> Answer {
             run,
             merged
                 .into_iter()
-                .map(|merged| Merged { fact: timeless(&merged.fact), record: record(merged.record) })
+                .map(|merged| Merged::new(timeless(&merged.fact), record(merged.record)))
                 .collect(),
         ),
         Answer::Records(records) => Answer::Records(records.into_iter().map(record).collect()),
@@ -397,7 +398,10 @@ fn timeless_answer(answer: Answer) -> Answer {
 
 /// `fact` with its times cleared, the one part the two sides may disagree on.
 fn timeless(fact: &Fact) -> Fact {
-    Fact { created_ms: 0, updated_ms: 0, ..fact.clone() }
+    let mut fact = fact.clone();
+    fact.created_ms = 0;
+    fact.updated_ms = 0;
+    fact
 }
 
 fn text_of(words: &[usize]) -> String {
@@ -407,10 +411,9 @@ fn text_of(words: &[usize]) -> String {
 /// Play `call` on `store`; `Err` only for a failure the suite cannot compare (a backend error).
 async fn play<S: FactStore>(store: &S, call: Call) -> Result<Answer, FactError> {
     let answer = match call {
-        Call::Put(fact) => store.put(fact).await.map(|put| match put {
-            Put::Inserted(fact) => Answer::Put { inserted: true, fact },
-            Put::Existing(fact) => Answer::Put { inserted: false, fact },
-        }),
+        Call::Put(fact) => {
+            store.put(fact).await.map(|put| Answer::Put { inserted: put.inserted(), fact: put.into_fact() })
+        }
         Call::Get(id) => store.get(id).await.map(Answer::Found),
         Call::Update(id, text) => store.update(id, text).await.map(Answer::Fact),
         Call::Delete(id) => store.delete(id).await.map(Answer::Deleted),
@@ -526,7 +529,7 @@ async fn resolve(
                     let sources: Vec<FactId> =
                         kin.iter().cycle().skip(offset).take(wanted).copied().collect();
                     taken.extend(&sources);
-                    resolved.push(Merge { sources, merged: NewFact::new(scope, tier, text_of(text)) });
+                    resolved.push(Merge::new(sources, NewFact::new(scope, tier, text_of(text))));
                 } else {
                     // Any picks, in the first pick's scope and tier: mostly refused, for one reason or another.
                     let first = fail_on(CHECK, reference.get(pairs.fact(picks[0])).await)?;
@@ -536,7 +539,7 @@ async fn resolve(
                         });
                     let sources: Vec<FactId> = picks.iter().map(|pick| pairs.fact(*pick)).collect();
                     taken.extend(&sources);
-                    resolved.push(Merge { sources, merged: NewFact::new(scope, tier, text_of(text)) });
+                    resolved.push(Merge::new(sources, NewFact::new(scope, tier, text_of(text))));
                 }
             }
             if resolved.is_empty() && !merges.is_empty() {
@@ -595,10 +598,10 @@ pub(super) async fn lockstep_with_reference<S: FactStore>(
 ) -> Result<(), Failure> {
     let scopes = [Scope::User(ids.fresh("lockstep")), Scope::Conversation(ids.fresh("lockstep"))];
     let source = ids.fresh("lockstep-source");
-    let budgets = tidemark_core::FactBudgets {
-        user_profile: fail_on(CHECK, store.usage(&scopes[0], Tier::UserProfile).await)?.limit,
-        agent_notes: fail_on(CHECK, store.usage(&scopes[0], Tier::AgentNotes).await)?.limit,
-    };
+    let budgets = tidemark_core::FactBudgets::new(
+        fail_on(CHECK, store.usage(&scopes[0], Tier::UserProfile).await)?.limit,
+        fail_on(CHECK, store.usage(&scopes[0], Tier::AgentNotes).await)?.limit,
+    );
     let reference = ReferenceFactStore::with_budgets(budgets);
     let mut samples = Samples::new(prop::collection::vec(arb_op(), 1..60));
     // Skip the earlier cases' draws so that each case gets its own operations.

@@ -97,8 +97,8 @@ fn apply_merge(
     rules::check_merged(&new, checked, other.as_ref(), used, budgets)?;
     let fact = insert_new(transaction, new, checked)?;
     transaction.prepare_cached(SET_MERGED)?.execute(params![raw_run, position, to_sql(fact.id.0, "id")?])?;
-    let record = RollbackRecord { run, merged: fact.id, sources };
-    Ok(Merged { fact, record })
+    let record = RollbackRecord::new(run, fact.id, sources);
+    Ok(Merged::new(fact, record))
 }
 
 pub(super) fn finish_run(connection: &mut Connection, run: RunId) -> Result<(), Trouble> {
@@ -166,6 +166,12 @@ fn restore(transaction: &Transaction<'_>, fact: &Fact) -> Result<(), Trouble> {
     let (status, reason) = match &fact.status {
         FactStatus::Active => (ACTIVE, None),
         FactStatus::Quarantined(reason) => (QUARANTINED, Some(reason.as_str())),
+        other => {
+            return Err(FactError::Invalid {
+                reason: format!("status {other:?} has no column value in this store"),
+            }
+            .into());
+        }
     };
     transaction.prepare_cached(RESTORE_FACT)?.execute(params![
         raw_id,
@@ -196,13 +202,13 @@ pub(super) fn runs(connection: &Connection) -> Result<Vec<RunInfo>, Trouble> {
     let mut runs = Vec::new();
     while let Some(row) = rows.next()? {
         let raw_run: i64 = row.get(0)?;
-        runs.push(RunInfo {
-            id: RunId(from_sql(raw_run, "fact_runs.id")?),
-            pass: row.get_ref(1)?.as_str()?.to_owned(),
-            status: parse_run_status(raw_run, row.get_ref(2)?.as_str()?)?,
-            merges: from_sql(row.get(3)?, "fact_runs.merges")?,
-            created_ms: from_sql(row.get(4)?, "fact_runs.created_ms")?,
-        });
+        runs.push(RunInfo::new(
+            RunId(from_sql(raw_run, "fact_runs.id")?),
+            row.get_ref(1)?.as_str()?,
+            parse_run_status(raw_run, row.get_ref(2)?.as_str()?)?,
+            from_sql(row.get(3)?, "fact_runs.merges")?,
+            from_sql(row.get(4)?, "fact_runs.created_ms")?,
+        ));
     }
     Ok(runs)
 }
@@ -230,11 +236,11 @@ fn read_records(connection: &Connection, run: RunId, raw_run: i64) -> Result<Vec
     let mut rows = select.query(params![raw_run])?;
     let mut records = Vec::new();
     while let Some(row) = rows.next()? {
-        records.push(RollbackRecord {
+        records.push(RollbackRecord::new(
             run,
-            merged: FactId(from_sql(row.get(0)?, "fact_rollback.merged")?),
-            sources: from_json(row.get_ref(1)?.as_str()?, "fact_rollback.sources")?,
-        });
+            FactId(from_sql(row.get(0)?, "fact_rollback.merged")?),
+            from_json(row.get_ref(1)?.as_str()?, "fact_rollback.sources")?,
+        ));
     }
     Ok(records)
 }

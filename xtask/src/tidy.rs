@@ -112,7 +112,7 @@ struct Package {
 /// the core's traits and nothing of the stores, and the stores in turn never
 /// see the facts logic; only the CLI brings them together.
 const LAYER_CRATES: &[&str] =
-    &["tidemark-memory", "tidemark-compaction", "tidemark-providers", "tidemark-facts"];
+    &["tidemark-memory", "tidemark-compaction", "tidemark-providers", "tidemark-facts", "tidemark-postgres"];
 
 /// Third-party crates the core must not pull in, so it stays runtime- and network-free.
 const FORBIDDEN_IN_CORE: &[&str] = &["tokio", "reqwest"];

@@ -19,9 +19,9 @@ use rig_memory::{
 };
 use serde_json::json;
 use tidemark_core::{ConversationId, ConversationMemory, ConversationStore, Message, Part, Role};
-use tidemark_memory::store::PostgresOptions;
+use tidemark_postgres::{PostgresOptions, PostgresStore};
 use tidemark_memory::{
-    CompactingMemory, HeuristicCounter, InMemoryStore, PostgresStore, SqliteStore, TokenWindow,
+    CompactingMemory, HeuristicCounter, InMemoryStore, SqliteStore, TokenWindow,
 };
 use tidemark_testkit::reference::ConcatCompactor;
 use tidemark_testkit::workload::replay;

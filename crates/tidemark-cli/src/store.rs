@@ -15,9 +15,9 @@ use tidemark_core::{
     FactFilter, FactId, FactStore, Lease, Merge, Merged, NewFact, NewMessage, Put, RollbackRecord,
     RolledBack, RunId, RunInfo, Scope, Seq, SeqRange, StoreError, StoredMessage, Tier,
 };
-#[cfg(feature = "postgres")]
-use tidemark_memory::PostgresStore;
 use tidemark_memory::SqliteStore;
+#[cfg(feature = "postgres")]
+use tidemark_postgres::PostgresStore;
 
 use crate::error::CliError;
 

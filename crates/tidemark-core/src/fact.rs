@@ -33,6 +33,7 @@ use crate::error::BoxError;
 use crate::hash::ContentHash;
 use crate::id::{ConversationId, SeqRange};
 
+pub mod columns;
 pub mod rules;
 mod run;
 

@@ -1,5 +1,7 @@
 //! The persistence contract: [`ConversationStore`] and the records it keeps.
 
+pub mod sql;
+
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;

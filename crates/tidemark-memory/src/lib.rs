@@ -37,5 +37,3 @@ pub use counter::{CachedCounter, HeuristicCounter, TiktokenCounter};
 pub use error::{CounterError, PolicyError};
 pub use policy::{LastTurns, SlidingWindow, TokenWindow};
 pub use store::{InMemoryStore, SqliteStore};
-#[cfg(feature = "postgres")]
-pub use store::{PostgresOptions, PostgresStore};

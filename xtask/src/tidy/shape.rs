@@ -19,6 +19,10 @@ const EXHAUSTIVE: &[(&str, &str)] = &[
         "PutDecision",
         "a put either finds the fact stored or inserts it; backends match it so a new rule breaks them",
     ),
+    (
+        "FactColumns",
+        "one field per column of the fact table: a new column is a schema change every SQL backend must fill",
+    ),
     ("RestoreStep", "a rollback only removes merged facts and restores sources; backends match every step"),
     ("SeqRange", "a half-open range of sequence numbers: a start and an end are all it can hold"),
     ("Scope", "facts belong to a conversation or to a user; a third owner would be a new contract"),

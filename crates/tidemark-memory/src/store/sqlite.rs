@@ -17,7 +17,7 @@ use tidemark_core::{
     Seq, SeqRange, StoreError, StoredMessage,
 };
 
-use super::data::{DataError, from_json, from_sql, to_json, to_sql};
+use tidemark_core::store::sql::{DataError, from_json, from_sql, to_json, to_sql};
 
 /// How long a connection waits for another connection's write lock before it reports the database as busy.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);

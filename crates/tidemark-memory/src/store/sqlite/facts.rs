@@ -23,9 +23,9 @@ use tidemark_core::{
     NewFact, Put, RollbackRecord, RolledBack, RunId, RunInfo, Scope, StatusFilter, Tier,
 };
 
-use super::super::data::{DataError, from_sql, to_sql};
-use super::super::fact_row::{BadRow, FactColumns, source_columns};
 use super::SqliteStore;
+use tidemark_core::fact::columns::{BadRow, FactColumns, source_columns};
+use tidemark_core::store::sql::{DataError, from_sql, to_sql};
 
 impl SqliteStore {
     /// The same store with these fact budgets; the default is [`FactBudgets::default`].

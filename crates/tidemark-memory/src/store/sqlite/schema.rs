@@ -7,7 +7,7 @@
 use rusqlite::{Connection, TransactionBehavior};
 use tidemark_core::StoreError;
 
-use super::super::data::DataError;
+use tidemark_core::store::sql::DataError;
 
 /// The schema steps, oldest first.
 const MIGRATIONS: &[&str] = &[

@@ -18,10 +18,10 @@ use tidemark_core::{
     RunInfo, RunStatus,
 };
 
-use super::super::super::data::{from_json, from_sql, to_json, to_sql};
-use super::super::super::fact_row::{ACTIVE, QUARANTINED, parse_run_status, source_columns};
 use super::search::{DELETE_TERMS, index};
 use super::{DELETE_FACT, Trouble, bump_generation, insert_new, read_fact, same_fact, used_chars};
+use tidemark_core::fact::columns::{ACTIVE, QUARANTINED, parse_run_status, source_columns};
+use tidemark_core::store::sql::{from_json, from_sql, to_json, to_sql};
 
 /// A fact put back by a rollback: every column as it was, the id included.
 const RESTORE_FACT: &str = "INSERT INTO facts (id, scope_kind, scope_id, tier, text, chars, hash,

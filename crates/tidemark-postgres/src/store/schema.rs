@@ -8,8 +8,8 @@
 use deadpool_postgres::GenericClient;
 use tidemark_core::StoreError;
 
-use super::super::data::DataError;
 use super::PostgresConfigError;
+use tidemark_core::store::sql::DataError;
 
 /// The schema steps, oldest first.
 const MIGRATIONS: &[&str] = &[

@@ -1,25 +1,26 @@
-//! What the SQL stores share about fact rows: the names they write, and turning one row's columns back into a [`Fact`].
+//! What SQL fact stores share about fact rows: the names they write, and turning one row's columns back into a [`Fact`].
 //!
 //! SQLite and PostgreSQL lay facts out the same way; only the way a column is
 //! read differs, so each reads its columns into a [`FactColumns`] and
 //! [`FactColumns::decode`] checks and assembles them. Both write a source and
 //! a run status the same way too ([`source_columns`], [`parse_run_status`]).
 
-use tidemark_core::{
+use crate::{
     ContentHash, ConversationId, ConversationIdError, Fact, FactId, FactSource, FactStatus, NewFact,
     RunStatus, Scope, Seq, SeqRange, Tier,
 };
 
 /// The `status` of a fact that may be shown to a model.
-pub(super) const ACTIVE: &str = "active";
+pub const ACTIVE: &str = "active";
 /// The `status` of a fact set aside for review.
-pub(super) const QUARANTINED: &str = "quarantined";
+pub const QUARANTINED: &str = "quarantined";
 
 /// A stored fact row that this store would never have written.
 ///
-/// It reaches callers as the source of a [`FactError::Backend`].
+/// It reaches callers as the source of a [`FactError::Backend`](crate::FactError::Backend).
 #[derive(Debug, thiserror::Error)]
-pub(super) enum BadRow {
+#[non_exhaustive]
+pub enum BadRow {
     /// A text column holds a value outside the names this store writes.
     #[error("fact {id}: column `{column}` holds {found:?}, which this store never writes")]
     Name {
@@ -75,36 +76,36 @@ pub(super) enum BadRow {
 }
 
 /// One fact row's columns as read from the database, before they are checked.
-pub(super) struct FactColumns<'a> {
+pub struct FactColumns<'a> {
     /// `id`, as stored.
-    pub(super) raw_id: i64,
+    pub raw_id: i64,
     /// `id`, already read as a fact id.
-    pub(super) id: FactId,
+    pub id: FactId,
     /// `scope_kind`.
-    pub(super) scope_kind: &'a str,
+    pub scope_kind: &'a str,
     /// `scope_id`.
-    pub(super) scope_id: &'a str,
+    pub scope_id: &'a str,
     /// `tier`.
-    pub(super) tier: &'a str,
+    pub tier: &'a str,
     /// `text`.
-    pub(super) text: String,
+    pub text: String,
     /// `hash`.
-    pub(super) hash: &'a [u8],
+    pub hash: &'a [u8],
     /// `source_conversation`, `source_start` and `source_end`.
-    pub(super) source: (Option<&'a str>, Option<i64>, Option<i64>),
+    pub source: (Option<&'a str>, Option<i64>, Option<i64>),
     /// `created_ms`.
-    pub(super) created_ms: u64,
+    pub created_ms: u64,
     /// `updated_ms`.
-    pub(super) updated_ms: u64,
+    pub updated_ms: u64,
     /// `status`.
-    pub(super) status: &'a str,
+    pub status: &'a str,
     /// `quarantine_reason`.
-    pub(super) quarantine_reason: Option<String>,
+    pub quarantine_reason: Option<String>,
 }
 
 impl FactColumns<'_> {
     /// The fact these columns hold, or what is wrong with them.
-    pub(super) fn decode(self) -> Result<Fact, BadRow> {
+    pub fn decode(self) -> Result<Fact, BadRow> {
         let raw_id = self.raw_id;
         let name =
             |column: &'static str, found: &str| BadRow::Name { id: raw_id, column, found: found.to_owned() };
@@ -150,7 +151,7 @@ impl FactColumns<'_> {
 }
 
 /// A source as its three columns (all set or all null).
-pub(super) fn source_columns(source: Option<&FactSource>) -> (Option<&str>, Option<i64>, Option<i64>) {
+pub fn source_columns(source: Option<&FactSource>) -> (Option<&str>, Option<i64>, Option<i64>) {
     match source {
         Some(source) => (
             Some(source.conversation.as_str()),
@@ -167,7 +168,7 @@ fn seq_to_sql(seq: Seq) -> i64 {
 }
 
 /// A run's stored `status` as a [`RunStatus`], refusing names this store never writes.
-pub(super) fn parse_run_status(raw_run: i64, text: &str) -> Result<RunStatus, BadRow> {
+pub fn parse_run_status(raw_run: i64, text: &str) -> Result<RunStatus, BadRow> {
     match text {
         "applied" => Ok(RunStatus::Applied),
         "verified" => Ok(RunStatus::Verified),

@@ -1,16 +1,26 @@
-//! What the SQL stores share about values that do not fit a column or a stored value they would never have written.
+//! What SQL backends share about values that do not fit a column, or stored values they would never have written.
 //!
 //! SQLite and PostgreSQL both store unsigned numbers as signed 64-bit
-//! integers and JSON as text, so both convert with the same helpers and report
-//! the same [`DataError`]. It reaches callers as the source of a `Backend`
-//! error ([`StoreError::Backend`](tidemark_core::StoreError::Backend) or
-//! [`FactError::Backend`](tidemark_core::FactError::Backend)).
+//! integers and JSON as text, so every SQL store converts with the same
+//! helpers and reports the same [`DataError`]. It reaches callers as the
+//! source of a `Backend` error ([`StoreError::Backend`](crate::StoreError::Backend)
+//! or [`FactError::Backend`](crate::FactError::Backend)). A store written
+//! against another database can use them too.
+//!
+//! ```
+//! use tidemark_core::store::sql::{DataError, from_sql, to_sql};
+//!
+//! assert_eq!(to_sql(7, "tokens").ok(), Some(7));
+//! assert!(matches!(to_sql(u64::MAX, "tokens"), Err(DataError::Exhausted { column: "tokens" })));
+//! assert!(matches!(from_sql::<u64>(-1, "tokens"), Err(DataError::OutOfRange { value: -1, .. })));
+//! ```
 
-use tidemark_core::ConversationIdError;
+use crate::ConversationIdError;
 
 /// A value that does not fit the database, or a stored value this store would never have written.
 #[derive(Debug, thiserror::Error)]
-pub(super) enum DataError {
+#[non_exhaustive]
+pub enum DataError {
     /// A number would pass the largest integer the database stores.
     #[error("column `{column}` would pass {max}, the largest integer the database stores", max = i64::MAX)]
     Exhausted {
@@ -46,33 +56,44 @@ pub(super) enum DataError {
     /// The schema version is negative, which no tidemark build writes.
     #[error("schema version {0} is not one tidemark writes")]
     Version(i64),
-    /// A lease changed hands on every attempt to read it.
-    // Only PostgreSQL reads leases in a loop; SQLite leases are taken under one lock.
-    #[cfg(feature = "postgres")]
+    /// A lease changed hands on every attempt to read it (a store that reads leases in a loop gives up).
     #[error("the lease kept changing hands while it was read")]
     LeaseChurn,
 }
 
 /// A number as the database stores it.
-pub(super) fn to_sql(value: u64, column: &'static str) -> Result<i64, DataError> {
+///
+/// # Errors
+///
+/// [`DataError::Exhausted`] past `i64::MAX`.
+pub fn to_sql(value: u64, column: &'static str) -> Result<i64, DataError> {
     i64::try_from(value).map_err(|_| DataError::Exhausted { column })
 }
 
 /// A stored integer as the unsigned number it stands for.
-pub(super) fn from_sql<T: TryFrom<i64>>(value: i64, column: &'static str) -> Result<T, DataError> {
+///
+/// # Errors
+///
+/// [`DataError::OutOfRange`] for a value `T` cannot hold.
+pub fn from_sql<T: TryFrom<i64>>(value: i64, column: &'static str) -> Result<T, DataError> {
     T::try_from(value).map_err(|_| DataError::OutOfRange { column, value })
 }
 
 /// A value as the JSON text of `column`.
-pub(super) fn to_json(value: &impl serde::Serialize, column: &'static str) -> Result<String, DataError> {
+///
+/// # Errors
+///
+/// [`DataError::Json`] when the value cannot be written as JSON.
+pub fn to_json(value: &impl serde::Serialize, column: &'static str) -> Result<String, DataError> {
     serde_json::to_string(value).map_err(|source| DataError::Json { column, source })
 }
 
 /// The JSON text of `column` as a value.
-pub(super) fn from_json<T: serde::de::DeserializeOwned>(
-    json: &str,
-    column: &'static str,
-) -> Result<T, DataError> {
+///
+/// # Errors
+///
+/// [`DataError::Json`] for malformed JSON.
+pub fn from_json<T: serde::de::DeserializeOwned>(json: &str, column: &'static str) -> Result<T, DataError> {
     serde_json::from_str(json).map_err(|source| DataError::Json { column, source })
 }
 

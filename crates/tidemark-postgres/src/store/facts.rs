@@ -46,10 +46,12 @@ use tidemark_core::{
 use tokio_postgres::Row;
 use tokio_postgres::types::ToSql;
 
-use super::super::data::{DataError, from_json, from_sql, to_json, to_sql};
-use super::super::fact_row::{ACTIVE, BadRow, FactColumns, QUARANTINED, parse_run_status, source_columns};
 use super::{Fail, PostgresStore, execute, query, query_opt};
+use tidemark_core::fact::columns::{
+    ACTIVE, BadRow, FactColumns, QUARANTINED, parse_run_status, source_columns,
+};
 use tidemark_core::fact::rank;
+use tidemark_core::store::sql::{DataError, from_json, from_sql, to_json, to_sql};
 
 type FactFail = Fail<FactError>;
 

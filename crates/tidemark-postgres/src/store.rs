@@ -18,12 +18,12 @@ use tidemark_core::{
 use tokio_postgres::NoTls;
 use tokio_postgres::types::ToSql;
 
-use super::data::{DataError, from_json, from_sql, to_json, to_sql};
+use tidemark_core::store::sql::{DataError, from_json, from_sql, to_json, to_sql};
 
 /// How a [`PostgresStore`] connects: the size of its pool and the schema its tables live in.
 ///
 /// ```
-/// use tidemark_memory::store::PostgresOptions;
+/// use tidemark_postgres::PostgresOptions;
 ///
 /// let options = PostgresOptions::default().with_pool_size(4).with_schema("agents_eu");
 /// assert_eq!((options.pool_size, options.schema.as_str()), (4, "agents_eu"));
@@ -124,7 +124,7 @@ pub enum PostgresConfigError {
 ///
 /// ```no_run
 /// use tidemark_core::{ConversationId, ConversationStore, Message, NewMessage};
-/// use tidemark_memory::store::PostgresStore;
+/// use tidemark_postgres::PostgresStore;
 ///
 /// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
 /// let store = PostgresStore::connect("postgres://agent@db.internal/memory").await?;

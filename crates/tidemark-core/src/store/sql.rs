@@ -50,7 +50,7 @@ pub enum DataError {
         #[source]
         source: serde_json::Error,
     },
-    /// A stored conversation id is not a valid [`ConversationId`](tidemark_core::ConversationId).
+    /// A stored conversation id is not a valid [`ConversationId`](crate::ConversationId).
     #[error("a stored conversation id is not valid")]
     Id(#[source] ConversationIdError),
     /// The schema version is negative, which no tidemark build writes.

@@ -19,10 +19,8 @@ use rig_memory::{
 };
 use serde_json::json;
 use tidemark_core::{ConversationId, ConversationMemory, ConversationStore, Message, Part, Role};
+use tidemark_memory::{CompactingMemory, HeuristicCounter, InMemoryStore, SqliteStore, TokenWindow};
 use tidemark_postgres::{PostgresOptions, PostgresStore};
-use tidemark_memory::{
-    CompactingMemory, HeuristicCounter, InMemoryStore, SqliteStore, TokenWindow,
-};
 use tidemark_testkit::reference::ConcatCompactor;
 use tidemark_testkit::workload::replay;
 

@@ -78,10 +78,13 @@
 //!   to take a break." is a decision, and a user's "I don't want to break the
 //!   build." a preference.
 
+mod code;
+mod details;
 mod rules;
 mod sentences;
 #[cfg(test)]
 mod tests;
+mod tools;
 mod words;
 
 use std::borrow::Cow;
@@ -90,9 +93,13 @@ use std::fmt;
 
 use tidemark_core::{Message, NewFact, Role, Tier};
 
+use code::looks_like_code;
+use details::{artifact, detail, reference};
+use tools::tool_artifacts;
+
 use rules::{Claim, RULES, Rules};
 use sentences::split_sentences;
-use words::{answer_text, capitalize, claim_stands_alone, clean, pair_text, quote, substantial_question};
+use words::{answer_text, capitalize, claim_stands_alone, clean, cut, pair_text, quote, substantial_question};
 
 /// What kind of statement a candidate came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -167,10 +174,56 @@ pub enum CandidateKind {
     /// introductions ending in a colon ("Here's how:") are skipped; an answer
     /// that opens by asking back ("Which format do you need?") makes no pair.
     QuestionAnswer,
+    /// A named thing and its concrete value, kept in [`Tier::AgentNotes`].
+    ///
+    /// Shape: an owner ("our", "the", "this", "your", "my" …) and up to five
+    /// words naming a thing, a linking verb (a form of "be", optionally with
+    /// "called / named / at / on / in / set to / hosted at / moved to …", or a
+    /// verb of place and change with its preposition: "listens on", "runs on",
+    /// "lives at", "points to", "resolves to", "moved to", "defaults to" …), and
+    /// a value whose first word past a few soft words ("port", "number", "at",
+    /// "the" …) is concrete: it has a digit, is an identifier ("db-7.internal",
+    /// "fix/retry"), an address, a quoted string or a proper name. "The plan is
+    /// great" has no concrete value and is no detail. The text is the clause
+    /// from the owner to the end of the value, at most 200 characters.
+    ///
+    /// **Tier rule**: a detail is about the environment and goes to
+    /// [`Tier::AgentNotes`], except when a user states it about a thing they own
+    /// in the first person singular ("my employee number is 88123"): that is
+    /// an attribute of the user, kept as an [`Identity`](Self::Identity) in
+    /// [`Tier::UserProfile`]. "Our", "the" and "your" are environment. An
+    /// assistant's "my …" is its own and is not kept.
+    Detail,
+    /// An identifier named with its referent, kept in [`Tier::AgentNotes`].
+    ///
+    /// Shape: a word that names a kind of thing (not a function word, a
+    /// preposition or a verb form) followed by an identifier: a token with a
+    /// digit and a letter or a dash ("INC-20931", "europe-west4", "99-1842-X"),
+    /// a number of three digits or more, or a token with a dot, slash,
+    /// underscore or colon between letters. "ticket INC-20931", "order number
+    /// 99-1842-X", "region europe-west4". The text is the clause around it.
+    Reference,
+    /// Something the agent or one of its tools made, kept in [`Tier::AgentNotes`].
+    ///
+    /// Shapes: a sentence of an assistant message, or a line of a tool result,
+    /// that opens with a past verb of making ("created", "opened", "pushed",
+    /// "wrote", "filed", "deployed" …, optionally after "I've" / "we" /
+    /// "successfully") and names an identifier, with an optional kind of
+    /// thing between ("Created branch fix/retry-backoff-7781", "I've opened
+    /// ticket INC-20931"); the passive "\<thing\> \<id\> was / has been
+    /// \<made\>"; git's `[new branch] a -> a` and "Switched to a new branch
+    /// 'a'"; and a tool result that is one JSON object holding an identifier
+    /// (`id`, `key`, `number`, `*_id` …) and a sign that it was just made (a
+    /// status such as "created" or "opened", a `created` flag or time, or a
+    /// tool whose name opens with a verb of making such as `create_ticket`).
+    /// The text is a short clause: `Agent artifact: branch fix/retry-backoff-7781
+    /// was pushed`, with the tool's name in brackets when it came from a tool.
+    Artifact,
 }
 
 impl CandidateKind {
-    /// `"preference"`, `"correction"`, `"identity"`, `"decision"` or `"question_answer"`.
+    /// `"preference"`, `"correction"`, `"identity"`, `"decision"`, `"question_answer"`, `"detail"`,
+    /// `"reference"` or `"artifact"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Preference => "preference",
@@ -178,15 +231,18 @@ impl CandidateKind {
             Self::Identity => "identity",
             Self::Decision => "decision",
             Self::QuestionAnswer => "question_answer",
+            Self::Detail => "detail",
+            Self::Reference => "reference",
+            Self::Artifact => "artifact",
         }
     }
 
     /// How much a candidate of this kind is worth keeping when there are too many: lower is better.
     fn rank(self) -> u8 {
         match self {
-            Self::Identity | Self::Preference | Self::Correction => 0,
-            Self::Decision => 1,
-            Self::QuestionAnswer => 2,
+            Self::Identity | Self::Preference | Self::Correction | Self::Detail => 0,
+            Self::Decision | Self::Artifact => 1,
+            Self::QuestionAnswer | Self::Reference => 2,
         }
     }
 }
@@ -301,9 +357,10 @@ impl Extractor {
                         found.push(pair);
                     }
                 }
-                Role::Assistant if !message.has_tool_calls() => {
-                    self.assistant_decisions(rules, index, own, &mut found);
+                Role::Assistant => {
+                    self.assistant_statements(rules, index, own, message.has_tool_calls(), &mut found);
                 }
+                Role::Tool => self.tool_results(evicted, index, &mut found),
                 _ => {}
             }
         }
@@ -365,19 +422,50 @@ impl Extractor {
                         next += 1;
                     }
                 }
-                None => {}
+                None => {
+                    if let Some((clause, own)) = detail(statement) {
+                        let (kind, tier, label) = if own {
+                            (CandidateKind::Identity, Tier::UserProfile, "About the user")
+                        } else {
+                            (CandidateKind::Detail, Tier::AgentNotes, "Detail from the user")
+                        };
+                        out.push(self.quoted(kind, tier, label, clause, index));
+                    } else if let Some(clause) = reference(statement) {
+                        let label = "Reference from the user";
+                        out.push(self.quoted(CandidateKind::Reference, Tier::AgentNotes, label, clause, index));
+                    }
+                }
             }
         }
     }
 
-    /// Decisions the assistant states in one message.
-    fn assistant_decisions(&self, rules: &Rules, index: usize, sentences: &[&str], out: &mut Vec<Candidate>) {
+    /// What the assistant states in one message: artifacts it made, and, in a
+    /// message without tool calls (whose text would narrate them), decisions,
+    /// details and references.
+    fn assistant_statements(
+        &self,
+        rules: &Rules,
+        index: usize,
+        sentences: &[&str],
+        calls: bool,
+        out: &mut Vec<Candidate>,
+    ) {
         for &sentence in sentences {
             if rules.is_question(sentence) {
                 continue;
             }
             let statement = rules.strip_fillers(sentence);
-            if !statement.is_empty() && rules.assistant_decision(statement) {
+            if statement.is_empty() {
+                continue;
+            }
+            if let Some(clause) = artifact(statement) {
+                out.push(self.artifact(clause, index));
+                continue;
+            }
+            if calls {
+                continue;
+            }
+            if rules.assistant_decision(statement) {
                 out.push(self.quoted(
                     CandidateKind::Decision,
                     Tier::AgentNotes,
@@ -385,7 +473,39 @@ impl Extractor {
                     statement,
                     index,
                 ));
+            } else if let Some((clause, false)) = detail(statement) {
+                let label = "Detail from the assistant";
+                out.push(self.quoted(CandidateKind::Detail, Tier::AgentNotes, label, clause, index));
+            } else if let Some(clause) = reference(statement) {
+                let label = "Reference from the assistant";
+                out.push(self.quoted(CandidateKind::Reference, Tier::AgentNotes, label, clause, index));
             }
+        }
+    }
+
+    /// Artifacts reported by the tool results of the tool message `index`, named after the calls that asked for them.
+    fn tool_results(&self, evicted: &[Message], index: usize, out: &mut Vec<Candidate>) {
+        for result in evicted[index].tool_results().filter(|result| !result.is_error) {
+            let tool = evicted[..index]
+                .iter()
+                .rev()
+                .flat_map(Message::tool_calls)
+                .find(|call| call.id == result.call_id)
+                .map(|call| call.name.as_str())
+                .filter(|name| name.len() <= 40);
+            for clause in tool_artifacts(&result.content, tool) {
+                out.push(self.artifact(clause, index));
+            }
+        }
+    }
+
+    /// An artifact candidate carrying `clause`.
+    fn artifact(&self, clause: String, index: usize) -> Candidate {
+        Candidate {
+            kind: CandidateKind::Artifact,
+            tier: Tier::AgentNotes,
+            text: cut(&format!("Agent artifact: {}", clean(&clause)), self.max_chars),
+            message: index,
         }
     }
 
@@ -400,7 +520,9 @@ impl Extractor {
         let question = sentences[index]
             .iter()
             .rev()
-            .find(|sentence| rules.is_question(sentence) && substantial_question(sentence))?;
+            .find(|sentence| {
+                rules.is_question(sentence) && substantial_question(sentence) && !looks_like_code(sentence)
+            })?;
         let mut answer = None;
         for (position, message) in evicted.iter().enumerate().skip(index + 1) {
             match message.role {

@@ -2,6 +2,7 @@
 
 use tidemark_core::fact::keywords;
 
+use super::code::looks_like_code;
 use super::rules::Rules;
 
 /// Function words: they do not make a question substantial or an object meaningful on their own.
@@ -266,7 +267,7 @@ pub(super) fn answer_text(rules: &Rules, sentences: &[&str]) -> String {
             && PLEASANTRIES.iter().any(|opening| {
                 lower.starts_with(opening) && !lower[opening.len()..].starts_with(char::is_alphanumeric)
             });
-        if pleasantry || sentence.ends_with(':') || !has_content(sentence) {
+        if pleasantry || sentence.ends_with(':') || !has_content(sentence) || looks_like_code(sentence) {
             if kept.is_empty() {
                 continue;
             }

@@ -242,7 +242,8 @@ impl CandidateKind {
         match self {
             Self::Identity | Self::Preference | Self::Correction | Self::Detail => 0,
             Self::Decision | Self::Artifact => 1,
-            Self::QuestionAnswer | Self::Reference => 2,
+            Self::Reference => 2,
+            Self::QuestionAnswer => 3,
         }
     }
 }

@@ -151,14 +151,16 @@ pub(super) fn reference(sentence: &str) -> Option<&str> {
     let mut at = 0;
     while let Some(captures) = regex.captures_at(sentence, at) {
         let (Some(referent), Some(id)) = (captures.name("referent"), captures.name("id")) else { break };
-        at = id.start();
+        at = referent.end();
         let word = referent.as_str().to_lowercase();
         let is_referent = !STOPWORDS.contains(&word.as_str())
             && !NOT_REFERENTS.contains(&word.as_str())
             && !word.ends_with("ing")
             && !word.ends_with("ed")
             && !word.ends_with("ly");
-        if is_referent && identifier(id.as_str()) && !id.as_str().contains("://") {
+        // A reference names a code, so its identifier has a digit: "file src/main.rs" is a path, not a reference.
+        let coded = id.as_str().chars().any(|c| c.is_ascii_digit());
+        if is_referent && coded && identifier(id.as_str()) && !id.as_str().contains("://") {
             let start = clause_start(sentence, referent.start());
             let end = id.end() + clause_end(&sentence[id.end()..]);
             return Some(bounded(sentence, start, end));

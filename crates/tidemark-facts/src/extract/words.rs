@@ -267,7 +267,7 @@ pub(super) fn answer_text(rules: &Rules, sentences: &[&str]) -> String {
             && PLEASANTRIES.iter().any(|opening| {
                 lower.starts_with(opening) && !lower[opening.len()..].starts_with(char::is_alphanumeric)
             });
-        if pleasantry || sentence.ends_with(':') || !has_content(sentence) || looks_like_code(sentence) {
+        if pleasantry || sentence.ends_with(':') || !has_content(sentence) || looks_like_code(sentence) || run_on(sentence) {
             if kept.is_empty() {
                 continue;
             }
@@ -284,6 +284,22 @@ pub(super) fn answer_text(rules: &Rules, sentences: &[&str]) -> String {
         }
     }
     kept.join(" ")
+}
+
+/// Whether `sentence` runs on for more than 30 words without a comma, colon or other mark inside: a
+/// dump of words or log text, not an answer.
+pub(super) fn run_on(sentence: &str) -> bool {
+    let mut run = 0;
+    for word in sentence.split_whitespace() {
+        run += 1;
+        if run > 30 {
+            return true;
+        }
+        if word.ends_with([',', ';', ':', '.', '!', '?', ')', '—']) {
+            run = 0;
+        }
+    }
+    false
 }
 
 // The text forms of candidates.

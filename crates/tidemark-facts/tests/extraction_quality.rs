@@ -11,6 +11,13 @@
 //! numbers, and the question–answer pairs built on its own questions, whose
 //! answers are generated filler), and junk otherwise. Strict precision counts
 //! planted facts only. Run with `--nocapture` to see the figures.
+//!
+//! The first held-out set was measured once, blind, before any rule was
+//! changed for it: recall 89.0% (203/228), precision 99.2% (989/997). Its
+//! misses were two shapes the rules lacked (a participle before a preposition,
+//! "is mounted at", and a path as an identifier); both were generalised, and
+//! the second held-out set, written before that change, was first run after
+//! it. The first set's figures since then are no longer blind.
 
 use std::collections::BTreeMap;
 
@@ -138,6 +145,17 @@ const HELD_OUT_SECOND: &[Template] = &[
 const TRANSCRIPT_FACTS: &[&str] =
     &["Dana Whitfield", "C-48213", "bullet points", "email", "Harbour Lane", "nights", "NW-9", "latex", "unwrap"];
 
+/// How the support transcript's own questions open, as question–answer texts.
+const SUPPORT_QUESTIONS: &[&str] = &[
+    "Q: Where is my parcel",
+    "Q: Can you change the delivery address",
+    "Q: The box for order",
+    "Q: What can I do",
+    "Q: How long does a refund",
+    "Q: Can I get the invoice",
+    "Q: Is weekend delivery",
+];
+
 const WORDS: &[&str] = &["orion", "vega", "lyra", "atlas", "nova", "pike", "delta", "ember", "quartz", "juno"];
 const NAMES: &[&str] = &["Imogen", "Tobias", "Ravi", "Marisol", "Kenji", "Oluwaseun", "Birgit", "Anouk"];
 const MONTHS: &[&str] = &["March", "April", "June", "October", "November"];
@@ -166,6 +184,36 @@ const PASTED_CODE: &str = "Here is what I have so far:\n\
     def n(self, line):\n        if not line:\n            return None\n        return line.strip().split(':')\n\n\
     Traceback (most recent call last):\n  File \"ops/sync.py\", line 88, in run\n    self.n(line)\n\
     ValueError: not enough values to unpack (expected 2, got 1)";
+
+/// Hostile traffic planted with the facts: code, diffs, shell sessions, logs and JSON that state nothing.
+fn noise(serial: usize) -> Vec<Message> {
+    let id = format!("noise_{serial}");
+    vec![
+        Message::user(format!(
+            "The deploy broke again, output below\n$ ./deploy.sh --env staging\n+ export PORT=5432\n\
+             error: the port is 5432 but the service is called api-{serial}\n\
+             thread 'main' panicked at src/main.rs:41:9:\ncalled `Option::unwrap()` on a `None` value\n\
+             fn port(&self) -> u16 {{ self.port }}\nmy_config.host = \"db-{serial}.internal\"\n\
+             Why does this happen?"
+        )),
+        Message::assistant(format!(
+            "The config sets the wrong host:\ndiff --git a/config.py b/config.py\n@@ -3,3 +3,3 @@\n\
+             -    host = \"db-{serial}.internal\"\n+    host = \"db-{serial}b.internal\"\n\
+             \tport = 5432\nclass Settings(BaseModel):\n    region: str = \"europe-west{serial}\"\n\
+             After the fix the retries stop."
+        )),
+        Message::user("Show me the recent commits and the ticket payload."),
+        Message::assistant_tool_calls([ToolCall::new(id.clone(), "run_shell", serde_json::json!({"cmd": "git log"}))]),
+        Message::tool_result(
+            id,
+            format!(
+                "commit 9f2c{serial:04}e1\nAuthor: Dev <dev@example.com>\n\n    Tweak retries for ticket INC-7{serial:04}\n\
+                 {{\"id\": \"INC-7{serial:04}\", \"status\": \"resolved\", \"assignee\": \"ops\"}}"
+            ),
+        ),
+        Message::assistant("Nothing else changed recently."),
+    ]
+}
 
 /// A planted fact: where it went, its family and speaker, its key value.
 struct Planted {
@@ -213,6 +261,11 @@ fn plant(mut history: Vec<Message>, templates: &[Template], rng: &mut Rng) -> (V
         let at = boundaries[rng.between(0, boundaries.len() - 1)];
         history.splice(at..at, messages);
         planted.push(Planted { family: template.family, speaker: template.speaker, value });
+        if serial % 3 == 0 {
+            let at = history.len() - 1;
+            let at = history[..at].iter().rposition(|message| message.role == Role::User).unwrap_or(at);
+            history.splice(at..at, noise(serial));
+        }
     }
     (history, planted)
 }
@@ -250,6 +303,21 @@ struct Figures {
 /// The span length, in messages, of one simulated eviction.
 const SPAN: usize = 40;
 
+/// `history` cut into spans of about [`SPAN`] messages, each ending before a user message, as a
+/// compaction evicts whole turns and never parts a tool call from its result.
+fn spans(history: &[Message]) -> Vec<&[Message]> {
+    let mut spans = Vec::new();
+    let mut start = 0;
+    for (index, message) in history.iter().enumerate() {
+        if message.role == Role::User && index - start >= SPAN {
+            spans.push(&history[start..index]);
+            start = index;
+        }
+    }
+    spans.push(&history[start..]);
+    spans
+}
+
 fn measure(templates: &[Template]) -> Figures {
     let mut figures = Figures {
         recall: Tally::default(),
@@ -269,7 +337,7 @@ fn measure(templates: &[Template]) -> Figures {
             // The pinned system prompt is never evicted.
             let evictable = &history[1..];
             let candidates: Vec<Candidate> =
-                evictable.chunks(SPAN).flat_map(|span| extractor.extract(span)).collect();
+                spans(evictable).into_iter().flat_map(|span| extractor.extract(span)).collect();
             for fact in &planted {
                 let hit = candidates.iter().any(|candidate| candidate.text.contains(&fact.value));
                 figures.recall.add(hit);
@@ -285,7 +353,8 @@ fn measure(templates: &[Template]) -> Figures {
                 // pair is counted as the transcript's own, neither planted nor junk.
                 let transcript = TRANSCRIPT_FACTS.iter().any(|fact| candidate.text.contains(fact))
                     || (candidate.kind == CandidateKind::QuestionAnswer && candidate.text.starts_with("Q: [turn "))
-                    || (candidate.kind == CandidateKind::QuestionAnswer && session == Session::Support);
+                    || (candidate.kind == CandidateKind::QuestionAnswer
+                        && SUPPORT_QUESTIONS.iter().any(|question| candidate.text.starts_with(question)));
                 let genuine = planted_hit || transcript;
                 *figures.kinds.entry((candidate.kind.as_str(), if planted_hit { "planted" } else if transcript { "transcript" } else { "junk" })).or_default() += 1;
                 figures.strict.add(planted_hit);
@@ -311,6 +380,17 @@ fn report(name: &str, figures: &Figures) {
         100.0 * figures.strict.ratio(),
         figures.strict.found,
         figures.strict.total,
+    );
+    let (planted, facts) = figures
+        .kinds
+        .iter()
+        .filter(|((kind, _), _)| *kind != "question_answer")
+        .fold((0, 0), |(planted, all), ((_, class), count)| {
+            (planted + if *class == "planted" { *count } else { 0 }, all + count)
+        });
+    println!(
+        "  strict precision without question-answer pairs: {:.1}% ({planted}/{facts})",
+        100.0 * planted as f64 / facts.max(1) as f64
     );
     for (speaker, tally) in &figures.by_speaker {
         println!("  {speaker:?}: recall {:.1}% ({}/{})", 100.0 * tally.ratio(), tally.found, tally.total);
@@ -341,14 +421,14 @@ fn planted_facts_are_found_and_little_else_on_the_development_phrasings() {
 fn planted_facts_are_found_and_little_else_on_held_out_phrasings() {
     let figures = measure(HELD_OUT);
     report("held-out phrasings", &figures);
-    assert!(figures.recall.ratio() >= 0.0, "recall {}", figures.recall.ratio());
-    assert!(figures.precision.ratio() >= 0.0, "precision {}", figures.precision.ratio());
+    assert!(figures.recall.ratio() >= 0.95, "recall {}", figures.recall.ratio());
+    assert!(figures.precision.ratio() >= 0.90, "precision {}", figures.precision.ratio());
 }
 
 #[test]
 fn planted_facts_are_found_and_little_else_on_the_second_held_out_phrasings() {
     let figures = measure(HELD_OUT_SECOND);
     report("second held-out phrasings", &figures);
-    assert!(figures.recall.ratio() >= 0.0, "recall {}", figures.recall.ratio());
-    assert!(figures.precision.ratio() >= 0.0, "precision {}", figures.precision.ratio());
+    assert!(figures.recall.ratio() >= 0.95, "recall {}", figures.recall.ratio());
+    assert!(figures.precision.ratio() >= 0.90, "precision {}", figures.precision.ratio());
 }

@@ -31,6 +31,9 @@ const CODE_SHAPES: &str = r"(?x) ^ (?:
     | (?: [A-Z]\w* (?: Error | Exception | Panic ) | panicked \s+ at | thread \s+ '[^']*' \s+ panicked ) \b
     | (?: diff \s+ --git | index \s+ [0-9a-f]+ \.\. | @@ \s | \+\+\+ \s | --- \s [ab/] )
     | [+-] (?: [^\s+-] | \s{2,} \S )
+    | (?: error | warning | warn | info | debug | trace | fatal ) (?: \[ [\w-]+ \] )? : \s
+    | (?: ERROR | WARN | WARNING | INFO | DEBUG | TRACE | FATAL | CRITICAL ) \b
+    | \[? \d{4}-\d{2}-\d{2} [T\s] \d{2}:\d{2}
     | [$\#%] \s+ [a-z./~] | > > > \s | \.\.\. \s | In \s* \[ \d* \] : | PS \s+ [A-Z]:\\
     | < /? [A-Za-z][\w-]* (?: \s[^>]* )? /? > \s* $
     | \x22 [\w\s-]+ \x22 \s* : \s*
@@ -145,6 +148,9 @@ mod tests {
             "x = parse_line(buf)",
             "`cargo build --release`",
             "<div class=\"note\">",
+            "error: the port is 5432 but the service is called api-3",
+            "WARN retry budget exhausted for db-7",
+            "2026-11-23T19:30:02Z started worker 4",
         ] {
             assert!(looks_like_code(line), "{line:?} is code");
         }

@@ -18,9 +18,10 @@ pub(super) const MAX_CLAUSE_CHARS: usize = 200;
 /// Verbs that link a named thing to its value: being, naming, location and change.
 const LINKS: &str = r"
     (?: is | are | was | were | 's ) (?: \s+ (?: now | still | currently | always | actually ) )?
-      (?: \s+ (?: called | named | set\s+to | at | on | in | under | behind | located\s+(?:at|in) | hosted\s+(?:at|on|in)
-      | stored\s+(?:at|in|under) | reachable\s+(?:at|on|via) | served\s+(?:from|at|on) | due\s+(?:on|by) | scheduled\s+for
-      | pinned\s+to | mapped\s+to | moved\s+to | changed\s+to | bound\s+to | running\s+on | listening\s+on ) )?
+      (?: \s+ (?: called | named | at | on | in | under | behind | reachable\s+(?:at|on|via) | due\s+(?:on|by)
+      | (?: [a-z]+ed | set | bound | run | kept | held | written | known | found | built | hidden ) \s+
+        (?: at | on | in | to | under | from | behind | as | via | by | for | into )
+      | (?: running | listening | served | available | accessible ) \s+ (?: on | at | from | via ) ) )?
     | (?: has | have ) \s+ (?: moved | changed | been\s+moved | been\s+renamed ) \s+ to
     | (?: moved | changed | switched ) \s+ to | goes \s+ by | got \s+ renamed \s+ to
     | (?: listens | listen | runs | run | lives | live | sits | sit | resolves | resolve | points | point | binds | bind
@@ -77,7 +78,7 @@ const NOT_REFERENTS: &[&str] = &[
 ];
 
 /// An identifier in a pattern: a token with a digit or a separator between word characters somewhere in it.
-const ID_SHAPE: &str = r"\#? \w [^\s`'\x22,;()]*? (?: \d | \w [_./:@] \w ) [^\s`'\x22,;()]*";
+const ID_SHAPE: &str = r"(?: \# | [/~.]{1,2} )? \w [^\s`'\x22,;()]*? (?: \d | \w [_./:@] \w ) [^\s`'\x22,;()]*";
 
 /// "the staging box is called orion-2": a named thing, a linking verb, and the value.
 static DETAIL: LazyLock<Option<Regex>> = LazyLock::new(|| {

@@ -231,9 +231,18 @@ pub(super) fn claim_stands_alone(claim: &str) -> bool {
         && (!POINTERS.contains(&first.as_str()) || words.len() >= 4)
 }
 
-/// Whether a question asks about something: three keywords or more, one of them not a function word.
+/// Words that leave a question about whatever was pasted or said just before ("Why does this happen?").
+const CONTEXT_WORDS: &[&str] = &[
+    "happen", "happens", "happening", "mean", "means", "work", "works", "working", "fix", "wrong", "broken",
+    "matter", "fail", "fails", "failing", "wrong", "issue", "problem", "error", "thing", "stuff", "here", "again",
+];
+
+/// Whether a question asks about something: three keywords or more, one of
+/// them neither a function word nor a word that only points at the context.
 pub(super) fn substantial_question(question: &str) -> bool {
-    keywords(question).count() >= 3 && has_content(question)
+    keywords(question).count() >= 3
+        && keywords(question)
+            .any(|word| !STOPWORDS.contains(&word.as_str()) && !CONTEXT_WORDS.contains(&word.as_str()))
 }
 
 /// Pleasantries that open an answer without answering.
@@ -253,6 +262,14 @@ pub(super) const PLEASANTRIES: &[&str] = &[
     "okay",
     "ok",
     "alright",
+    "noted",
+    "will do",
+    "on it",
+    "understood",
+    "sounds good",
+    "no problem",
+    "you're welcome",
+    "done",
 ];
 
 /// The first one or two sentences of an answer, pleasantries and colon-ended introductions skipped.

@@ -7,22 +7,33 @@
 //!
 //! # What is read
 //!
-//! - **User messages**: every sentence outside fenced code blocks, at most 400
-//!   characters long, that is not a question, is matched against identity,
-//!   preference, decision and correction phrasings, in that order; the first
-//!   kind that matches wins, so "Actually, my name is Dana." is an identity and
+//! - **Segmentation**: texts are split into sentences outside fenced code
+//!   blocks and outside lines that `looks_like_code` (source, stack traces,
+//!   JSON, diffs, shell sessions, log lines), together with the indented
+//!   block under such a line; a sentence is at most 400 characters long.
+//! - **User messages**: every sentence that is not a question is matched
+//!   against identity, preference, decision and correction phrasings, then
+//!   against the detail and reference shapes, in that order; the first kind
+//!   that matches wins, so "Actually, my name is Dana." is an identity and
 //!   "No, let's go with Postgres." a decision. A user question (a sentence
-//!   ending in `?`, or opening like one: "how do I…", "can you…") also forms a
-//!   question–answer pair with the next assistant answer.
-//! - **Assistant messages**: only decisions the assistant states at the start
-//!   of a sentence ("I'll use…", "Decided: …"), and only in messages that make
-//!   no tool call (their text is narration of the calls: "I'll use grep to
-//!   find it."). Exploratory verbs (check, look, try, run, read, search…) are
-//!   never decisions.
-//! - **Tool and system messages** are not read at all: tool results are data,
-//!   not statements, and system messages are instructions that stay anyway.
-//!   Tool calls and attachments in any message are ignored too. Pinned messages
-//!   are read like the others (they normally never reach the extractor).
+//!   ending in `?`, or opening like one: "how do I…", "can you…") that is not
+//!   code also forms a question–answer pair with the next assistant answer.
+//! - **Assistant messages**: artifacts the assistant reports ("Opened
+//!   INC-20931", "I've pushed branch fix/x-7"), in every message; and, only in
+//!   messages that make no tool call (their text is narration of the calls:
+//!   "I'll use grep to find it."), decisions stated at the start of a sentence
+//!   ("I'll use…", "Decided: …"), details and references. Exploratory verbs
+//!   (check, look, try, run, read, search…) are never decisions.
+//! - **Tool results**: only the shapes of something made (see
+//!   [`CandidateKind::Artifact`]): a result that is one JSON object is read
+//!   for an identifier and a sign that it was just made, any other result is
+//!   read line by line, its first 60 lines and 16 KiB at most, for lines that
+//!   open with a verb of making or are git's branch lines. Everything else a
+//!   tool returns is data, not a statement, and error results are not read.
+//! - **System messages** are not read at all: they are instructions that stay
+//!   anyway. Tool calls and attachments in any message are ignored too.
+//!   Pinned messages are read like the others (they normally never reach the
+//!   extractor).
 //!
 //! # Text forms
 //!
@@ -40,6 +51,13 @@
 //!   `Decision by the user: "Let's go with Postgres."` or `Decision by the assistant: "I'll use…"`
 //! - [`CandidateKind::QuestionAnswer`], in [`Tier::AgentNotes`], without quotes:
 //!   `Q: How do I rotate the logs? A: Add a daily rule to /etc/logrotate.d/nginx.`
+//! - [`CandidateKind::Detail`], in [`Tier::AgentNotes`] (or an identity, when
+//!   the user states it about their own thing), the clause alone:
+//!   `Detail from the user: "Our production Postgres listens on port 6432"`
+//! - [`CandidateKind::Reference`], in [`Tier::AgentNotes`]:
+//!   `Reference from the user: "This is about ticket INC-20931"`
+//! - [`CandidateKind::Artifact`], in [`Tier::AgentNotes`], a short clause made
+//!   from the shape: `Agent artifact: branch fix/retry-backoff-7781 was pushed`
 //!
 //! A correction carries the corrected claim: the marker ("No,", "Actually,",
 //! "That's wrong.") is dropped, and when the marker is the whole sentence the
@@ -62,7 +80,13 @@
 //!
 //! # Known limits
 //!
-//! - English only, and only the phrasings listed on each [`CandidateKind`].
+//! - English only, and only the phrasings and shapes listed on each [`CandidateKind`].
+//! - A detail needs an owner word before the thing ("the", "our", "my" …):
+//!   "Postgres listens on port 6432" alone is no detail. One sentence yields
+//!   one detail, the first.
+//! - The code classifier is a heuristic: a prose line that opens like a
+//!   statement of code ("return the parcel", "for example:") is skipped, and
+//!   a code line without any mark of code is read as prose.
 //! - A statement inside a question is lost ("I prefer tabs, can you set that
 //!   up?"), the price of never taking "Do you prefer…?" for a preference.
 //! - Reactions are refused when their object is a pronoun ("I like it", "I
@@ -79,6 +103,8 @@
 //!   build." a preference.
 
 mod code;
+#[cfg(test)]
+mod detail_tests;
 mod details;
 mod rules;
 mod sentences;
@@ -99,7 +125,9 @@ use tools::tool_artifacts;
 
 use rules::{Claim, RULES, Rules};
 use sentences::split_sentences;
-use words::{answer_text, capitalize, claim_stands_alone, clean, cut, pair_text, quote, substantial_question};
+use words::{
+    answer_text, capitalize, claim_stands_alone, clean, cut, pair_text, quote, substantial_question,
+};
 
 /// What kind of statement a candidate came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -433,7 +461,13 @@ impl Extractor {
                         out.push(self.quoted(kind, tier, label, clause, index));
                     } else if let Some(clause) = reference(statement) {
                         let label = "Reference from the user";
-                        out.push(self.quoted(CandidateKind::Reference, Tier::AgentNotes, label, clause, index));
+                        out.push(self.quoted(
+                            CandidateKind::Reference,
+                            Tier::AgentNotes,
+                            label,
+                            clause,
+                            index,
+                        ));
                     }
                 }
             }
@@ -518,12 +552,9 @@ impl Extractor {
         sentences: &[Vec<&str>],
         index: usize,
     ) -> Option<Candidate> {
-        let question = sentences[index]
-            .iter()
-            .rev()
-            .find(|sentence| {
-                rules.is_question(sentence) && substantial_question(sentence) && !looks_like_code(sentence)
-            })?;
+        let question = sentences[index].iter().rev().find(|sentence| {
+            rules.is_question(sentence) && substantial_question(sentence) && !looks_like_code(sentence)
+        })?;
         let mut answer = None;
         for (position, message) in evicted.iter().enumerate().skip(index + 1) {
             match message.role {

@@ -89,9 +89,19 @@ const DEV: &[Template] = &[
     assistant("artifact", "I've pushed branch {v} with the fix.", Value::Branch),
     assistant("environment", "The metrics endpoint is served from {v}.", Value::Host),
     tool("artifact-line", "git_push", "Created branch {v}", Value::Branch),
-    tool("artifact-line", "git_push", "To github.com:acme/api.git\n * [new branch]      {v} -> {v}", Value::Branch),
+    tool(
+        "artifact-line",
+        "git_push",
+        "To github.com:acme/api.git\n * [new branch]      {v} -> {v}",
+        Value::Branch,
+    ),
     tool("artifact-json", "create_ticket", "{\"id\": \"{v}\", \"status\": \"created\"}", Value::Ticket),
-    tool("artifact-json", "open_issue", "{\"number\": \"{v}\", \"url\": \"https://git.example/acme/api/issues/1\"}", Value::Ticket),
+    tool(
+        "artifact-json",
+        "open_issue",
+        "{\"number\": \"{v}\", \"url\": \"https://git.example/acme/api/issues/1\"}",
+        Value::Ticket,
+    ),
 ];
 
 /// Phrasings written apart from the rules and not used while developing them.
@@ -113,8 +123,18 @@ const HELD_OUT: &[Template] = &[
     assistant("environment", "Your VPN gateway sits behind {v}.", Value::Address),
     tool("artifact-line", "git_checkout", "Switched to a new branch '{v}'", Value::Branch),
     tool("artifact-line", "write_file", "Wrote {v} (2.1 KiB)", Value::Path),
-    tool("artifact-json", "tickets", "{\"ticket_id\": \"{v}\", \"state\": \"open\", \"priority\": \"p2\"}", Value::Ticket),
-    tool("artifact-json", "create_page", "{\"data\": {\"id\": \"{v}\", \"title\": \"Runbook\"}}", Value::Order),
+    tool(
+        "artifact-json",
+        "tickets",
+        "{\"ticket_id\": \"{v}\", \"state\": \"open\", \"priority\": \"p2\"}",
+        Value::Ticket,
+    ),
+    tool(
+        "artifact-json",
+        "create_page",
+        "{\"data\": {\"id\": \"{v}\", \"title\": \"Runbook\"}}",
+        Value::Order,
+    ),
 ];
 
 /// A second held-out set, written after the first one was measured and kept
@@ -142,8 +162,17 @@ const HELD_OUT_SECOND: &[Template] = &[
 ];
 
 /// Key values that the generated transcripts state on their own (the support customer's facts).
-const TRANSCRIPT_FACTS: &[&str] =
-    &["Dana Whitfield", "C-48213", "bullet points", "email", "Harbour Lane", "nights", "NW-9", "latex", "unwrap"];
+const TRANSCRIPT_FACTS: &[&str] = &[
+    "Dana Whitfield",
+    "C-48213",
+    "bullet points",
+    "email",
+    "Harbour Lane",
+    "nights",
+    "NW-9",
+    "latex",
+    "unwrap",
+];
 
 /// How the support transcript's own questions open, as question–answer texts.
 const SUPPORT_QUESTIONS: &[&str] = &[
@@ -156,7 +185,8 @@ const SUPPORT_QUESTIONS: &[&str] = &[
     "Q: Is weekend delivery",
 ];
 
-const WORDS: &[&str] = &["orion", "vega", "lyra", "atlas", "nova", "pike", "delta", "ember", "quartz", "juno"];
+const WORDS: &[&str] =
+    &["orion", "vega", "lyra", "atlas", "nova", "pike", "delta", "ember", "quartz", "juno"];
 const NAMES: &[&str] = &["Imogen", "Tobias", "Ravi", "Marisol", "Kenji", "Oluwaseun", "Birgit", "Anouk"];
 const MONTHS: &[&str] = &["March", "April", "June", "October", "November"];
 
@@ -203,7 +233,11 @@ fn noise(serial: usize) -> Vec<Message> {
              After the fix the retries stop."
         )),
         Message::user("Show me the recent commits and the ticket payload."),
-        Message::assistant_tool_calls([ToolCall::new(id.clone(), "run_shell", serde_json::json!({"cmd": "git log"}))]),
+        Message::assistant_tool_calls([ToolCall::new(
+            id.clone(),
+            "run_shell",
+            serde_json::json!({"cmd": "git log"}),
+        )]),
         Message::tool_result(
             id,
             format!(
@@ -231,12 +265,15 @@ fn plant(mut history: Vec<Message>, templates: &[Template], rng: &mut Rng) -> (V
         let messages = match template.speaker {
             Speaker::User => {
                 // Every other user fact sits inside pasted code, the rest stands alone.
-                let text = if serial % 2 == 0 { format!("{PASTED_CODE}\n{text}\n{PASTED_CODE}") } else { text };
+                let text =
+                    if serial % 2 == 0 { format!("{PASTED_CODE}\n{text}\n{PASTED_CODE}") } else { text };
                 vec![Message::user(text), Message::assistant("Noted, thanks.")]
             }
             Speaker::Assistant => vec![
                 Message::user("Please go ahead and do that."),
-                Message::assistant(format!("Done: the retry loop now backs off properly. {text} Anything else?")),
+                Message::assistant(format!(
+                    "Done: the retry loop now backs off properly. {text} Anything else?"
+                )),
             ],
             Speaker::Tool => {
                 let id = format!("plant_{serial}");
@@ -352,11 +389,24 @@ fn measure(templates: &[Template]) -> Figures {
                 // The generated transcripts ask real questions; their answers are filler prose, so a
                 // pair is counted as the transcript's own, neither planted nor junk.
                 let transcript = TRANSCRIPT_FACTS.iter().any(|fact| candidate.text.contains(fact))
-                    || (candidate.kind == CandidateKind::QuestionAnswer && candidate.text.starts_with("Q: [turn "))
+                    || (candidate.kind == CandidateKind::QuestionAnswer
+                        && candidate.text.starts_with("Q: [turn "))
                     || (candidate.kind == CandidateKind::QuestionAnswer
                         && SUPPORT_QUESTIONS.iter().any(|question| candidate.text.starts_with(question)));
                 let genuine = planted_hit || transcript;
-                *figures.kinds.entry((candidate.kind.as_str(), if planted_hit { "planted" } else if transcript { "transcript" } else { "junk" })).or_default() += 1;
+                *figures
+                    .kinds
+                    .entry((
+                        candidate.kind.as_str(),
+                        if planted_hit {
+                            "planted"
+                        } else if transcript {
+                            "transcript"
+                        } else {
+                            "junk"
+                        },
+                    ))
+                    .or_default() += 1;
                 figures.strict.add(planted_hit);
                 figures.precision.add(genuine);
                 if !genuine && figures.junk.len() < 12 {
@@ -381,13 +431,12 @@ fn report(name: &str, figures: &Figures) {
         figures.strict.found,
         figures.strict.total,
     );
-    let (planted, facts) = figures
-        .kinds
-        .iter()
-        .filter(|((kind, _), _)| *kind != "question_answer")
-        .fold((0, 0), |(planted, all), ((_, class), count)| {
+    let (planted, facts) = figures.kinds.iter().filter(|((kind, _), _)| *kind != "question_answer").fold(
+        (0, 0),
+        |(planted, all), ((_, class), count)| {
             (planted + if *class == "planted" { *count } else { 0 }, all + count)
-        });
+        },
+    );
     println!(
         "  strict precision without question-answer pairs: {:.1}% ({planted}/{facts})",
         100.0 * planted as f64 / facts.max(1) as f64

@@ -63,8 +63,7 @@ pub(super) fn looks_like_code(line: &str) -> bool {
         return false;
     }
     // Addresses ("https://host/a?b=1") carry operators of their own.
-    let prose: Vec<&str> =
-        trimmed.split(' ').filter(|word| !word.contains("://")).collect();
+    let prose: Vec<&str> = trimmed.split(' ').filter(|word| !word.contains("://")).collect();
     let prose = without_inline_code(&prose.join(" "));
     let prose = prose.trim();
     if prose.split_whitespace().all(|word| word == "code") {
@@ -78,8 +77,27 @@ pub(super) fn looks_like_code(line: &str) -> bool {
     let (mut visible, mut symbols) = (0_usize, 0_usize);
     for c in prose.chars().filter(|c| !c.is_whitespace()) {
         visible += 1;
-        if matches!(c, '(' | ')' | '{' | '}' | '[' | ']' | '<' | '>' | '=' | ';' | '"' | '\\' | '|' | '&' | '*' | '$' | '#' | '^' | '~')
-        {
+        if matches!(
+            c,
+            '(' | ')'
+                | '{'
+                | '}'
+                | '['
+                | ']'
+                | '<'
+                | '>'
+                | '='
+                | ';'
+                | '"'
+                | '\\'
+                | '|'
+                | '&'
+                | '*'
+                | '$'
+                | '#'
+                | '^'
+                | '~'
+        ) {
             symbols += 1;
         }
     }

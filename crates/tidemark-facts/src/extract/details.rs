@@ -69,16 +69,18 @@ const MADE: &[(&str, &str)] = &[
 
 /// Words that never name a referent: prepositions, verb forms and quantities.
 const NOT_REFERENTS: &[&str] = &[
-    "into", "onto", "under", "via", "per", "near", "after", "before", "since", "until", "than", "over", "between",
-    "through", "across", "around", "towards", "toward", "like", "each", "every", "last", "next", "first",
-    "only", "see", "run", "use", "set", "using", "called", "named", "version", "v", "step", "line", "lines",
-    "page", "pages", "item", "items", "turn", "minutes", "hours", "days", "seconds", "files", "times", "and",
-    "or", "but", "nor", "yet", "plus", "minus", "is", "are", "was", "were", "be", "been", "had", "has",
-    "have", "got", "get", "let", "make", "made", "take", "took", "gave", "give", "said", "says",
+    "into", "onto", "under", "via", "per", "near", "after", "before", "since", "until", "than", "over",
+    "between", "through", "across", "around", "towards", "toward", "like", "each", "every", "last", "next",
+    "first", "only", "see", "run", "use", "set", "using", "called", "named", "version", "v", "step", "line",
+    "lines", "page", "pages", "item", "items", "turn", "minutes", "hours", "days", "seconds", "files",
+    "times", "and", "or", "but", "nor", "yet", "plus", "minus", "is", "are", "was", "were", "be", "been",
+    "had", "has", "have", "got", "get", "let", "make", "made", "take", "took", "gave", "give", "said",
+    "says",
 ];
 
 /// An identifier in a pattern: a token with a digit or a separator between word characters somewhere in it.
-const ID_SHAPE: &str = r"(?: \# | [/~.]{1,2} )? \w [^\s`'\x22,;()]*? (?: \d | \w [_./:@] \w ) [^\s`'\x22,;()]*";
+const ID_SHAPE: &str =
+    r"(?: \# | [/~.]{1,2} )? \w [^\s`'\x22,;()]*? (?: \d | \w [_./:@] \w ) [^\s`'\x22,;()]*";
 
 /// "the staging box is called orion-2": a named thing, a linking verb, and the value.
 static DETAIL: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -130,7 +132,9 @@ static GIT_BRANCH: LazyLock<Option<Regex>> = LazyLock::new(|| {
 pub(super) fn detail(sentence: &str) -> Option<(&str, bool)> {
     let regex = DETAIL.as_ref()?;
     for captures in regex.captures_iter(sentence) {
-        let (Some(subject), Some(value)) = (captures.name("subject"), captures.name("value")) else { continue };
+        let (Some(subject), Some(value)) = (captures.name("subject"), captures.name("value")) else {
+            continue;
+        };
         if !named_thing(subject.as_str()) {
             continue;
         }
@@ -215,7 +219,11 @@ pub(super) fn identifier(token: &str) -> bool {
         w[0].is_alphanumeric() && matches!(w[1], '_' | '.' | '/' | ':' | '@') && w[2].is_alphanumeric()
     });
     // "3.14" and "10:30" are numbers, not identifiers, unless there are letters too.
-    (digit && (letter || token.contains('-') || token.chars().filter(|&c| c == '.').count() >= 3 || token.starts_with('#')))
+    (digit
+        && (letter
+            || token.contains('-')
+            || token.chars().filter(|&c| c == '.').count() >= 3
+            || token.starts_with('#')))
         || (digit && chars >= 3 && token.chars().all(|c| c.is_ascii_digit()))
         || (separated && letter && chars > 3)
 }
@@ -223,8 +231,30 @@ pub(super) fn identifier(token: &str) -> bool {
 /// Whether the value of a detail opens with something concrete: a number, an identifier, a proper name, a quoted string, a date.
 fn concrete_value(value: &str) -> bool {
     const SOFT: &[&str] = &[
-        "port", "number", "no", "version", "at", "on", "in", "to", "the", "a", "an", "now", "still", "currently",
-        "called", "named", "exactly", "just", "host", "address", "id", "always", "set", "v",
+        "port",
+        "number",
+        "no",
+        "version",
+        "at",
+        "on",
+        "in",
+        "to",
+        "the",
+        "a",
+        "an",
+        "now",
+        "still",
+        "currently",
+        "called",
+        "named",
+        "exactly",
+        "just",
+        "host",
+        "address",
+        "id",
+        "always",
+        "set",
+        "v",
     ];
     for (position, raw) in value.split_whitespace().take(4).enumerate() {
         let token = raw.trim_matches(|c: char| matches!(c, ',' | ';' | '.' | '!' | '?' | ')' | '('));
@@ -255,15 +285,48 @@ fn named_thing(subject: &str) -> bool {
     let Some(head) = words.last() else { return false };
     words.len() >= 2
         && !STOPWORDS.contains(&head.as_str())
-        && !matches!(head.as_str(), "one" | "thing" | "things" | "same" | "other" | "rest" | "problem" | "issue" | "idea" | "point" | "question" | "answer" | "reason" | "way")
-        && words[1..].iter().all(|word| !matches!(word.as_str(), "is" | "are" | "was" | "were" | "it" | "i" | "you" | "we" | "they"))
+        && !matches!(
+            head.as_str(),
+            "one"
+                | "thing"
+                | "things"
+                | "same"
+                | "other"
+                | "rest"
+                | "problem"
+                | "issue"
+                | "idea"
+                | "point"
+                | "question"
+                | "answer"
+                | "reason"
+                | "way"
+        )
+        && words[1..].iter().all(|word| {
+            !matches!(word.as_str(), "is" | "are" | "was" | "were" | "it" | "i" | "you" | "we" | "they")
+        })
 }
 
 /// The offset in `text` where its first clause ends: at a stop, a semicolon, a comma or a conjunction.
 fn clause_end(text: &str) -> usize {
     const JOINS: &[&str] = &[
-        " and ", " but ", " so ", " because ", " which ", " while ", " though ", " although ", " whereas ",
-        " unless ", " since ", " — ", " – ", " - ", " (", " if ", " when ",
+        " and ",
+        " but ",
+        " so ",
+        " because ",
+        " which ",
+        " while ",
+        " though ",
+        " although ",
+        " whereas ",
+        " unless ",
+        " since ",
+        " — ",
+        " – ",
+        " - ",
+        " (",
+        " if ",
+        " when ",
     ];
     let mut end = text.len();
     for (at, c) in text.char_indices() {

@@ -15,19 +15,63 @@ const MAX_ARTIFACTS: usize = 4;
 
 /// Statuses that say a tool made something.
 const MADE_STATUSES: &[&str] = &[
-    "created", "opened", "open", "new", "pushed", "written", "saved", "filed", "submitted", "queued", "merged",
-    "published", "uploaded", "scheduled", "booked", "reserved", "issued", "provisioned", "registered", "added",
-    "deployed", "started", "launched", "accepted",
+    "created",
+    "opened",
+    "open",
+    "new",
+    "pushed",
+    "written",
+    "saved",
+    "filed",
+    "submitted",
+    "queued",
+    "merged",
+    "published",
+    "uploaded",
+    "scheduled",
+    "booked",
+    "reserved",
+    "issued",
+    "provisioned",
+    "registered",
+    "added",
+    "deployed",
+    "started",
+    "launched",
+    "accepted",
 ];
 
 /// Verbs that open the name of a tool that makes things (`create_ticket`, `open_issue`, `push_branch`).
 const MAKING_TOOLS: &[&str] = &[
-    "create", "open", "new", "push", "write", "file", "submit", "add", "post", "publish", "upload", "make",
-    "book", "reserve", "schedule", "register", "provision", "deploy", "raise", "save", "export", "generate",
+    "create",
+    "open",
+    "new",
+    "push",
+    "write",
+    "file",
+    "submit",
+    "add",
+    "post",
+    "publish",
+    "upload",
+    "make",
+    "book",
+    "reserve",
+    "schedule",
+    "register",
+    "provision",
+    "deploy",
+    "raise",
+    "save",
+    "export",
+    "generate",
 ];
 
-/// Keys that hold the identifier of what was made, most specific first.
-const ID_KEYS: &[&str] = &["id", "key", "number", "name", "branch", "ref", "tag", "path", "file", "url", "html_url"];
+/// Keys that hold the identifier of what was made, most specific first; keys ending in `_id` come after them.
+const ID_KEYS: &[&str] = &["id", "key", "number", "name", "branch", "ref", "tag", "path", "file"];
+
+/// Keys that hold the address of what was made, tried after every identifier key.
+const URL_KEYS: &[&str] = &["html_url", "url"];
 
 /// The artifacts one tool result reports, as short clauses, each with the tool's name when it is known.
 pub(super) fn tool_artifacts(content: &str, tool: Option<&str>) -> Vec<String> {
@@ -97,7 +141,9 @@ fn json_artifact(object: &Map<String, Value>, tool: Option<&str>) -> Option<Stri
     let thing = ["type", "kind", "object"]
         .iter()
         .find_map(|key| object.get(*key).and_then(Value::as_str))
-        .filter(|thing| thing.len() <= 24 && thing.chars().all(|c| c.is_alphanumeric() || c == '_' || c == ' '))
+        .filter(|thing| {
+            thing.len() <= 24 && thing.chars().all(|c| c.is_alphanumeric() || c == '_' || c == ' ')
+        })
         .map(|thing| thing.replace('_', " "))
         .or_else(|| key.strip_suffix("_id").or_else(|| key.strip_suffix("Id")).map(str::to_owned))
         .or_else(|| nested_key.filter(|key| key.len() <= 24).map(str::to_owned))
@@ -106,7 +152,8 @@ fn json_artifact(object: &Map<String, Value>, tool: Option<&str>) -> Option<Stri
         })
         .unwrap_or_default();
     let mut clause = made_clause(&thing, &id, participle);
-    if let Some(url) = ["html_url", "url", "link"].iter().find_map(|key| object.get(*key).and_then(Value::as_str))
+    if let Some(url) =
+        ["html_url", "url", "link"].iter().find_map(|key| object.get(*key).and_then(Value::as_str))
         && url != id
         && url.len() <= 120
         && url.starts_with("http")
@@ -119,16 +166,19 @@ fn json_artifact(object: &Map<String, Value>, tool: Option<&str>) -> Option<Stri
     Some(clause)
 }
 
-/// The key and text of the identifier in `object`: the first of [`ID_KEYS`], or a key ending in `_id`, whose value is identifier-shaped.
+/// The key and text of the identifier in `object`: the first of [`ID_KEYS`], a key ending in `_id`
+/// or [`URL_KEYS`], in that order, whose value is identifier-shaped.
 fn find_id(object: &Map<String, Value>) -> Option<(String, String)> {
     let text = |value: &Value| match value {
         Value::String(text) if text.len() <= 120 => Some(text.clone()),
         Value::Number(number) => Some(number.to_string()),
         _ => None,
     };
-    let keys = ID_KEYS.iter().map(|key| (*key).to_owned()).chain(
-        object.keys().filter(|key| key.ends_with("_id") || key.ends_with("Id")).cloned(),
-    );
+    let keys = ID_KEYS
+        .iter()
+        .map(|key| (*key).to_owned())
+        .chain(object.keys().filter(|key| key.ends_with("_id") || key.ends_with("Id")).cloned())
+        .chain(URL_KEYS.iter().map(|key| (*key).to_owned()));
     for key in keys {
         if let Some(value) = object.get(&key).and_then(text)
             && identifier(&value)

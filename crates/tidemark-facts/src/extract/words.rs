@@ -233,8 +233,29 @@ pub(super) fn claim_stands_alone(claim: &str) -> bool {
 
 /// Words that leave a question about whatever was pasted or said just before ("Why does this happen?").
 const CONTEXT_WORDS: &[&str] = &[
-    "happen", "happens", "happening", "mean", "means", "work", "works", "working", "fix", "wrong", "broken",
-    "matter", "fail", "fails", "failing", "wrong", "issue", "problem", "error", "thing", "stuff", "here", "again",
+    "happen",
+    "happens",
+    "happening",
+    "mean",
+    "means",
+    "work",
+    "works",
+    "working",
+    "fix",
+    "wrong",
+    "broken",
+    "matter",
+    "fail",
+    "fails",
+    "failing",
+    "wrong",
+    "issue",
+    "problem",
+    "error",
+    "thing",
+    "stuff",
+    "here",
+    "again",
 ];
 
 /// Whether a question asks about something: three keywords or more, one of
@@ -284,7 +305,12 @@ pub(super) fn answer_text(rules: &Rules, sentences: &[&str]) -> String {
             && PLEASANTRIES.iter().any(|opening| {
                 lower.starts_with(opening) && !lower[opening.len()..].starts_with(char::is_alphanumeric)
             });
-        if pleasantry || sentence.ends_with(':') || !has_content(sentence) || looks_like_code(sentence) || run_on(sentence) {
+        if pleasantry
+            || sentence.ends_with(':')
+            || !has_content(sentence)
+            || looks_like_code(sentence)
+            || run_on(sentence)
+        {
             if kept.is_empty() {
                 continue;
             }

@@ -337,6 +337,9 @@ struct Figures {
     kinds: BTreeMap<(&'static str, &'static str), usize>,
 }
 
+/// The turns of each generated session, as long as the session of issue 15.
+const TURNS: usize = 600;
+
 /// The span length, in messages, of one simulated eviction.
 const SPAN: usize = 40;
 
@@ -370,7 +373,7 @@ fn measure(templates: &[Template]) -> Figures {
     for seed in [3, 17, 2026, 41_093] {
         for session in Session::ALL {
             let mut rng = Rng::new(seed ^ 0x5eed);
-            let (history, planted) = plant(session.generate(seed, 200), templates, &mut rng);
+            let (history, planted) = plant(session.generate(seed, TURNS), templates, &mut rng);
             // The pinned system prompt is never evicted.
             let evictable = &history[1..];
             let candidates: Vec<Candidate> =

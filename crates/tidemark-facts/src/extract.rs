@@ -62,9 +62,11 @@
 //! A correction carries the corrected claim: the marker ("No,", "Actually,",
 //! "That's wrong.") is dropped, and when the marker is the whole sentence the
 //! next sentence of the same message is taken as the claim. Runs of white
-//! space become one space and control characters are dropped. A text longer
-//! than the limit is cut at a character boundary (at a space when one is
-//! near) and ends with "…".
+//! space become one space and control characters are dropped. A quoted
+//! statement longer than 200 characters is cut after its last clause boundary
+//! (comma, semicolon, dash, bracket) within them. A text longer than the limit
+//! is cut at a character boundary (at a space when one is near) and ends with
+//! "…".
 //!
 //! ```
 //! use tidemark_core::{Message, Tier};
@@ -120,7 +122,7 @@ use std::fmt;
 use tidemark_core::{Message, NewFact, Role, Tier};
 
 use code::looks_like_code;
-use details::{artifact, detail, reference};
+use details::{artifact, bound_statement, detail, reference};
 use tools::tool_artifacts;
 
 use rules::{Claim, RULES, Rules};
@@ -587,12 +589,13 @@ impl Extractor {
         statement: &str,
         index: usize,
     ) -> Candidate {
-        Candidate { kind, tier, text: quote(label, &clean(statement), self.max_chars), message: index }
+        let body = bound_statement(&clean(statement));
+        Candidate { kind, tier, text: quote(label, &body, self.max_chars), message: index }
     }
 
     /// A correction carrying `claim`, its first letter made upper case.
     fn correction(&self, claim: &str, index: usize) -> Candidate {
-        let claim = capitalize(&clean(claim));
+        let claim = bound_statement(&capitalize(&clean(claim)));
         Candidate {
             kind: CandidateKind::Correction,
             tier: Tier::AgentNotes,

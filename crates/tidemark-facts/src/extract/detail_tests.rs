@@ -204,6 +204,20 @@ fn code_in_a_message_gives_no_sentences_and_no_pairs() {
     assert_eq!(texts(&candidates), ["About the user: \"My employee number is 88123\""]);
 }
 
+#[test]
+fn long_statements_are_bounded_at_a_clause() {
+    let statement = format!(
+        "I prefer answers that start with the command to run, {}, and never a preamble.",
+        "then the reason in one sentence ".repeat(6).trim_end()
+    );
+    let candidates = from(Message::user(statement));
+    let text = &candidates[0].text;
+    assert_eq!(text, "User preference: \"I prefer answers that start with the command to run\"");
+    let unbroken = format!("I prefer {}.", "long ".repeat(60));
+    let text = &from(Message::user(unbroken))[0].text;
+    assert!(text.chars().count() <= 200 + 20 && text.ends_with("…\""), "{text}");
+}
+
 fn texts(candidates: &[Candidate]) -> Vec<&str> {
     candidates.iter().map(|candidate| candidate.text.as_str()).collect()
 }
@@ -278,9 +292,7 @@ proptest! {
                     // Corrections capitalise their claim: the first character is left out.
                     let rest: String = body.chars().skip(1).collect();
                     prop_assert!(source.contains(&rest), "{:?} is not in {:?}", body, source);
-                    if matches!(candidate.kind, CandidateKind::Detail | CandidateKind::Reference) {
-                        prop_assert!(body.chars().count() <= details::MAX_CLAUSE_CHARS + 1);
-                    }
+                    prop_assert!(body.chars().count() <= details::MAX_CLAUSE_CHARS + 1);
                 }
                 let whole = !candidate.text.ends_with('…');
                 if whole && candidate.kind != CandidateKind::Artifact && candidate.kind != CandidateKind::QuestionAnswer {

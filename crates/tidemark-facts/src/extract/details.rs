@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use regex::{Captures, Regex};
 
 use super::rules::compile;
-use super::words::{STOPWORDS, words};
+use super::words::{STOPWORDS, cut, words};
 
 /// The longest clause a detail, reference or artifact keeps, in characters.
 pub(super) const MAX_CLAUSE_CHARS: usize = 200;
@@ -360,6 +360,25 @@ fn bounded(text: &str, start: usize, end: usize) -> &str {
     match clause.char_indices().nth(MAX_CLAUSE_CHARS) {
         Some((cut, _)) => clause[..cut].trim_end(),
         None => clause,
+    }
+}
+
+/// `statement` bounded to [`MAX_CLAUSE_CHARS`] characters: whole when it fits, else cut after its
+/// last clause boundary (a comma, semicolon, dash or bracket) that keeps at least 40 characters,
+/// else cut at a word with "…".
+pub(super) fn bound_statement(statement: &str) -> String {
+    let Some((limit, _)) = statement.char_indices().nth(MAX_CLAUSE_CHARS) else {
+        return statement.to_owned();
+    };
+    let head = &statement[..limit];
+    let boundary = [", ", "; ", " — ", " – ", " ("]
+        .iter()
+        .filter_map(|mark| head.rfind(mark))
+        .filter(|&at| head[..at].chars().count() >= 40)
+        .max();
+    match boundary {
+        Some(at) => head[..at].trim_end().to_owned(),
+        None => cut(statement, MAX_CLAUSE_CHARS),
     }
 }
 

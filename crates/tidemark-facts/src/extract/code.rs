@@ -18,7 +18,7 @@ const CODE_SHAPES: &str = r"(?x) ^ (?:
       | const | static | use | type | impl | async | function | class | default ) \b
     | (?: let | const | var | mut ) \s+ (?: mut\s+ )? [A-Za-z_][\w]* \s* (?: : [^=]+ )? =
     | (?: import \s+ [\w.{*] | from \s+ [\w.]+ \s+ import \b | use \s+ [\w]+ :: | \#include \b | package \s+ [\w.]+ ; )
-    | (?: return | yield | raise | throw | await ) (?: \s | ; | $ )
+    | (?: return | yield | raise | throw | await ) \s+ [\w.]+ \s* ;? $
     | (?: if | elif | while | for | with | except | try | else | finally | match | case ) \b [^.!?]* : $
     | (?: else | try | finally | do ) \s* [:{] $
     | [\]\[{}()]+ [,;]? $
@@ -166,6 +166,8 @@ mod tests {
             "x = parse_line(buf)",
             "`cargo build --release`",
             "<div class=\"note\">",
+            "return None",
+            "raise ValueError;",
             "error: the port is 5432 but the service is called api-3",
             "WARN retry budget exhausted for db-7",
             "2026-11-23T19:30:02Z started worker 4",
@@ -193,6 +195,8 @@ mod tests {
             "The invoice was sent on March 3 (a Tuesday).",
             "好的。我喜欢Rust！",
             "Q3 numbers are in; the report goes to finance.",
+            "return the parcel to the sender please",
+            "For the record, the staging box is called orion-2.",
             "Let's go with the managed Redis instance.",
         ] {
             assert!(!looks_like_code(line), "{line:?} is prose");

@@ -49,6 +49,18 @@ fn details_keep_the_clause_and_pick_the_tier_by_owner() {
             "Detail from the user: \"the VPN gateway sits behind 10.4.0.1\"",
         ),
         (
+            "The ticket number for this is INC-20931.",
+            CandidateKind::Detail,
+            Tier::AgentNotes,
+            "Detail from the user: \"The ticket number for this is INC-20931\"",
+        ),
+        (
+            "The deadline got pushed to 14 March.",
+            CandidateKind::Detail,
+            Tier::AgentNotes,
+            "Detail from the user: \"The deadline got pushed to 14 March\"",
+        ),
+        (
             "The shared drive is mounted at /srv/share-7.",
             CandidateKind::Detail,
             Tier::AgentNotes,
@@ -105,6 +117,7 @@ fn artifacts_from_the_assistant_are_short_clauses() {
             "Agent artifact: branch fix/retry-backoff-7781 was pushed",
         ),
         ("Branch fix/x-2 has been pushed to origin.", "Agent artifact: branch fix/x-2 was pushed"),
+        ("PR #4821 created.", "Agent artifact: pr #4821 was created"),
         ("I wrote the report to out/report-3.csv.", "Agent artifact: report to out/report-3.csv was written"),
     ] {
         assert_eq!(

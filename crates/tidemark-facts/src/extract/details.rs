@@ -23,7 +23,8 @@ const LINKS: &str = r"
         (?: at | on | in | to | under | from | behind | as | via | by | for | into )
       | (?: running | listening | served | available | accessible ) \s+ (?: on | at | from | via ) ) )?
     | (?: has | have ) \s+ (?: moved | changed | been\s+moved | been\s+renamed ) \s+ to
-    | (?: moved | changed | switched ) \s+ to | goes \s+ by | got \s+ renamed \s+ to
+    | (?: moved | changed | switched ) \s+ to | goes \s+ by
+    | got \s+ [a-z]+ed \s+ (?: to | at | on | in | for | as | into )
     | (?: listens | listen | runs | run | lives | live | sits | sit | resolves | resolve | points | point | binds | bind
       | defaults | default | expires | expire | starts | start | ends | end | falls | fall | maps | map | belongs | belong
       | uses | use | reads | read | answers | answer | is\s+running | are\s+running )
@@ -110,12 +111,13 @@ static MADE_ACTIVE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     ))
 });
 
-/// "Ticket INC-20931 has been opened", "branch `fix/x` was pushed".
+/// "Ticket INC-20931 has been opened", "branch `fix/x` was pushed", and the headline "PR #4821 created".
 static MADE_PASSIVE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     compile(&format!(
         r"(?ix) (?: ^ | [\s,;:(] ) (?: (?: a | the | new | your | our | my ) \s+ )* (?P<thing> [a-z][\w-]* ) \s+ [`'\x22]? (?P<id> {ID} ) [`'\x22]?
-            \s+ (?: was | has\s+been | have\s+been | is | got | is\s+now ) \s+ (?P<verb> {} ) \b",
-        MADE.iter().map(|(verb, _)| *verb).collect::<Vec<_>>().join(" | "),
+            (?: \s+ (?: was | has\s+been | have\s+been | is | got | is\s+now ) \s+ (?P<verb> {verbs} ) \b
+            | \s+ (?P<bare> {verbs} ) (?: \s* [.!]? \s* $ | \s+ (?: on | in | at | by | for | from | to ) \b ) )",
+        verbs = MADE.iter().map(|(verb, _)| *verb).collect::<Vec<_>>().join(" | "),
         ID = ID_SHAPE,
     ))
 });
@@ -184,7 +186,8 @@ pub(super) fn artifact(line: &str) -> Option<String> {
     }
     for regex in [&MADE_ACTIVE, &MADE_PASSIVE] {
         let Some(captures) = regex.as_ref().and_then(|regex| regex.captures(line)) else { continue };
-        let (Some(verb), Some(id)) = (group(&captures, "verb"), group(&captures, "id")) else { continue };
+        let verb = group(&captures, "verb").or_else(|| group(&captures, "bare"));
+        let (Some(verb), Some(id)) = (verb, group(&captures, "id")) else { continue };
         let thing = group(&captures, "thing").unwrap_or("");
         let thing_ok = thing.is_empty() || !NOT_REFERENTS.contains(&thing.to_lowercase().as_str());
         let bare_number = id.trim_start_matches('#').chars().all(|c| c.is_ascii_digit());
@@ -280,8 +283,18 @@ fn concrete_value(value: &str) -> bool {
 }
 
 /// Whether `subject` names a thing: an owner and at least one word that is not a function word or a pronoun.
+///
+/// A trailing phrase after a preposition ("the ticket number for this") is
+/// left out: the head of the subject is the word before it.
 fn named_thing(subject: &str) -> bool {
-    let words: Vec<String> = words(subject).collect();
+    let mut words: Vec<String> = words(subject).collect();
+    if let Some(at) = words
+        .iter()
+        .skip(2)
+        .position(|word| matches!(word.as_str(), "for" | "of" | "on" | "in" | "at" | "from" | "with"))
+    {
+        words.truncate(at + 2);
+    }
     let Some(head) = words.last() else { return false };
     words.len() >= 2
         && !STOPWORDS.contains(&head.as_str())

@@ -7,22 +7,33 @@
 //!
 //! # What is read
 //!
-//! - **User messages**: every sentence outside fenced code blocks, at most 400
-//!   characters long, that is not a question, is matched against identity,
-//!   preference, decision and correction phrasings, in that order; the first
-//!   kind that matches wins, so "Actually, my name is Dana." is an identity and
+//! - **Segmentation**: texts are split into sentences outside fenced code
+//!   blocks and outside lines that `looks_like_code` (source, stack traces,
+//!   JSON, diffs, shell sessions, log lines), together with the indented
+//!   block under such a line; a sentence is at most 400 characters long.
+//! - **User messages**: every sentence that is not a question is matched
+//!   against identity, preference, decision and correction phrasings, then
+//!   against the detail and reference shapes, in that order; the first kind
+//!   that matches wins, so "Actually, my name is Dana." is an identity and
 //!   "No, let's go with Postgres." a decision. A user question (a sentence
-//!   ending in `?`, or opening like one: "how do I…", "can you…") also forms a
-//!   question–answer pair with the next assistant answer.
-//! - **Assistant messages**: only decisions the assistant states at the start
-//!   of a sentence ("I'll use…", "Decided: …"), and only in messages that make
-//!   no tool call (their text is narration of the calls: "I'll use grep to
-//!   find it."). Exploratory verbs (check, look, try, run, read, search…) are
-//!   never decisions.
-//! - **Tool and system messages** are not read at all: tool results are data,
-//!   not statements, and system messages are instructions that stay anyway.
-//!   Tool calls and attachments in any message are ignored too. Pinned messages
-//!   are read like the others (they normally never reach the extractor).
+//!   ending in `?`, or opening like one: "how do I…", "can you…") that is not
+//!   code also forms a question–answer pair with the next assistant answer.
+//! - **Assistant messages**: artifacts the assistant reports ("Opened
+//!   INC-20931", "I've pushed branch fix/x-7"), in every message; and, only in
+//!   messages that make no tool call (their text is narration of the calls:
+//!   "I'll use grep to find it."), decisions stated at the start of a sentence
+//!   ("I'll use…", "Decided: …"), details and references. Exploratory verbs
+//!   (check, look, try, run, read, search…) are never decisions.
+//! - **Tool results**: only the shapes of something made (see
+//!   [`CandidateKind::Artifact`]): a result that is one JSON object is read
+//!   for an identifier and a sign that it was just made, any other result is
+//!   read line by line, its first 60 lines and 16 KiB at most, for lines that
+//!   open with a verb of making or are git's branch lines. Everything else a
+//!   tool returns is data, not a statement, and error results are not read.
+//! - **System messages** are not read at all: they are instructions that stay
+//!   anyway. Tool calls and attachments in any message are ignored too.
+//!   Pinned messages are read like the others (they normally never reach the
+//!   extractor).
 //!
 //! # Text forms
 //!
@@ -40,13 +51,22 @@
 //!   `Decision by the user: "Let's go with Postgres."` or `Decision by the assistant: "I'll use…"`
 //! - [`CandidateKind::QuestionAnswer`], in [`Tier::AgentNotes`], without quotes:
 //!   `Q: How do I rotate the logs? A: Add a daily rule to /etc/logrotate.d/nginx.`
+//! - [`CandidateKind::Detail`], in [`Tier::AgentNotes`] (or an identity, when
+//!   the user states it about their own thing), the clause alone:
+//!   `Detail from the user: "Our production Postgres listens on port 6432"`
+//! - [`CandidateKind::Reference`], in [`Tier::AgentNotes`]:
+//!   `Reference from the user: "This is about ticket INC-20931"`
+//! - [`CandidateKind::Artifact`], in [`Tier::AgentNotes`], a short clause made
+//!   from the shape: `Agent artifact: branch fix/retry-backoff-7781 was pushed`
 //!
 //! A correction carries the corrected claim: the marker ("No,", "Actually,",
 //! "That's wrong.") is dropped, and when the marker is the whole sentence the
 //! next sentence of the same message is taken as the claim. Runs of white
-//! space become one space and control characters are dropped. A text longer
-//! than the limit is cut at a character boundary (at a space when one is
-//! near) and ends with "…".
+//! space become one space and control characters are dropped. A quoted
+//! statement longer than 200 characters is cut after its last clause boundary
+//! (comma, semicolon, dash, bracket) within them. A text longer than the limit
+//! is cut at a character boundary (at a space when one is near) and ends with
+//! "…".
 //!
 //! ```
 //! use tidemark_core::{Message, Tier};
@@ -62,7 +82,13 @@
 //!
 //! # Known limits
 //!
-//! - English only, and only the phrasings listed on each [`CandidateKind`].
+//! - English only, and only the phrasings and shapes listed on each [`CandidateKind`].
+//! - A detail needs an owner word before the thing ("the", "our", "my" …):
+//!   "Postgres listens on port 6432" alone is no detail. One sentence yields
+//!   one detail, the first.
+//! - The code classifier is a heuristic: a prose line that opens like a
+//!   statement of code ("return the parcel", "for example:") is skipped, and
+//!   a code line without any mark of code is read as prose.
 //! - A statement inside a question is lost ("I prefer tabs, can you set that
 //!   up?"), the price of never taking "Do you prefer…?" for a preference.
 //! - Reactions are refused when their object is a pronoun ("I like it", "I
@@ -78,10 +104,15 @@
 //!   to take a break." is a decision, and a user's "I don't want to break the
 //!   build." a preference.
 
+mod code;
+#[cfg(test)]
+mod detail_tests;
+mod details;
 mod rules;
 mod sentences;
 #[cfg(test)]
 mod tests;
+mod tools;
 mod words;
 
 use std::borrow::Cow;
@@ -90,9 +121,15 @@ use std::fmt;
 
 use tidemark_core::{Message, NewFact, Role, Tier};
 
+use code::looks_like_code;
+use details::{artifact, bound_statement, detail, reference};
+use tools::tool_artifacts;
+
 use rules::{Claim, RULES, Rules};
 use sentences::split_sentences;
-use words::{answer_text, capitalize, claim_stands_alone, clean, pair_text, quote, substantial_question};
+use words::{
+    answer_text, capitalize, claim_stands_alone, clean, cut, pair_text, quote, substantial_question,
+};
 
 /// What kind of statement a candidate came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -167,10 +204,56 @@ pub enum CandidateKind {
     /// introductions ending in a colon ("Here's how:") are skipped; an answer
     /// that opens by asking back ("Which format do you need?") makes no pair.
     QuestionAnswer,
+    /// A named thing and its concrete value, kept in [`Tier::AgentNotes`].
+    ///
+    /// Shape: an owner ("our", "the", "this", "your", "my" …) and up to five
+    /// words naming a thing, a linking verb (a form of "be", optionally with
+    /// "called / named / at / on / in / set to / hosted at / moved to …", or a
+    /// verb of place and change with its preposition: "listens on", "runs on",
+    /// "lives at", "points to", "resolves to", "moved to", "defaults to" …), and
+    /// a value whose first word past a few soft words ("port", "number", "at",
+    /// "the" …) is concrete: it has a digit, is an identifier ("db-7.internal",
+    /// "fix/retry"), an address, a quoted string or a proper name. "The plan is
+    /// great" has no concrete value and is no detail. The text is the clause
+    /// from the owner to the end of the value, at most 200 characters.
+    ///
+    /// **Tier rule**: a detail is about the environment and goes to
+    /// [`Tier::AgentNotes`], except when a user states it about a thing they own
+    /// in the first person singular ("my employee number is 88123"): that is
+    /// an attribute of the user, kept as an [`Identity`](Self::Identity) in
+    /// [`Tier::UserProfile`]. "Our", "the" and "your" are environment. An
+    /// assistant's "my …" is its own and is not kept.
+    Detail,
+    /// An identifier named with its referent, kept in [`Tier::AgentNotes`].
+    ///
+    /// Shape: a word that names a kind of thing (not a function word, a
+    /// preposition or a verb form) followed by an identifier: a token with a
+    /// digit and a letter or a dash ("INC-20931", "europe-west4", "99-1842-X"),
+    /// a number of three digits or more, or a token with a dot, slash,
+    /// underscore or colon between letters. "ticket INC-20931", "order number
+    /// 99-1842-X", "region europe-west4". The text is the clause around it.
+    Reference,
+    /// Something the agent or one of its tools made, kept in [`Tier::AgentNotes`].
+    ///
+    /// Shapes: a sentence of an assistant message, or a line of a tool result,
+    /// that opens with a past verb of making ("created", "opened", "pushed",
+    /// "wrote", "filed", "deployed" …, optionally after "I've" / "we" /
+    /// "successfully") and names an identifier, with an optional kind of
+    /// thing between ("Created branch fix/retry-backoff-7781", "I've opened
+    /// ticket INC-20931"); the passive "\<thing\> \<id\> was / has been
+    /// \<made\>"; git's `[new branch] a -> a` and "Switched to a new branch
+    /// 'a'"; and a tool result that is one JSON object holding an identifier
+    /// (`id`, `key`, `number`, `*_id` …) and a sign that it was just made (a
+    /// status such as "created" or "opened", a `created` flag or time, or a
+    /// tool whose name opens with a verb of making such as `create_ticket`).
+    /// The text is a short clause: `Agent artifact: branch fix/retry-backoff-7781
+    /// was pushed`, with the tool's name in brackets when it came from a tool.
+    Artifact,
 }
 
 impl CandidateKind {
-    /// `"preference"`, `"correction"`, `"identity"`, `"decision"` or `"question_answer"`.
+    /// `"preference"`, `"correction"`, `"identity"`, `"decision"`, `"question_answer"`, `"detail"`,
+    /// `"reference"` or `"artifact"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Preference => "preference",
@@ -178,15 +261,19 @@ impl CandidateKind {
             Self::Identity => "identity",
             Self::Decision => "decision",
             Self::QuestionAnswer => "question_answer",
+            Self::Detail => "detail",
+            Self::Reference => "reference",
+            Self::Artifact => "artifact",
         }
     }
 
     /// How much a candidate of this kind is worth keeping when there are too many: lower is better.
     fn rank(self) -> u8 {
         match self {
-            Self::Identity | Self::Preference | Self::Correction => 0,
-            Self::Decision => 1,
-            Self::QuestionAnswer => 2,
+            Self::Identity | Self::Preference | Self::Correction | Self::Detail => 0,
+            Self::Decision | Self::Artifact => 1,
+            Self::Reference => 2,
+            Self::QuestionAnswer => 3,
         }
     }
 }
@@ -301,9 +388,10 @@ impl Extractor {
                         found.push(pair);
                     }
                 }
-                Role::Assistant if !message.has_tool_calls() => {
-                    self.assistant_decisions(rules, index, own, &mut found);
+                Role::Assistant => {
+                    self.assistant_statements(rules, index, own, message.has_tool_calls(), &mut found);
                 }
+                Role::Tool => self.tool_results(evicted, index, &mut found),
                 _ => {}
             }
         }
@@ -365,19 +453,56 @@ impl Extractor {
                         next += 1;
                     }
                 }
-                None => {}
+                None => {
+                    if let Some((clause, own)) = detail(statement) {
+                        let (kind, tier, label) = if own {
+                            (CandidateKind::Identity, Tier::UserProfile, "About the user")
+                        } else {
+                            (CandidateKind::Detail, Tier::AgentNotes, "Detail from the user")
+                        };
+                        out.push(self.quoted(kind, tier, label, clause, index));
+                    } else if let Some(clause) = reference(statement) {
+                        let label = "Reference from the user";
+                        out.push(self.quoted(
+                            CandidateKind::Reference,
+                            Tier::AgentNotes,
+                            label,
+                            clause,
+                            index,
+                        ));
+                    }
+                }
             }
         }
     }
 
-    /// Decisions the assistant states in one message.
-    fn assistant_decisions(&self, rules: &Rules, index: usize, sentences: &[&str], out: &mut Vec<Candidate>) {
+    /// What the assistant states in one message: artifacts it made, and, in a
+    /// message without tool calls (whose text would narrate them), decisions,
+    /// details and references.
+    fn assistant_statements(
+        &self,
+        rules: &Rules,
+        index: usize,
+        sentences: &[&str],
+        calls: bool,
+        out: &mut Vec<Candidate>,
+    ) {
         for &sentence in sentences {
             if rules.is_question(sentence) {
                 continue;
             }
             let statement = rules.strip_fillers(sentence);
-            if !statement.is_empty() && rules.assistant_decision(statement) {
+            if statement.is_empty() {
+                continue;
+            }
+            if let Some(clause) = artifact(statement) {
+                out.push(self.artifact(clause, index));
+                continue;
+            }
+            if calls {
+                continue;
+            }
+            if rules.assistant_decision(statement) {
                 out.push(self.quoted(
                     CandidateKind::Decision,
                     Tier::AgentNotes,
@@ -385,7 +510,39 @@ impl Extractor {
                     statement,
                     index,
                 ));
+            } else if let Some((clause, false)) = detail(statement) {
+                let label = "Detail from the assistant";
+                out.push(self.quoted(CandidateKind::Detail, Tier::AgentNotes, label, clause, index));
+            } else if let Some(clause) = reference(statement) {
+                let label = "Reference from the assistant";
+                out.push(self.quoted(CandidateKind::Reference, Tier::AgentNotes, label, clause, index));
             }
+        }
+    }
+
+    /// Artifacts reported by the tool results of the tool message `index`, named after the calls that asked for them.
+    fn tool_results(&self, evicted: &[Message], index: usize, out: &mut Vec<Candidate>) {
+        for result in evicted[index].tool_results().filter(|result| !result.is_error) {
+            let tool = evicted[..index]
+                .iter()
+                .rev()
+                .flat_map(Message::tool_calls)
+                .find(|call| call.id == result.call_id)
+                .map(|call| call.name.as_str())
+                .filter(|name| name.len() <= 40);
+            for clause in tool_artifacts(&result.content, tool) {
+                out.push(self.artifact(clause, index));
+            }
+        }
+    }
+
+    /// An artifact candidate carrying `clause`.
+    fn artifact(&self, clause: String, index: usize) -> Candidate {
+        Candidate {
+            kind: CandidateKind::Artifact,
+            tier: Tier::AgentNotes,
+            text: cut(&format!("Agent artifact: {}", clean(&clause)), self.max_chars),
+            message: index,
         }
     }
 
@@ -397,10 +554,9 @@ impl Extractor {
         sentences: &[Vec<&str>],
         index: usize,
     ) -> Option<Candidate> {
-        let question = sentences[index]
-            .iter()
-            .rev()
-            .find(|sentence| rules.is_question(sentence) && substantial_question(sentence))?;
+        let question = sentences[index].iter().rev().find(|sentence| {
+            rules.is_question(sentence) && substantial_question(sentence) && !looks_like_code(sentence)
+        })?;
         let mut answer = None;
         for (position, message) in evicted.iter().enumerate().skip(index + 1) {
             match message.role {
@@ -433,12 +589,13 @@ impl Extractor {
         statement: &str,
         index: usize,
     ) -> Candidate {
-        Candidate { kind, tier, text: quote(label, &clean(statement), self.max_chars), message: index }
+        let body = bound_statement(&clean(statement));
+        Candidate { kind, tier, text: quote(label, &body, self.max_chars), message: index }
     }
 
     /// A correction carrying `claim`, its first letter made upper case.
     fn correction(&self, claim: &str, index: usize) -> Candidate {
-        let claim = capitalize(&clean(claim));
+        let claim = bound_statement(&capitalize(&clean(claim)));
         Candidate {
             kind: CandidateKind::Correction,
             tier: Tier::AgentNotes,

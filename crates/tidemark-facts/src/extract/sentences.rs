@@ -1,4 +1,6 @@
-//! Sentence splitting for the extractor: fenced code skipped, list markers dropped, stops told apart from abbreviations and file names.
+//! Sentence splitting for the extractor: fenced and unfenced code skipped, list markers dropped, stops told apart from abbreviations and file names.
+
+use super::code::{indented, looks_like_code};
 
 /// The longest sentence considered, in characters: longer ones are pasted text, not statements.
 pub(super) const MAX_SENTENCE_CHARS: usize = 400;
@@ -9,7 +11,7 @@ pub(super) const ABBREVIATIONS: &[&str] = &[
     "sr", "inc", "ltd", "co", "corp", "dept", "fig", "al", "min", "max", "sec", "ca",
 ];
 
-/// The sentences of `text`: outside fenced code blocks, split at line breaks
+/// The sentences of `text`: outside fenced code blocks and code lines, split at line breaks
 /// and at `.`, `!`, `?` (or `…` and the CJK stops) followed by white space,
 /// trimmed, with list and quote markers removed, and at most
 /// [`MAX_SENTENCE_CHARS`] characters long.
@@ -17,9 +19,14 @@ pub(super) const ABBREVIATIONS: &[&str] = &[
 /// A stop not followed by white space splits nothing, so `main.rs`, `3.14`
 /// and URLs stay whole; neither do stops inside inline code or after common
 /// abbreviations ("e.g.", "etc.", "vs.").
+///
+/// A line that [`looks_like_code`] is skipped, and so are the indented and
+/// blank lines that follow it: unfenced code pasted into a message is a block
+/// whose body lines may read like prose on their own.
 pub(super) fn split_sentences(text: &str) -> Vec<&str> {
     let mut sentences = Vec::new();
     let mut in_fence = false;
+    let mut in_code = false;
     for line in text.split(['\n', '\r', '\u{2028}', '\u{2029}', '\u{85}']) {
         let trimmed = line.trim();
         if let Some(rest) = trimmed.strip_prefix("```").or_else(|| trimmed.strip_prefix("~~~")) {
@@ -29,7 +36,14 @@ pub(super) fn split_sentences(text: &str) -> Vec<&str> {
             }
             continue;
         }
-        if !in_fence {
+        if in_fence {
+            continue;
+        }
+        if in_code && (trimmed.is_empty() || indented(line)) {
+            continue;
+        }
+        in_code = looks_like_code(line);
+        if !in_code {
             split_line(strip_markers(trimmed), &mut sentences);
         }
     }

@@ -2,6 +2,7 @@
 
 use tidemark_core::fact::keywords;
 
+use super::code::looks_like_code;
 use super::rules::Rules;
 
 /// Function words: they do not make a question substantial or an object meaningful on their own.
@@ -230,9 +231,39 @@ pub(super) fn claim_stands_alone(claim: &str) -> bool {
         && (!POINTERS.contains(&first.as_str()) || words.len() >= 4)
 }
 
-/// Whether a question asks about something: three keywords or more, one of them not a function word.
+/// Words that leave a question about whatever was pasted or said just before ("Why does this happen?").
+const CONTEXT_WORDS: &[&str] = &[
+    "happen",
+    "happens",
+    "happening",
+    "mean",
+    "means",
+    "work",
+    "works",
+    "working",
+    "fix",
+    "wrong",
+    "broken",
+    "matter",
+    "fail",
+    "fails",
+    "failing",
+    "wrong",
+    "issue",
+    "problem",
+    "error",
+    "thing",
+    "stuff",
+    "here",
+    "again",
+];
+
+/// Whether a question asks about something: three keywords or more, one of
+/// them neither a function word nor a word that only points at the context.
 pub(super) fn substantial_question(question: &str) -> bool {
-    keywords(question).count() >= 3 && has_content(question)
+    keywords(question).count() >= 3
+        && keywords(question)
+            .any(|word| !STOPWORDS.contains(&word.as_str()) && !CONTEXT_WORDS.contains(&word.as_str()))
 }
 
 /// Pleasantries that open an answer without answering.
@@ -252,6 +283,14 @@ pub(super) const PLEASANTRIES: &[&str] = &[
     "okay",
     "ok",
     "alright",
+    "noted",
+    "will do",
+    "on it",
+    "understood",
+    "sounds good",
+    "no problem",
+    "you're welcome",
+    "done",
 ];
 
 /// The first one or two sentences of an answer, pleasantries and colon-ended introductions skipped.
@@ -266,7 +305,12 @@ pub(super) fn answer_text(rules: &Rules, sentences: &[&str]) -> String {
             && PLEASANTRIES.iter().any(|opening| {
                 lower.starts_with(opening) && !lower[opening.len()..].starts_with(char::is_alphanumeric)
             });
-        if pleasantry || sentence.ends_with(':') || !has_content(sentence) {
+        if pleasantry
+            || sentence.ends_with(':')
+            || !has_content(sentence)
+            || looks_like_code(sentence)
+            || run_on(sentence)
+        {
             if kept.is_empty() {
                 continue;
             }
@@ -283,6 +327,22 @@ pub(super) fn answer_text(rules: &Rules, sentences: &[&str]) -> String {
         }
     }
     kept.join(" ")
+}
+
+/// Whether `sentence` runs on for more than 30 words without a comma, colon or other mark inside: a
+/// dump of words or log text, not an answer.
+pub(super) fn run_on(sentence: &str) -> bool {
+    let mut run = 0;
+    for word in sentence.split_whitespace() {
+        run += 1;
+        if run > 30 {
+            return true;
+        }
+        if word.ends_with([',', ';', ':', '.', '!', '?', ')', '—']) {
+            run = 0;
+        }
+    }
+    false
 }
 
 // The text forms of candidates.

@@ -410,7 +410,7 @@ async fn a_newer_schema_is_refused_and_left_untouched() {
         .await
         .expect("set the version");
     let result = PostgresStore::connect_with(&url(), PostgresOptions::default().with_schema(&schema)).await;
-    assert!(matches!(result, Err(StoreError::SchemaTooNew { found: 99, supported: 1 })), "{result:?}");
+    assert!(matches!(result, Err(StoreError::SchemaTooNew { found: 99, supported: 2 })), "{result:?}");
     let version: i32 = side
         .query_one(&format!("SELECT version FROM \"{schema}\".tidemark_schema"), &[])
         .await

@@ -74,7 +74,9 @@ impl Caches {
 /// `states` table (each conversation's compaction state, apart so that an
 /// append never rewrites the summary) and a `messages` table (each message's
 /// token count and its body in tidemark's JSON format, see
-/// [`Message::to_json`]). Its schema version is kept in `PRAGMA user_version`
+/// [`Message::to_json`]), and a `passages` table with its FTS5 index, the
+/// recall index that [`ConversationStore::search_passages`] reads, written in
+/// each append's transaction. Its schema version is kept in `PRAGMA user_version`
 /// and brought up to date when the file is opened; a file written by a newer
 /// build is refused with [`StoreError::SchemaTooNew`] and left untouched.
 ///

@@ -23,7 +23,7 @@ use super::{arb_attachment, arb_call_without_id, arb_text};
 /// ```
 /// use tidemark_testkit::strategies::{HistoryConfig, arb_history_with};
 ///
-/// let long_and_parallel = arb_history_with(HistoryConfig { max_units: 100, max_parallel_calls: 8, ..Default::default() });
+/// let long_and_parallel = arb_history_with(HistoryConfig::default().with_max_units(100).with_max_parallel_calls(8));
 /// # let _ = long_and_parallel;
 /// ```
 #[derive(Clone, Debug, PartialEq)]

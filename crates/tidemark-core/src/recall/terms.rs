@@ -96,6 +96,10 @@ pub fn query_terms(text: &str) -> Vec<String> {
 
 /// One word as a term: lowercased and cut to [`MAX_TERM_CHARS`] characters.
 fn term(word: &str) -> String {
+    if word.is_ascii() {
+        // Most words are ASCII: one byte per character, lowercased in one pass.
+        return word[..word.len().min(MAX_TERM_CHARS)].to_ascii_lowercase();
+    }
     let lower = word.to_lowercase();
     match lower.char_indices().nth(MAX_TERM_CHARS) {
         Some((cut, _)) => lower[..cut].to_owned(),

@@ -110,7 +110,10 @@ const MIGRATIONS: &[&str] = &[
     // `recall.rs`). `passages_fts` is an FTS5 index with external content:
     // it keeps only the index of `terms` and reads the rows from `passages`,
     // and the triggers keep it in step with every insert and delete, in the
-    // writer's transaction. The unique key is also the index that `clear` and
+    // writer's transaction. It keeps no positions (`detail = 'none'`): a
+    // query is a list of single tokens, never a phrase, and the final ranking
+    // happens in Rust, so positions would only make every append slower. The
+    // unique key is also the index that `clear` and
     // `prune` delete by. Rows have a rowid, which FTS5 links them by. The
     // migration fills the table from the messages already stored
     // (`recall::backfill`, after this step).
@@ -124,7 +127,7 @@ const MIGRATIONS: &[&str] = &[
         UNIQUE (conversation, seq, idx)
     ) STRICT;
     CREATE VIRTUAL TABLE passages_fts USING fts5 (
-        terms, content = 'passages', tokenize = 'ascii'
+        terms, content = 'passages', tokenize = 'ascii', detail = 'none'
     );
     CREATE TRIGGER passages_fts_insert AFTER INSERT ON passages BEGIN
         INSERT INTO passages_fts (rowid, terms) VALUES (new.rowid, new.terms);

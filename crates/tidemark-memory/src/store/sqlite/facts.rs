@@ -10,7 +10,7 @@
 //! rollback in `runs`.
 
 mod runs;
-pub(super) mod search;
+mod search;
 
 use std::fmt::Write as _;
 

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use tidemark_core::store::{ConversationStats, check_state};
+use tidemark_core::store::{ConversationStats, check_state, claim_lease};
 use tidemark_core::{
     CompactionState, ConversationId, ConversationStore, Lease, NewMessage, Seq, SeqRange, StoreError,
     StoredMessage,
@@ -135,16 +135,14 @@ impl ConversationStore for MapStore {
     async fn try_lease(&self, id: &ConversationId, holder: &str, ttl: Duration) -> Result<Lease, StoreError> {
         let mut leases =
             self.1.lock().map_err(|_| StoreError::backend("try_lease", "the lease lock is poisoned"))?;
-        let now = Instant::now();
-        if let Some((owner, expires)) = leases.get(id)
-            && owner != holder
-            && *expires > now
-        {
-            return Ok(Lease::HeldBy { holder: owner.clone(), expires_in: *expires - now });
+        let current = leases.get(id).map(|(owner, expires)| (owner.as_str(), *expires));
+        match claim_lease(current, holder, ttl, Instant::now()) {
+            Ok(expires) => {
+                leases.insert(id.clone(), (holder.to_owned(), expires));
+                Ok(Lease::Acquired)
+            }
+            Err(held) => Ok(held),
         }
-        let expires = now.checked_add(ttl).unwrap_or(now + Duration::from_secs(3_600));
-        leases.insert(id.clone(), (holder.to_owned(), expires));
-        Ok(Lease::Acquired)
     }
 
     async fn release_lease(&self, id: &ConversationId, holder: &str) -> Result<(), StoreError> {

@@ -4,7 +4,7 @@ pub mod sql;
 
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -263,6 +263,43 @@ pub enum Lease {
         /// How long until it expires unless renewed.
         expires_in: Duration,
     },
+}
+
+/// Decide a claim on a conversation's lease for a store that keeps leases in process memory: the rule of [`ConversationStore::try_lease`].
+///
+/// `current` is the lease on record, if any: its holder and when it runs
+/// out. Another holder's lease that has not run out refuses the claim with
+/// [`Lease::HeldBy`]; otherwise the claim wins and `Ok` carries the expiry to
+/// record. A `ttl` too large for the clock is capped at about 136 years.
+///
+/// ```
+/// use std::time::{Duration, Instant};
+/// use tidemark_core::store::claim_lease;
+///
+/// let now = Instant::now();
+/// let minute = Duration::from_secs(60);
+/// let expires = claim_lease(None, "a", minute, now).expect("a free lease is granted");
+/// assert!(claim_lease(Some(("a", expires)), "b", minute, now).is_err(), "held by a");
+/// assert!(claim_lease(Some(("a", expires)), "a", minute, now).is_ok(), "a extends its own lease");
+/// assert!(claim_lease(Some(("a", now)), "b", minute, now).is_ok(), "an expired lease is free");
+/// ```
+///
+/// # Errors
+///
+/// Returns [`Lease::HeldBy`] when another holder's lease is still running.
+pub fn claim_lease(
+    current: Option<(&str, Instant)>,
+    holder: &str,
+    ttl: Duration,
+    now: Instant,
+) -> Result<Instant, Lease> {
+    if let Some((owner, expires)) = current
+        && owner != holder
+        && expires > now
+    {
+        return Err(Lease::HeldBy { holder: owner.to_owned(), expires_in: expires - now });
+    }
+    Ok(now.checked_add(ttl).unwrap_or_else(|| now + Duration::from_secs(u64::from(u32::MAX))))
 }
 
 /// Check a state against the rules of [`ConversationStore::save_state`]; stores call this before writing.

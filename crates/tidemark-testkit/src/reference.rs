@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use tidemark_core::store::{ConversationStats, check_state};
+use tidemark_core::store::{ConversationStats, check_state, claim_lease};
 use tidemark_core::{
     CompactionError, CompactionState, Compactor, ConversationId, ConversationMemory, ConversationStore,
     Lease, MemoryError, MemoryPolicy, Message, NewMessage, Part, Role, Selection, Seq, SeqRange, StoreError,
@@ -157,18 +157,15 @@ impl ConversationStore for ReferenceStore {
         holder: &str,
         ttl: Duration,
     ) -> Result<Lease, StoreError> {
-        let now = Instant::now();
         let mut leases = self.leases.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((owner, expires)) = leases.get(conversation)
-            && owner != holder
-            && *expires > now
-        {
-            return Ok(Lease::HeldBy { holder: owner.clone(), expires_in: *expires - now });
+        let current = leases.get(conversation).map(|(owner, expires)| (owner.as_str(), *expires));
+        match claim_lease(current, holder, ttl, Instant::now()) {
+            Ok(expires) => {
+                leases.insert(conversation.clone(), (holder.to_owned(), expires));
+                Ok(Lease::Acquired)
+            }
+            Err(held) => Ok(held),
         }
-        // A ttl too large for the clock lasts as long as the clock can count.
-        let expires = now.checked_add(ttl).unwrap_or(now + Duration::from_secs(u64::from(u32::MAX)));
-        leases.insert(conversation.clone(), (holder.to_owned(), expires));
-        Ok(Lease::Acquired)
     }
 
     async fn release_lease(&self, conversation: &ConversationId, holder: &str) -> Result<(), StoreError> {

@@ -267,17 +267,13 @@ impl ConversationStore for InMemoryStore {
     ) -> Result<tidemark_core::Lease, StoreError> {
         let now = std::time::Instant::now();
         let mut leases = self.leases.lock().unwrap_or_else(PoisonError::into_inner);
-        match leases.get(conversation) {
-            Some((owner, expires)) if owner != holder && *expires > now => {
-                Ok(tidemark_core::Lease::HeldBy { holder: owner.clone(), expires_in: *expires - now })
-            }
-            _ => {
-                // A ttl too large for the clock lasts as long as the clock can count.
-                let expires =
-                    now.checked_add(ttl).unwrap_or(now + std::time::Duration::from_secs(u64::from(u32::MAX)));
+        let current = leases.get(conversation).map(|(owner, expires)| (owner.as_str(), *expires));
+        match tidemark_core::store::claim_lease(current, holder, ttl, now) {
+            Ok(expires) => {
                 leases.insert(conversation.clone(), (holder.to_owned(), expires));
                 Ok(tidemark_core::Lease::Acquired)
             }
+            Err(held) => Ok(held),
         }
     }
 

@@ -18,7 +18,7 @@ use tidemark_core::{
 use tokio_postgres::NoTls;
 use tokio_postgres::types::ToSql;
 
-use tidemark_core::store::sql::{DataError, from_json, from_sql, to_json, to_sql};
+use tidemark_core::store::sql::{DataError, from_json, from_sql, range_bounds, to_json, to_sql};
 
 /// How a [`PostgresStore`] connects: the size of its pool and the schema its tables live in.
 ///
@@ -526,13 +526,7 @@ impl PostgresStore {
         conversation: &ConversationId,
         range: SeqRange,
     ) -> Result<Vec<StoredMessage>, StoreFail> {
-        // No stored number reaches `i64::MAX`, so a start beyond it finds
-        // nothing and an end beyond it means "to the end".
-        let Ok(start) = i64::try_from(range.start.0) else { return Ok(Vec::new()) };
-        let end = i64::try_from(range.end.0).unwrap_or(i64::MAX);
-        if end <= start {
-            return Ok(Vec::new());
-        }
+        let Some((start, end)) = range_bounds(range) else { return Ok(Vec::new()) };
         let client = self.client().await?;
         let rows = query(&client, &self.sql(SELECT_RANGE), &[&conversation.as_str(), &start, &end]).await?;
         rows.iter().map(message_from_row).collect()

@@ -150,6 +150,17 @@ impl FactColumns<'_> {
     }
 }
 
+/// The `status` and `quarantine_reason` columns of a fact with `status`: the names [`FactColumns::decode`] reads back.
+///
+/// Written here, in the crate that owns [`FactStatus`], so that a new status
+/// cannot compile without a column value for every SQL store.
+pub fn status_columns(status: &FactStatus) -> (&'static str, Option<&str>) {
+    match status {
+        FactStatus::Active => (ACTIVE, None),
+        FactStatus::Quarantined(reason) => (QUARANTINED, Some(reason.as_str())),
+    }
+}
+
 /// A source as its three columns (all set or all null).
 pub fn source_columns(source: Option<&FactSource>) -> (Option<&str>, Option<i64>, Option<i64>) {
     match source {

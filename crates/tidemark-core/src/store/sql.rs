@@ -70,6 +70,27 @@ pub fn to_sql(value: u64, column: &'static str) -> Result<i64, DataError> {
     i64::try_from(value).map_err(|_| DataError::Exhausted { column })
 }
 
+/// The bounds of `range` as stored integers, or `None` when it can hold no stored message.
+///
+/// No stored sequence number reaches `i64::MAX` (it is at most the last
+/// `next_seq` minus one), so a start beyond it finds nothing and an end
+/// beyond it means "to the end".
+///
+/// ```
+/// use tidemark_core::store::sql::range_bounds;
+/// use tidemark_core::{Seq, SeqRange};
+///
+/// assert_eq!(range_bounds(SeqRange::new(Seq(2), Seq(5))), Some((2, 5)));
+/// assert_eq!(range_bounds(SeqRange::new(Seq(2), Seq(u64::MAX))), Some((2, i64::MAX)));
+/// assert_eq!(range_bounds(SeqRange::new(Seq(u64::MAX), Seq(u64::MAX))), None);
+/// assert_eq!(range_bounds(SeqRange::new(Seq(5), Seq(5))), None);
+/// ```
+pub fn range_bounds(range: crate::SeqRange) -> Option<(i64, i64)> {
+    let start = i64::try_from(range.start.0).ok()?;
+    let end = i64::try_from(range.end.0).unwrap_or(i64::MAX);
+    (end > start).then_some((start, end))
+}
+
 /// A stored integer as the unsigned number it stands for.
 ///
 /// # Errors

@@ -17,7 +17,7 @@ use tidemark_core::{
     Seq, SeqRange, StoreError, StoredMessage,
 };
 
-use tidemark_core::store::sql::{DataError, from_json, from_sql, to_json, to_sql};
+use tidemark_core::store::sql::{DataError, from_json, from_sql, range_bounds, to_json, to_sql};
 
 /// How long a connection waits for another connection's write lock before it reports the database as busy.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -433,14 +433,7 @@ fn load_range(
     conversation: &ConversationId,
     range: SeqRange,
 ) -> Result<Vec<StoredMessage>, Fail> {
-    // No stored number reaches `i64::MAX` (it is at most the last `next_seq`
-    // minus one), so a start beyond it finds nothing and an end beyond it
-    // means "to the end".
-    let Ok(start) = i64::try_from(range.start.0) else { return Ok(Vec::new()) };
-    let end = i64::try_from(range.end.0).unwrap_or(i64::MAX);
-    if end <= start {
-        return Ok(Vec::new());
-    }
+    let Some((start, end)) = range_bounds(range) else { return Ok(Vec::new()) };
     let mut select = connection.prepare_cached(SELECT_RANGE)?;
     let mut rows = select.query(params![conversation.as_str(), start, end])?;
     let mut loaded = Vec::new();

@@ -40,15 +40,15 @@ use deadpool_postgres::GenericClient;
 use tidemark_core::fact::rules::{self, Checked, PutDecision, RestoreStep, Restoring};
 use tidemark_core::fact::{check_text, keywords, now_ms};
 use tidemark_core::{
-    BudgetUsage, ContentHash, Fact, FactBudgets, FactError, FactFilter, FactId, FactStatus, FactStore, Merge,
-    Merged, NewFact, Put, RollbackRecord, RolledBack, RunId, RunInfo, RunStatus, Scope, StatusFilter, Tier,
+    BudgetUsage, ContentHash, Fact, FactBudgets, FactError, FactFilter, FactId, FactStore, Merge, Merged,
+    NewFact, Put, RollbackRecord, RolledBack, RunId, RunInfo, RunStatus, Scope, StatusFilter, Tier,
 };
 use tokio_postgres::Row;
 use tokio_postgres::types::ToSql;
 
 use super::{Fail, PostgresStore, execute, query, query_opt};
 use tidemark_core::fact::columns::{
-    ACTIVE, BadRow, FactColumns, QUARANTINED, parse_run_status, source_columns,
+    ACTIVE, BadRow, FactColumns, QUARANTINED, parse_run_status, source_columns, status_columns,
 };
 use tidemark_core::fact::rank;
 use tidemark_core::store::sql::{DataError, from_json, from_sql, to_json, to_sql};
@@ -524,16 +524,7 @@ impl PostgresStore {
     /// Write `fact` back exactly as it was stored; only its length and keywords are computed again.
     async fn restore<C: GenericClient>(&self, client: &C, fact: &Fact) -> Result<(), FactFail> {
         let (source_conversation, source_start, source_end) = source_columns(fact.source.as_ref());
-        let (status, reason) = match &fact.status {
-            FactStatus::Active => (ACTIVE, None),
-            FactStatus::Quarantined(reason) => (QUARANTINED, Some(reason.as_str())),
-            other => {
-                return Err(FactError::Invalid {
-                    reason: format!("status {other:?} has no column value in this store"),
-                }
-                .into());
-            }
-        };
+        let (status, reason) = status_columns(&fact.status);
         execute(
             client,
             &self.sql(RESTORE_FACT),

@@ -14,13 +14,13 @@ use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, 
 use tidemark_core::fact::now_ms;
 use tidemark_core::fact::rules::{self, RestoreStep, Restoring};
 use tidemark_core::{
-    Fact, FactBudgets, FactError, FactId, FactStatus, Merge, Merged, RollbackRecord, RolledBack, RunId,
-    RunInfo, RunStatus,
+    Fact, FactBudgets, FactError, FactId, Merge, Merged, RollbackRecord, RolledBack, RunId, RunInfo,
+    RunStatus,
 };
 
 use super::search::{DELETE_TERMS, index};
 use super::{DELETE_FACT, Trouble, bump_generation, insert_new, read_fact, same_fact, used_chars};
-use tidemark_core::fact::columns::{ACTIVE, QUARANTINED, parse_run_status, source_columns};
+use tidemark_core::fact::columns::{parse_run_status, source_columns, status_columns};
 use tidemark_core::store::sql::{from_json, from_sql, to_json, to_sql};
 
 /// A fact put back by a rollback: every column as it was, the id included.
@@ -163,16 +163,7 @@ pub(super) fn rollback(connection: &mut Connection, run: RunId) -> Result<Rolled
 fn restore(transaction: &Transaction<'_>, fact: &Fact) -> Result<(), Trouble> {
     let raw_id = to_sql(fact.id.0, "id")?;
     let (source_conversation, source_start, source_end) = source_columns(fact.source.as_ref());
-    let (status, reason) = match &fact.status {
-        FactStatus::Active => (ACTIVE, None),
-        FactStatus::Quarantined(reason) => (QUARANTINED, Some(reason.as_str())),
-        other => {
-            return Err(FactError::Invalid {
-                reason: format!("status {other:?} has no column value in this store"),
-            }
-            .into());
-        }
-    };
+    let (status, reason) = status_columns(&fact.status);
     transaction.prepare_cached(RESTORE_FACT)?.execute(params![
         raw_id,
         fact.scope.kind(),

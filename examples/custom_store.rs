@@ -9,10 +9,11 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use tidemark_core::recall;
 use tidemark_core::store::{ConversationStats, check_state, claim_lease};
 use tidemark_core::{
-    CompactionState, ConversationId, ConversationStore, Lease, NewMessage, Seq, SeqRange, StoreError,
-    StoredMessage,
+    CompactionState, ConversationId, ConversationStore, Lease, NewMessage, Passage, RecallQuery, Seq,
+    SeqRange, StoreError, StoredMessage,
 };
 
 #[derive(Default)]
@@ -152,6 +153,26 @@ impl ConversationStore for MapStore {
             leases.remove(id);
         }
         Ok(())
+    }
+
+    // Recall: a store without a search engine cuts its messages into passages
+    // and lets core rank them, which is also what makes its answers agree with
+    // every other store's. A larger store would keep the passages (or an
+    // index of their terms) beside the messages instead of cutting them again.
+    async fn search_passages(
+        &self,
+        id: &ConversationId,
+        query: &RecallQuery,
+    ) -> Result<Vec<Passage>, StoreError> {
+        self.with(|map| {
+            let Some(entry) = map.get(id) else { return Vec::new() };
+            let candidates = entry.messages.range(..query.below).flat_map(|(seq, stored)| {
+                recall::passages(&stored.message)
+                    .into_iter()
+                    .map(|passage| recall::Candidate::new(*seq, stored.message.role, passage))
+            });
+            recall::rank(query, candidates)
+        })
     }
 }
 

@@ -12,8 +12,8 @@ use std::time::Duration;
 use tidemark_core::boxed::{DynConversationStore, DynFactStore};
 use tidemark_core::{
     BudgetUsage, CompactionState, ConversationId, ConversationStats, ConversationStore, Fact, FactError,
-    FactFilter, FactId, FactStore, Lease, Merge, Merged, NewFact, NewMessage, Put, RollbackRecord,
-    RolledBack, RunId, RunInfo, Scope, Seq, SeqRange, StoreError, StoredMessage, Tier,
+    FactFilter, FactId, FactStore, Lease, Merge, Merged, NewFact, NewMessage, Passage, Put, RecallQuery,
+    RollbackRecord, RolledBack, RunId, RunInfo, Scope, Seq, SeqRange, StoreError, StoredMessage, Tier,
 };
 use tidemark_memory::SqliteStore;
 #[cfg(feature = "postgres")]
@@ -133,6 +133,14 @@ impl ConversationStore for AnyStore {
     }
     async fn release_lease(&self, conversation: &ConversationId, holder: &str) -> Result<(), StoreError> {
         self.conversations.release_lease(conversation, holder).await
+    }
+
+    async fn search_passages(
+        &self,
+        conversation: &ConversationId,
+        query: &RecallQuery,
+    ) -> Result<Vec<Passage>, StoreError> {
+        self.conversations.search_passages(conversation, query).await
     }
 }
 

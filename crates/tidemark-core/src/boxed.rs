@@ -47,6 +47,7 @@ use crate::memory::ConversationMemory;
 use crate::message::Message;
 use crate::model::{Completion, CompletionModel, CompletionRequest};
 use crate::observer::CompactionObserver;
+use crate::recall::{Passage, RecallQuery};
 use crate::store::{CompactionState, ConversationStats, ConversationStore, Lease, NewMessage, StoredMessage};
 
 /// A boxed, sendable future.
@@ -113,6 +114,11 @@ pub trait DynConversationStore: Send + Sync {
         conversation: &'a ConversationId,
         holder: &'a str,
     ) -> BoxFuture<'a, Result<(), StoreError>>;
+    fn search_passages_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+        query: &'a RecallQuery,
+    ) -> BoxFuture<'a, Result<Vec<Passage>, StoreError>>;
 }
 
 impl<T: ConversationStore> DynConversationStore for T {
@@ -181,6 +187,13 @@ impl<T: ConversationStore> DynConversationStore for T {
     ) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(self.release_lease(conversation, holder))
     }
+    fn search_passages_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+        query: &'a RecallQuery,
+    ) -> BoxFuture<'a, Result<Vec<Passage>, StoreError>> {
+        Box::pin(self.search_passages(conversation, query))
+    }
 }
 
 // The static impls below await the boxed future inside an `async fn` rather than
@@ -242,6 +255,13 @@ impl ConversationStore for dyn DynConversationStore {
     }
     async fn release_lease(&self, conversation: &ConversationId, holder: &str) -> Result<(), StoreError> {
         self.release_lease_boxed(conversation, holder).await
+    }
+    async fn search_passages(
+        &self,
+        conversation: &ConversationId,
+        query: &RecallQuery,
+    ) -> Result<Vec<Passage>, StoreError> {
+        self.search_passages_boxed(conversation, query).await
     }
 }
 

@@ -39,6 +39,7 @@ pub mod message;
 pub mod model;
 pub mod observer;
 pub mod policy;
+pub mod recall;
 pub mod store;
 pub mod time;
 pub mod unit;
@@ -68,6 +69,7 @@ pub use message::{
 pub use model::{Completion, CompletionModel, CompletionRequest, FinishReason, Usage};
 pub use observer::CompactionObserver;
 pub use policy::{MemoryPolicy, Selection, Window};
+pub use recall::{Passage, RecallQuery};
 pub use store::{
     CompactionState, ConversationStats, ConversationStore, Lease, NewMessage, StoredMessage, StoredSummary,
 };

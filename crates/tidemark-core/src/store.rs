@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::StoreError;
 use crate::id::{ConversationId, Seq, SeqRange};
 use crate::message::Message;
+use crate::recall::{Passage, RecallQuery};
 
 /// A message to append, with its token count under the caller's counter.
 ///
@@ -146,6 +147,10 @@ impl ConversationStats {
 ///   compaction that read the state before the clear cannot write it back.
 /// - `prune` deletes the messages below the watermark that are not retained,
 ///   which only a caller that no longer needs them should do.
+/// - `search_passages` finds the best passages (see [`crate::recall`]) of the
+///   stored messages below the query's `below` mark, ranked by
+///   [`recall::rank`](crate::recall::rank); `clear` and `prune` take the
+///   passages of the messages they delete out of the index.
 /// - Several handles (threads, or processes for a shared database) may use a
 ///   store at once; each method is atomic on its own.
 ///
@@ -248,6 +253,25 @@ pub trait ConversationStore: Send + Sync {
         conversation: &ConversationId,
         holder: &str,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The best passages of `conversation`'s stored messages below `query.below`, best first, at most `query.limit`.
+    ///
+    /// Each message is cut into passages by [`recall::passages`](crate::recall::passages)
+    /// when it is appended and indexed in the same transaction; the answer is
+    /// what [`recall::rank`](crate::recall::rank) makes of the passages that
+    /// share a term with the query, so scores are comparable within one
+    /// answer and every store gives the same one. Messages deleted by `clear`
+    /// or `prune` are no longer found. A query without search terms (empty,
+    /// punctuation, stop words, search-engine syntax) finds nothing; no query
+    /// text is ever an error.
+    ///
+    /// There is no default, as for [`try_lease`](ConversationStore::try_lease):
+    /// a wrapper that forgot to forward it would quietly find nothing.
+    fn search_passages(
+        &self,
+        conversation: &ConversationId,
+        query: &RecallQuery,
+    ) -> impl Future<Output = Result<Vec<Passage>, StoreError>> + Send;
 }
 
 /// The answer to [`ConversationStore::try_lease`].
@@ -397,6 +421,14 @@ crate::forward! {
             holder: &str,
         ) -> impl Future<Output = Result<(), StoreError>> + Send {
             (**self).release_lease(conversation, holder)
+        }
+
+        fn search_passages(
+            &self,
+            conversation: &ConversationId,
+            query: &RecallQuery,
+        ) -> impl Future<Output = Result<Vec<Passage>, StoreError>> + Send {
+            (**self).search_passages(conversation, query)
         }
     }
 }

@@ -515,6 +515,14 @@ impl ConversationStore for Counting {
     async fn release_lease(&self, c: &ConversationId, holder: &str) -> Result<(), tidemark_core::StoreError> {
         self.inner.release_lease(c, holder).await
     }
+
+    async fn search_passages(
+        &self,
+        c: &ConversationId,
+        query: &tidemark_core::RecallQuery,
+    ) -> Result<Vec<tidemark_core::Passage>, tidemark_core::StoreError> {
+        self.inner.search_passages(c, query).await
+    }
 }
 
 #[tokio::test]

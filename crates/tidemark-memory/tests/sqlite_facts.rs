@@ -433,7 +433,7 @@ async fn facts_and_conversations_share_one_file() {
 
     let side = side_door(&path);
     let tables: Vec<String> = side
-        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'facts_fts_%' ORDER BY name")
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'facts_fts_%' AND name NOT LIKE 'passages_fts_%' ORDER BY name")
         .expect("prepare")
         .query_map([], |row| row.get(0))
         .expect("query")
@@ -450,6 +450,8 @@ async fn facts_and_conversations_share_one_file() {
             "facts_fts",
             "leases",
             "messages",
+            "passages",
+            "passages_fts",
             "sqlite_sequence",
             "states"
         ]
@@ -502,7 +504,7 @@ async fn a_file_of_schema_1_gains_the_fact_tables_and_keeps_its_messages() {
     drop(store);
 
     let side = side_door(&path);
-    assert_eq!(count(&side, "PRAGMA user_version"), 4);
+    assert_eq!(count(&side, "PRAGMA user_version"), 5);
     assert_eq!(count(&side, "SELECT count(*) FROM facts"), 1);
     assert_eq!(count(&side, "SELECT value FROM fact_meta WHERE name = 'generation'"), 1);
     drop(side);
@@ -888,7 +890,7 @@ async fn a_file_of_schema_2_gains_the_run_tables_and_keeps_its_facts() {
     drop(store);
 
     let side = side_door(&path);
-    assert_eq!(count(&side, "PRAGMA user_version"), 4);
+    assert_eq!(count(&side, "PRAGMA user_version"), 5);
     assert_eq!(count(&side, "SELECT count(*) FROM leases"), 0, "the migration adds the lease table, empty");
     assert_eq!(count(&side, "SELECT count(*) FROM fact_runs"), 1);
     assert_eq!(count(&side, "SELECT count(*) FROM fact_rollback"), 1);

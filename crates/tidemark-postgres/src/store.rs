@@ -1,6 +1,7 @@
 //! [`PostgresStore`]: conversations and facts in one PostgreSQL database that many agent processes share.
 
 mod facts;
+mod recall;
 mod schema;
 
 use std::collections::HashMap;
@@ -10,6 +11,7 @@ use std::time::Duration;
 
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, PoolError, RecyclingMethod};
 use tidemark_core::error::BoxError;
+use tidemark_core::recall::{Passage, RecallQuery};
 use tidemark_core::store::{ConversationStats, Lease, StoredSummary, check_state};
 use tidemark_core::{
     CompactionState, ConversationId, ConversationStore, FactBudgets, FactError, Message, NewMessage, Seq,
@@ -315,7 +317,9 @@ async fn execute<C: GenericClient>(
 
 /// Append the messages in one statement: the upsert of the counters row locks it (and so
 /// orders concurrent appenders by commit), hands out the numbers, and the messages follow
-/// from two arrays, so a batch of any size costs one round trip.
+/// from two arrays and their passages from five (the message's place in the batch, then
+/// the passage's columns, its terms joined by spaces), so a batch of any size costs one
+/// round trip and its recall index is written in the same transaction.
 const APPEND: &str = "WITH counted AS (
         INSERT INTO {s}.conversations AS c (id, next_seq, stored, stored_tokens)
         VALUES ($1, $2, $2, $3)
@@ -328,6 +332,11 @@ const APPEND: &str = "WITH counted AS (
         INSERT INTO {s}.messages (conversation, seq, tokens, body)
         SELECT $1, counted.start + m.position - 1, m.tokens, m.body
         FROM counted, unnest($4::bigint[], $5::text[]) WITH ORDINALITY AS m (tokens, body, position)
+    ), indexed AS (
+        INSERT INTO {s}.passages (conversation, seq, idx, role, text, terms)
+        SELECT $1, counted.start + p.position - 1, p.idx, p.role, p.text, string_to_array(p.terms, ' ')
+        FROM counted, unnest($6::bigint[], $7::bigint[], $8::text[], $9::text[], $10::text[])
+            AS p (position, idx, role, text, terms)
     )
     SELECT start FROM counted";
 
@@ -349,7 +358,8 @@ const SELECT_STATE: &str =
 
 const SELECT_GENERATION: &str = "SELECT generation FROM {s}.states WHERE conversation = $1";
 
-const CLEAR_MESSAGES: &str = "WITH deleted AS (DELETE FROM {s}.messages WHERE conversation = $1)
+const CLEAR_MESSAGES: &str = "WITH deleted AS (DELETE FROM {s}.messages WHERE conversation = $1),
+         unindexed AS (DELETE FROM {s}.passages WHERE conversation = $1)
      UPDATE {s}.conversations SET stored = 0, stored_tokens = 0 WHERE id = $1";
 
 /// The state after a clear: the watermark moves up to `next_seq` and the generation advances.
@@ -377,6 +387,8 @@ const PRUNE: &str = "WITH deleted AS (
         DELETE FROM {s}.messages
         WHERE conversation = $1 AND seq < $2 AND seq <> ALL ($3::bigint[])
         RETURNING tokens
+    ), unindexed AS (
+        DELETE FROM {s}.passages WHERE conversation = $1 AND seq < $2 AND seq <> ALL ($3::bigint[])
     ), counted AS (
         SELECT count(*) AS n, coalesce(sum(tokens), 0)::bigint AS t FROM deleted
     ), updated AS (
@@ -492,6 +504,14 @@ impl ConversationStore for PostgresStore {
         };
         release.await.map_err(|fail| fail.named("release_lease"))
     }
+
+    async fn search_passages(
+        &self,
+        conversation: &ConversationId,
+        query: &RecallQuery,
+    ) -> Result<Vec<Passage>, StoreError> {
+        recall::search(self, conversation, query).await.map_err(|fail| fail.named("search_passages"))
+    }
 }
 
 type StoreFail = Fail<StoreError>;
@@ -515,7 +535,24 @@ impl PostgresStore {
         let total = tokens.iter().try_fold(0i64, |sum, tokens| sum.checked_add(*tokens));
         let total = total.ok_or(DataError::Exhausted { column: "stored_tokens" })?;
         let bodies: Vec<String> = messages.iter().map(|new| new.message.to_json()).collect();
-        let row = query_opt(&client, &self.sql(APPEND), &[&id, &added, &total, &tokens, &bodies]).await?;
+        let cut = recall::Columns::of(&messages);
+        let row = query_opt(
+            &client,
+            &self.sql(APPEND),
+            &[
+                &id,
+                &added,
+                &total,
+                &tokens,
+                &bodies,
+                &cut.positions,
+                &cut.indices,
+                &cut.roles,
+                &cut.texts,
+                &cut.terms,
+            ],
+        )
+        .await?;
         let start: i64 = row.ok_or(DataError::Exhausted { column: "next_seq" })?.try_get(0)?;
         let start: u64 = from_sql(start, "next_seq")?;
         Ok(SeqRange::new(Seq(start), Seq(start).after(messages.len() as u64)))

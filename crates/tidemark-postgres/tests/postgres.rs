@@ -392,7 +392,7 @@ async fn stores_starting_together_migrate_once() {
         .iter()
         .map(|row| row.get(0))
         .collect();
-    assert_eq!(versions, [1]);
+    assert_eq!(versions, [2]);
     let conversation = id("after-migration");
     stores[0].append(&conversation, news(&["a"])).await.expect("append");
     assert_eq!(stores[3].stats(&conversation).await.expect("stats").stored, 1);
@@ -410,7 +410,7 @@ async fn a_newer_schema_is_refused_and_left_untouched() {
         .await
         .expect("set the version");
     let result = PostgresStore::connect_with(&url(), PostgresOptions::default().with_schema(&schema)).await;
-    assert!(matches!(result, Err(StoreError::SchemaTooNew { found: 99, supported: 1 })), "{result:?}");
+    assert!(matches!(result, Err(StoreError::SchemaTooNew { found: 99, supported: 2 })), "{result:?}");
     let version: i32 = side
         .query_one(&format!("SELECT version FROM \"{schema}\".tidemark_schema"), &[])
         .await
@@ -788,5 +788,39 @@ async fn a_killed_lease_holder_blocks_only_until_its_lease_expires() {
     assert_eq!(tags.len(), evicted.len(), "no message compacted twice");
     assert_eq!(stuck.calls(), 1, "the killed holder never finished");
     assert!(prompt.len() < 60);
+    drop_schema(&schema).await;
+}
+
+#[tokio::test]
+async fn a_schema_of_version_1_gains_the_recall_index_over_its_old_messages() {
+    let schema = fresh_schema();
+    let conversation = id("old");
+    let store = open(&schema).await;
+    store.append(&conversation, news(&["deploy europe-west4", "INC-20931 closed"])).await.expect("append");
+    drop(store);
+    // Version 1 is what this build writes without the step of version 2,
+    // whose table is dropped with the passages of the messages above.
+    let side = side_door().await;
+    side.batch_execute(&format!(
+        "DROP TABLE \"{schema}\".passages; UPDATE \"{schema}\".tidemark_schema SET version = 1"
+    ))
+    .await
+    .expect("take the schema back to version 1");
+
+    let store = open(&schema).await;
+    let search = |text: &'static str| {
+        let store = &store;
+        let conversation = &conversation;
+        async move {
+            let hits = store
+                .search_passages(conversation, &tidemark_core::RecallQuery::new(text, Seq(u64::MAX), 5))
+                .await
+                .expect("search");
+            hits.iter().map(|hit| hit.seq.0).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(search("west4").await, [0]);
+    assert_eq!(search("inc-20931").await, [1]);
+    assert_eq!(count(&schema, "passages").await, 2);
     drop_schema(&schema).await;
 }

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use tidemark_core::recall::{Candidate, Passage, RecallQuery, passages, rank};
 use tidemark_core::store::{ConversationStats, check_state, claim_lease};
 use tidemark_core::{
     CompactionError, CompactionState, Compactor, ConversationId, ConversationMemory, ConversationStore,
@@ -174,6 +175,22 @@ impl ConversationStore for ReferenceStore {
             leases.remove(conversation);
         }
         Ok(())
+    }
+
+    /// Cuts every stored message below the mark again and ranks all of its passages: no index to get wrong.
+    async fn search_passages(
+        &self,
+        conversation: &ConversationId,
+        query: &RecallQuery,
+    ) -> Result<Vec<Passage>, StoreError> {
+        let all = self.lock();
+        let Some(entry) = all.get(conversation) else { return Ok(Vec::new()) };
+        let candidates = entry.messages.range(..query.below).flat_map(|(seq, stored)| {
+            passages(&stored.message)
+                .into_iter()
+                .map(|passage| Candidate::new(*seq, stored.message.role, passage))
+        });
+        Ok(rank(query, candidates))
     }
 }
 

@@ -6,7 +6,8 @@ use futures::executor::block_on;
 use tidemark_core::store::ConversationStats;
 use tidemark_core::{
     CompactionError, CompactionState, Compactor, ConversationId, ConversationStore, Lease, MemoryPolicy,
-    Message, NewMessage, Role, Selection, Seq, SeqRange, StoreError, StoredMessage, Window, units,
+    Message, NewMessage, Passage, RecallQuery, Role, Selection, Seq, SeqRange, StoreError, StoredMessage,
+    Window, units,
 };
 use tidemark_testkit::conformance::compactor::CompactorConfig;
 use tidemark_testkit::conformance::memory::MemoryConfig;
@@ -27,6 +28,8 @@ enum Fault {
     LoadsReversed,
     /// `try_lease` grants every claim, as a store written for one process might.
     GrantsEveryLease,
+    /// `search_passages` searches every message, the ones at or above `below` too.
+    SearchesAboveTheMark,
 }
 
 struct Faulty {
@@ -117,6 +120,20 @@ impl ConversationStore for Faulty {
     async fn release_lease(&self, c: &ConversationId, holder: &str) -> Result<(), StoreError> {
         self.inner.release_lease(c, holder).await
     }
+
+    async fn search_passages(
+        &self,
+        c: &ConversationId,
+        query: &RecallQuery,
+    ) -> Result<Vec<Passage>, StoreError> {
+        match self.fault {
+            Fault::SearchesAboveTheMark => {
+                let everything = RecallQuery::new(query.text.clone(), Seq(u64::MAX), query.limit);
+                self.inner.search_passages(c, &everything).await
+            }
+            _ => self.inner.search_passages(c, query).await,
+        }
+    }
 }
 
 fn store_failure(fault: Fault) -> &'static str {
@@ -131,6 +148,7 @@ fn store_suite_catches_each_fault() {
     assert_eq!(store_failure(Fault::PrunesRetained), "prune_deletes_only_demoted_messages");
     assert_eq!(store_failure(Fault::LoadsReversed), "load_range_returns_what_was_appended");
     assert_eq!(store_failure(Fault::GrantsEveryLease), "leases_are_exclusive_until_released_or_expired");
+    assert_eq!(store_failure(Fault::SearchesAboveTheMark), "recall_stays_below_the_mark");
 }
 
 /// Keeps only the newest unit, retaining nothing before it.

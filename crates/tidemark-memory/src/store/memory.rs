@@ -1,8 +1,9 @@
 //! [`InMemoryStore`]: conversations in process memory, messages shared so that loads copy no text.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
+use tidemark_core::recall::{Candidate, Passage, PassageText, RecallQuery, passages, rank};
 use tidemark_core::store::{ConversationStats, check_state};
 use tidemark_core::{
     BudgetUsage, Fact, FactBudgets, FactError, FactFilter, FactId, FactStore, Merge, Merged, NewFact, Put,
@@ -25,6 +26,8 @@ struct Conversation {
     stored: u64,
     stored_tokens: u64,
     state: CompactionState,
+    /// The recall index: each stored message's passages, by sequence number.
+    passages: BTreeMap<Seq, Vec<PassageText>>,
 }
 
 impl Conversation {
@@ -135,14 +138,19 @@ impl ConversationStore for InMemoryStore {
             let next = self.existing(conversation).map_or(Seq::ZERO, |entry| lock(&entry).next_seq());
             return Ok(SeqRange::new(next, next));
         }
+        // Cutting happens before the lock, so appends to one conversation wait only for the inserts.
+        let cut: Vec<Vec<PassageText>> = messages.iter().map(|new| passages(&new.message)).collect();
         let entry = self.entry(conversation);
         let mut entry = lock(&entry);
         let start = entry.next_seq();
-        for (offset, new) in messages.into_iter().enumerate() {
+        for (offset, (new, cut)) in messages.into_iter().zip(cut).enumerate() {
             let seq = start.after(offset as u64);
             entry.stored += 1;
             entry.stored_tokens += u64::from(new.tokens);
             entry.slots.push_back(Some(StoredMessage::new(seq, new.tokens, new.message)));
+            if !cut.is_empty() {
+                entry.passages.insert(seq, cut);
+            }
         }
         Ok(SeqRange::new(start, entry.next_seq()))
     }
@@ -186,6 +194,7 @@ impl ConversationStore for InMemoryStore {
         let next = entry.next_seq();
         let generation = entry.state.generation + 1;
         entry.slots.clear();
+        entry.passages.clear();
         entry.base = next;
         entry.stored = 0;
         entry.stored_tokens = 0;
@@ -248,6 +257,9 @@ impl ConversationStore for InMemoryStore {
         }
         entry.stored -= deleted;
         entry.stored_tokens -= tokens;
+        let mut index = std::mem::take(&mut entry.passages);
+        index.retain(|seq, _| entry.get(*seq).is_some());
+        entry.passages = index;
         entry.trim_front();
         Ok(deleted)
     }
@@ -283,6 +295,31 @@ impl ConversationStore for InMemoryStore {
             leases.remove(conversation);
         }
         Ok(())
+    }
+
+    async fn search_passages(
+        &self,
+        conversation: &ConversationId,
+        query: &RecallQuery,
+    ) -> Result<Vec<Passage>, StoreError> {
+        let wanted = query.terms();
+        if wanted.is_empty() || query.limit == 0 {
+            return Ok(Vec::new());
+        }
+        let Some(entry) = self.existing(conversation) else { return Ok(Vec::new()) };
+        // Only the passages that share a term are copied out, and ranking runs after the lock is gone.
+        let candidates: Vec<Candidate> = {
+            let entry = lock(&entry);
+            let role = |seq: Seq| entry.get(seq).map(|stored| stored.message.role);
+            entry
+                .passages
+                .range(..query.below)
+                .flat_map(|(seq, cut)| cut.iter().map(move |passage| (*seq, passage)))
+                .filter(|(_, passage)| passage.terms.iter().any(|term| wanted.contains(term)))
+                .filter_map(|(seq, passage)| Some(Candidate::new(seq, role(seq)?, passage.clone())))
+                .collect()
+        };
+        Ok(rank(query, candidates))
     }
 }
 

@@ -99,10 +99,32 @@ const MIGRATIONS: &[&str] = &[
         sources  TEXT   NOT NULL,
         PRIMARY KEY (run, position)
     );",
+    // Version 2: recall over stored messages (see `tidemark_core::recall`).
+    // One row per passage of a message: its place in the message, the
+    // message's role, the text and its distinct search terms. The GIN index
+    // over the terms finds the candidates of a search; tidemark's own
+    // tokenizer made the terms, so the index agrees with every other store
+    // (a text search configuration, even 'simple', would split identifiers
+    // such as `fix/retry-backoff-7781` its own way). Candidates are ranked in
+    // Rust by `recall::rank`. The migration fills the table from the messages
+    // already stored (`recall::backfill`, after this step).
+    "CREATE TABLE {s}.passages (
+        conversation TEXT COLLATE \"C\" NOT NULL,
+        seq          BIGINT NOT NULL,
+        idx          BIGINT NOT NULL,
+        role         TEXT   NOT NULL,
+        text         TEXT   NOT NULL,
+        terms        TEXT[] NOT NULL,
+        PRIMARY KEY (conversation, seq, idx)
+    );
+    CREATE INDEX passages_terms ON {s}.passages USING GIN (terms);",
 ];
 
+/// The version whose step creates the recall table, after which the stored messages are indexed.
+const RECALL: u32 = 2;
+
 /// The newest schema version this build knows: the number of migration steps.
-pub(super) const LATEST: u32 = 1;
+pub(super) const LATEST: u32 = 2;
 
 // The version constant and the list of steps must move together.
 const _: () = assert!(MIGRATIONS.len() == LATEST as usize);
@@ -209,8 +231,11 @@ pub(super) async fn migrate(
             .map_err(fail)?;
     }
     let first = usize::try_from(found).unwrap_or(usize::MAX);
-    for step in MIGRATIONS.iter().skip(first) {
+    for (done, step) in (1..).zip(MIGRATIONS.iter()).skip(first) {
         transaction.batch_execute(&step.replace("{s}", quoted)).await.map_err(fail)?;
+        if done == RECALL {
+            super::recall::backfill(&transaction, quoted).await?;
+        }
     }
     let latest = i32::try_from(LATEST).unwrap_or(i32::MAX);
     transaction.batch_execute(&format!("DELETE FROM {quoted}.tidemark_schema")).await.map_err(fail)?;

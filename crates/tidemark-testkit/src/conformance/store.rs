@@ -1,5 +1,7 @@
 //! The [`ConversationStore`] conformance suite: fixed scenarios for each rule of the contract, then random operations in lock-step with [`ReferenceStore`].
 
+mod recall;
+
 use std::future::Future;
 use std::time::Duration;
 
@@ -7,8 +9,8 @@ use futures::future::join_all;
 use proptest::prelude::*;
 use tidemark_core::store::StoredSummary;
 use tidemark_core::{
-    CompactionState, ConversationId, ConversationStore, Lease, Message, NewMessage, Seq, SeqRange,
-    StoreError, StoredMessage,
+    CompactionState, ConversationId, ConversationStore, Lease, Message, NewMessage, RecallQuery, Seq,
+    SeqRange, StoreError, StoredMessage,
 };
 
 use super::{Failure, Ids, Report, Samples, ensure, fail_on};
@@ -59,11 +61,16 @@ where
     conversations_are_listed_in_order(&make().await, &mut ids).await?;
     concurrent_appends_never_share_numbers(&make().await, &mut ids).await?;
     leases_are_exclusive_until_released_or_expired(&make().await, &mut ids).await?;
+    recall::recall_finds_identifiers(&make().await, &mut ids).await?;
+    recall::recall_stays_below_the_mark(&make().await, &mut ids).await?;
+    recall::recall_returns_short_passages_best_first(&make().await, &mut ids).await?;
+    recall::recall_forgets_deleted_messages(&make().await, &mut ids).await?;
+    recall::recall_survives_bad_queries(&make().await, &mut ids).await?;
     let store = make().await;
     for case in 0..cases {
         lockstep_with_reference(&store, &mut ids, case).await?;
     }
-    Ok(Report { checks: 14, cases })
+    Ok(Report { checks: 19, cases })
 }
 
 /// Leases are what keeps two memories over one store from compacting a conversation at once.
@@ -443,6 +450,8 @@ enum Op {
     /// Conversation, generation offset (0 = current), watermark step, retained picks, with summary.
     SaveState(usize, u64, u64, Vec<u64>, bool),
     Prune(usize),
+    /// Conversation, picks from the vocabulary, the mark, the limit.
+    Search(usize, Vec<usize>, u64, usize),
 }
 
 fn arb_op() -> impl Strategy<Value = Op> {
@@ -457,7 +466,9 @@ fn arb_op() -> impl Strategy<Value = Op> {
         1 => conversation.clone().prop_map(Op::State),
         2 => (conversation.clone(), prop_oneof![3 => Just(0u64), 1 => 1..3u64], 0..4u64, prop::collection::vec(0..12u64, 0..3), any::<bool>())
             .prop_map(|(c, g, w, r, s)| Op::SaveState(c, g, w, r, s)),
-        1 => conversation.prop_map(Op::Prune),
+        1 => conversation.clone().prop_map(Op::Prune),
+        2 => (conversation, prop::collection::vec(0..recall::VOCABULARY.len(), 1..4), 0..14u64, 1..6usize)
+            .prop_map(|(c, words, below, limit)| Op::Search(c, words, below, limit)),
     ]
 }
 
@@ -498,6 +509,12 @@ async fn apply<S: ConversationStore>(
             outcome(store.save_state(&ids[*c], state.generation + offset, new).await)
         }
         Op::Prune(c) => outcome(store.prune(&ids[*c]).await),
+        Op::Search(c, words, below, limit) => {
+            let text: Vec<&str> = words.iter().map(|word| recall::VOCABULARY[*word]).collect();
+            let query = RecallQuery::new(text.join(" "), Seq(*below), *limit);
+            // Scores are compared to the bit: every store ranks with `recall::rank`.
+            outcome(store.search_passages(&ids[*c], &query).await)
+        }
     }
 }
 
@@ -524,7 +541,8 @@ async fn lockstep_with_reference<S: ConversationStore>(
             | Op::Clear(c)
             | Op::State(c)
             | Op::SaveState(c, ..)
-            | Op::Prune(c) => *c,
+            | Op::Prune(c)
+            | Op::Search(c, ..) => *c,
         };
         let state = fail_on(CHECK, reference.state(&conversations[conversation]).await)?;
         let expected = apply(&reference, &conversations, op, &state).await;

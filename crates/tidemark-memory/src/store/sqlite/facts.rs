@@ -10,7 +10,7 @@
 //! rollback in `runs`.
 
 mod runs;
-mod search;
+pub(super) mod search;
 
 use std::fmt::Write as _;
 

@@ -104,10 +104,44 @@ const MIGRATIONS: &[&str] = &[
         holder       TEXT    NOT NULL,
         expires_ms   INTEGER NOT NULL
     ) STRICT, WITHOUT ROWID;",
+    // Version 5: recall over stored messages (see `tidemark_core::recall`).
+    // One row per passage of a message: its place in the message, the
+    // message's role, the text and its search terms (hex tokens, see
+    // `recall.rs`). `passages_fts` is an FTS5 index with external content:
+    // it keeps only the index of `terms` and reads the rows from `passages`,
+    // and the triggers keep it in step with every insert and delete, in the
+    // writer's transaction. It keeps no positions (`detail = 'none'`): a
+    // query is a list of single tokens, never a phrase, and the final ranking
+    // happens in Rust, so positions would only make every append slower. The
+    // unique key is also the index that `clear` and
+    // `prune` delete by. Rows have a rowid, which FTS5 links them by. The
+    // migration fills the table from the messages already stored
+    // (`recall::backfill`, after this step).
+    "CREATE TABLE passages (
+        conversation TEXT    NOT NULL,
+        seq          INTEGER NOT NULL,
+        idx          INTEGER NOT NULL,
+        role         TEXT    NOT NULL,
+        text         TEXT    NOT NULL,
+        terms        TEXT    NOT NULL,
+        UNIQUE (conversation, seq, idx)
+    ) STRICT;
+    CREATE VIRTUAL TABLE passages_fts USING fts5 (
+        terms, content = 'passages', tokenize = 'ascii', detail = 'none'
+    );
+    CREATE TRIGGER passages_fts_insert AFTER INSERT ON passages BEGIN
+        INSERT INTO passages_fts (rowid, terms) VALUES (new.rowid, new.terms);
+    END;
+    CREATE TRIGGER passages_fts_delete AFTER DELETE ON passages BEGIN
+        INSERT INTO passages_fts (passages_fts, rowid, terms) VALUES ('delete', old.rowid, old.terms);
+    END;",
 ];
 
+/// The version whose step creates the recall index, after which the stored messages are indexed.
+const RECALL: u32 = 5;
+
 /// The newest schema version this build knows: the number of migration steps.
-pub(super) const LATEST: u32 = 4;
+pub(super) const LATEST: u32 = 5;
 
 // The version constant and the list of steps must move together.
 const _: () = assert!(MIGRATIONS.len() == LATEST as usize);
@@ -137,8 +171,11 @@ pub(super) fn migrate(connection: &mut Connection) -> Result<(), StoreError> {
     }
     let first =
         usize::try_from(found).map_err(|_| StoreError::backend("open", DataError::Version(found.into())))?;
-    for step in MIGRATIONS.iter().skip(first) {
+    for (done, step) in (1..).zip(MIGRATIONS.iter()).skip(first) {
         transaction.execute_batch(step).map_err(|error| StoreError::backend("open", error))?;
+        if done == RECALL {
+            super::recall::backfill(&transaction).map_err(|fail| fail.named("open"))?;
+        }
     }
     transaction
         .pragma_update(None, "user_version", LATEST)

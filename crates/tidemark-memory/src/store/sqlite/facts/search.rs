@@ -116,7 +116,7 @@ fn scope_token(scope: &Scope) -> String {
     token
 }
 
-fn push_hex(out: &mut String, bytes: &[u8]) {
+pub(in crate::store::sqlite) fn push_hex(out: &mut String, bytes: &[u8]) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     out.reserve(bytes.len() * 2);
     for byte in bytes {

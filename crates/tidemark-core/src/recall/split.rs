@@ -1,0 +1,113 @@
+//! Cutting a message into passages: whole lines packed into short windows, long lines cut between words.
+
+use super::PassageText;
+use crate::message::{Message, Part};
+
+/// The longest passage, in bytes of UTF-8.
+pub const MAX_PASSAGE_BYTES: usize = 384;
+
+/// The passages of `message`, each with its index, in the order of the message's content.
+///
+/// Text parts, tool results and tool calls (the tool's name, then its
+/// arguments as the model wrote them) are searchable; attachments are not.
+/// Each part is cut on its own: consecutive lines are packed into one
+/// passage while it stays within [`MAX_PASSAGE_BYTES`], and a longer line is
+/// cut after a sentence or between words (inside a word only when one word is
+/// longer than a passage, and never inside a character). Passages without
+/// any search term (blank lines, punctuation) are left out, and a NUL
+/// character is quoted as U+FFFD, which every database can store.
+///
+/// ```
+/// use tidemark_core::Message;
+/// use tidemark_core::recall::{MAX_PASSAGE_BYTES, passages};
+///
+/// let log: String = (0..100).map(|i| format!("step {i}: ok\n")).collect();
+/// let cut = passages(&Message::tool_result("call_1", log + "step 100: INC-20931 raised\n"));
+/// assert!(cut.len() > 1 && cut.iter().all(|passage| passage.text.len() <= MAX_PASSAGE_BYTES));
+/// let hit = cut.iter().find(|passage| passage.text.contains("INC-20931")).expect("the line is kept");
+/// assert_eq!(hit.index as usize, cut.len() - 1);
+/// ```
+pub fn passages(message: &Message) -> Vec<PassageText> {
+    let mut found = Vec::new();
+    for part in &message.parts {
+        match part {
+            Part::Text { text } => cut(text, &mut found),
+            Part::ToolCall(call) => cut(&format!("{} {}", call.name, call.arguments), &mut found),
+            Part::ToolResult(result) => cut(&result.content, &mut found),
+            Part::Attachment(_) => {}
+        }
+    }
+    found
+}
+
+/// Cut one part's text into passages appended to `found`.
+fn cut(text: &str, found: &mut Vec<PassageText>) {
+    let mut window = String::new();
+    for line in text.lines() {
+        let line = line.trim_end();
+        if line.trim_start().is_empty() {
+            continue;
+        }
+        if !window.is_empty() && window.len() + 1 + line.len() > MAX_PASSAGE_BYTES {
+            flush(&mut window, found);
+        }
+        if line.len() > MAX_PASSAGE_BYTES {
+            flush(&mut window, found);
+            let mut rest = line.trim_start();
+            while rest.len() > MAX_PASSAGE_BYTES {
+                let (piece, after) = rest.split_at(cut_point(rest));
+                window.push_str(piece.trim_end());
+                flush(&mut window, found);
+                rest = after.trim_start();
+            }
+            // The tail of a long line may share its passage with the next lines.
+            window.push_str(rest);
+            continue;
+        }
+        if !window.is_empty() {
+            window.push('\n');
+        }
+        window.push_str(line);
+    }
+    flush(&mut window, found);
+}
+
+/// Where to cut a line longer than a passage: after the last sentence in its second half, else at the last space, else at a character boundary.
+fn cut_point(line: &str) -> usize {
+    let mut limit = MAX_PASSAGE_BYTES;
+    while !line.is_char_boundary(limit) {
+        limit -= 1;
+    }
+    let head = &line[..limit];
+    let sentence = head
+        .rmatch_indices(['.', '!', '?'])
+        .map(|(at, mark)| at + mark.len())
+        .find(|&end| end >= limit / 2 && head[end..].starts_with(char::is_whitespace));
+    if let Some(end) = sentence {
+        return end;
+    }
+    match head.rfind(char::is_whitespace) {
+        Some(space) if space > 0 => space,
+        // One word longer than a passage: a cut inside it cannot be avoided.
+        _ if limit > 0 => limit,
+        // A first character wider than a passage cannot happen (4 bytes at most), but never return 0.
+        _ => line.chars().next().map_or(line.len(), char::len_utf8),
+    }
+}
+
+/// Turn the window into a passage if it holds any search term, and empty it.
+fn flush(window: &mut String, found: &mut Vec<PassageText>) {
+    if window.is_empty() {
+        return;
+    }
+    let mut text = std::mem::take(window);
+    if text.contains('\0') {
+        // PostgreSQL's text cannot hold NUL, and a passage must read the same from every store.
+        text = text.replace('\0', "\u{fffd}");
+    }
+    let index = u32::try_from(found.len()).unwrap_or(u32::MAX);
+    let passage = PassageText::new(index, text);
+    if !passage.terms.is_empty() {
+        found.push(passage);
+    }
+}

@@ -1,0 +1,108 @@
+//! The search tokenizer: lowercase words of letters and digits, identifiers kept whole beside their parts.
+
+use std::collections::HashSet;
+
+/// The longest term, in characters; a longer word is cut to this length, the same way when indexing and when querying.
+pub const MAX_TERM_CHARS: usize = 64;
+
+/// How many bytes of a query are read: a longer query is cut (at a character boundary) before it is tokenised.
+pub const MAX_QUERY_BYTES: usize = 4096;
+
+/// The most distinct terms a query searches for.
+pub const MAX_QUERY_TERMS: usize = 32;
+
+/// The characters that join words into one identifier, such as `fix/retry-backoff`, `snake_case` or `a.b.c`.
+const JOINERS: [char; 4] = ['-', '_', '.', '/'];
+
+/// Words too common to tell passages apart; dropped from queries only, so that the index stays complete.
+const STOP_WORDS: &[&str] = &[
+    "a", "an", "and", "are", "as", "at", "be", "but", "by", "did", "do", "does", "for", "from", "had", "has",
+    "have", "how", "i", "if", "in", "is", "it", "its", "me", "my", "of", "on", "or", "our", "so", "that",
+    "the", "their", "them", "then", "there", "these", "they", "this", "to", "was", "we", "were", "what",
+    "when", "where", "which", "who", "why", "will", "with", "you", "your",
+];
+
+/// The search terms of `text`, in order, repeats included: the tokenizer every store uses for indexing and for queries.
+///
+/// A term is a run of letters and digits (in any script), lowercased. Words
+/// joined by `-`, `_`, `.` or `/` form an identifier, which yields itself
+/// whole and then each of its parts, so that a search finds it by either.
+/// Joiners at the ends of a word (a full stop, a leading dash) are not part
+/// of it. Every other character separates terms, and a term longer than
+/// [`MAX_TERM_CHARS`] characters is cut to that length.
+///
+/// ```
+/// use tidemark_core::recall::terms;
+///
+/// assert_eq!(terms("Deploy to europe-west4."), ["deploy", "to", "europe-west4", "europe", "west4"]);
+/// assert_eq!(terms("INC-20931"), ["inc-20931", "inc", "20931"]);
+/// assert_eq!(terms("fix/retry-backoff-7781"), ["fix/retry-backoff-7781", "fix", "retry", "backoff", "7781"]);
+/// assert_eq!(terms("call snake_case_name()"), ["call", "snake_case_name", "snake", "case", "name"]);
+/// assert_eq!(terms("Größe: ÉTÉ"), ["größe", "été"]);
+/// assert!(terms(" \"*\" NEAR( -- ").iter().all(|term| term == "near"));
+/// ```
+pub fn terms(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for chunk in text.split(|c: char| !(c.is_alphanumeric() || JOINERS.contains(&c))) {
+        let word = chunk.trim_matches(|c: char| JOINERS.contains(&c));
+        if word.is_empty() {
+            continue;
+        }
+        let mut parts = word.split(|c: char| JOINERS.contains(&c)).filter(|part| !part.is_empty());
+        let first = parts.next().unwrap_or(word);
+        match parts.next() {
+            None => found.push(term(first)),
+            Some(second) => {
+                found.push(term(word));
+                found.push(term(first));
+                found.push(term(second));
+                found.extend(parts.map(term));
+            }
+        }
+    }
+    found
+}
+
+/// The distinct terms a query searches for, in the order they first appear.
+///
+/// Only the first [`MAX_QUERY_BYTES`] bytes are read, common English words
+/// (such as `the` or `what`) are dropped, and at most [`MAX_QUERY_TERMS`] terms
+/// are kept, so that any query, even a megabyte of text, costs a bounded search.
+/// A query with no terms left finds nothing.
+///
+/// ```
+/// use tidemark_core::recall::query_terms;
+///
+/// assert_eq!(query_terms("What did we decide about the a.b.c flag?"), ["decide", "about", "a.b.c", "b", "c", "flag"]);
+/// assert!(query_terms("the AND or -").is_empty());
+/// ```
+pub fn query_terms(text: &str) -> Vec<String> {
+    let mut end = text.len().min(MAX_QUERY_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut seen = HashSet::new();
+    let mut kept = Vec::new();
+    for term in terms(&text[..end]) {
+        if kept.len() == MAX_QUERY_TERMS {
+            break;
+        }
+        if !STOP_WORDS.contains(&term.as_str()) && seen.insert(term.clone()) {
+            kept.push(term);
+        }
+    }
+    kept
+}
+
+/// One word as a term: lowercased and cut to [`MAX_TERM_CHARS`] characters.
+fn term(word: &str) -> String {
+    if word.is_ascii() {
+        // Most words are ASCII: one byte per character, lowercased in one pass.
+        return word[..word.len().min(MAX_TERM_CHARS)].to_ascii_lowercase();
+    }
+    let lower = word.to_lowercase();
+    match lower.char_indices().nth(MAX_TERM_CHARS) {
+        Some((cut, _)) => lower[..cut].to_owned(),
+        None => lower,
+    }
+}

@@ -1,0 +1,108 @@
+//! Unit cases for the recall rules: tokenising, cutting and ranking.
+
+use super::*;
+use crate::message::{Message, ToolCall};
+
+fn check_terms(text: &str, expected: &[&str]) {
+    assert_eq!(terms(text), expected, "terms of {text:?}");
+}
+
+#[test]
+fn identifiers_yield_themselves_and_their_parts() {
+    check_terms("99-1842-X", &["99-1842-x", "99", "1842", "x"]);
+    check_terms("a.b.c", &["a.b.c", "a", "b", "c"]);
+    check_terms("--flag", &["flag"]);
+    check_terms("end.", &["end"]);
+    check_terms("x..y", &["x..y", "x", "y"]);
+    check_terms("", &[]);
+    check_terms("\u{0}\u{7}\t\"*\"()", &[]);
+    check_terms("日本語 テキスト", &["日本語", "テキスト"]);
+}
+
+#[test]
+fn long_words_and_long_queries_are_bounded() {
+    let long = "x".repeat(500);
+    assert_eq!(terms(&long)[0].chars().count(), MAX_TERM_CHARS);
+    let huge: String = (0..200_000).map(|i| format!("w{i} ")).collect();
+    let kept = query_terms(&huge);
+    assert_eq!(kept.len(), MAX_QUERY_TERMS);
+    // A query cut inside a multi-byte character is cut before it instead.
+    let wide = "é".repeat(MAX_QUERY_BYTES);
+    assert_eq!(query_terms(&wide).len(), 1);
+}
+
+#[test]
+fn stop_words_leave_queries_only() {
+    assert!(query_terms("what is the").is_empty());
+    assert_eq!(terms("what is the"), ["what", "is", "the"]);
+    assert_eq!(query_terms("the the deploy deploy"), ["deploy"]);
+}
+
+#[test]
+fn passages_cover_text_tool_calls_and_results() {
+    let call = ToolCall::with_raw_arguments("c1", "read_file", r#"{"path":"src/lib.rs"}"#);
+    let cut = passages(&Message::assistant_tool_calls([call]));
+    assert_eq!(cut.len(), 1);
+    assert!(
+        cut[0].terms.contains(&"read_file".to_owned()) && cut[0].terms.contains(&"src/lib.rs".to_owned())
+    );
+    assert!(passages(&Message::user("  \n ... \n")).is_empty());
+    let two = Message::user("first part").with_part(crate::message::Part::text("second part"));
+    let cut = passages(&two);
+    assert_eq!(cut.iter().map(|p| p.index).collect::<Vec<_>>(), [0, 1]);
+}
+
+#[test]
+fn long_lines_are_cut_between_words_and_never_inside_a_character() {
+    let prose = "Ünïcödé wörds gö hérè. ".repeat(60);
+    for passage in passages(&Message::user(prose.clone())) {
+        assert!(passage.text.len() <= MAX_PASSAGE_BYTES);
+        assert!(!passage.text.starts_with(' ') && !passage.text.ends_with(' '));
+        assert!(prose.contains(&passage.text));
+    }
+    let word = "é".repeat(1000);
+    let cut = passages(&Message::user(word));
+    assert!(cut.len() > 1 && cut.iter().all(|p| p.text.len() <= MAX_PASSAGE_BYTES));
+}
+
+#[test]
+fn short_lines_are_packed_whole() {
+    let text = "line one\nline two\nline three";
+    let cut = passages(&Message::user(text));
+    assert_eq!(cut.len(), 1);
+    assert_eq!(cut[0].text, text);
+}
+
+fn candidate(seq: u64, index: u32, text: &str) -> Candidate {
+    Candidate::new(Seq(seq), crate::message::Role::User, PassageText::new(index, text))
+}
+
+#[test]
+fn rare_terms_win_and_ties_go_to_newer_messages() {
+    let candidates = vec![
+        candidate(0, 0, "retry backoff tuning"),
+        candidate(1, 0, "retry backoff INC-20931"),
+        candidate(2, 0, "retry backoff tuning"),
+        candidate(3, 0, "retry backoff tuning"),
+    ];
+    let found = rank(&RecallQuery::new("retry INC-20931", Seq(10), 2), candidates.clone());
+    assert_eq!(found.iter().map(|p| p.seq.0).collect::<Vec<_>>(), [1, 3]);
+    let found = rank(&RecallQuery::new("tuning", Seq(3), 10), candidates.clone());
+    assert_eq!(found.iter().map(|p| p.seq.0).collect::<Vec<_>>(), [2, 0]);
+    assert!(rank(&RecallQuery::new("tuning", Seq(0), 10), candidates.clone()).is_empty());
+    assert!(rank(&RecallQuery::new("tuning", Seq(9), 0), candidates.clone()).is_empty());
+    assert!(rank(&RecallQuery::new("\"*\" AND -", Seq(9), 5), candidates).is_empty());
+}
+
+#[test]
+fn scores_do_not_depend_on_candidate_order() {
+    let candidates = vec![
+        candidate(0, 0, "alpha beta beta"),
+        candidate(1, 0, "beta gamma"),
+        candidate(2, 1, "alpha gamma gamma"),
+    ];
+    let query = RecallQuery::new("alpha beta gamma", Seq(9), 10);
+    let forward = rank(&query, candidates.clone());
+    let backward = rank(&query, candidates.into_iter().rev());
+    assert_eq!(forward, backward);
+}

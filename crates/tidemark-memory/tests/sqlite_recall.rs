@@ -1,0 +1,111 @@
+//! Recall in the SQLite store across restarts and schema versions: the index lives in the file and old files gain it.
+
+use std::path::Path;
+
+use rusqlite::Connection;
+use tidemark_core::recall::RecallQuery;
+use tidemark_core::{ConversationId, ConversationStore, Message, NewMessage, Seq};
+use tidemark_memory::store::SqliteStore;
+
+fn id(text: &str) -> ConversationId {
+    ConversationId::new(text).expect("a valid id")
+}
+
+/// A second connection to the store's file, standing for another program (or an older build) that edits it.
+fn side_door(path: &Path) -> Connection {
+    Connection::open(path).expect("the file opens with plain rusqlite")
+}
+
+fn history() -> Vec<NewMessage> {
+    [
+        Message::user("Deploy fix/retry-backoff-7781 to europe-west4."),
+        Message::assistant("Deployed; INC-20931 is closed."),
+        Message::tool_result("call_1", "order 99-1842-X shipped"),
+    ]
+    .into_iter()
+    .map(|message| NewMessage::new(message, 5))
+    .collect()
+}
+
+async fn found(store: &SqliteStore, conversation: &ConversationId, query: &str) -> Vec<u64> {
+    let hits = store
+        .search_passages(conversation, &RecallQuery::new(query, Seq(u64::MAX), 5))
+        .await
+        .expect("search");
+    hits.iter().map(|hit| hit.seq.0).collect()
+}
+
+fn count(connection: &Connection, sql: &str) -> i64 {
+    connection.query_row(sql, [], |row| row.get(0)).expect("count")
+}
+
+#[tokio::test]
+async fn passages_survive_a_restart() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let path = dir.path().join("recall.db");
+    let conversation = id("restart");
+    let store = SqliteStore::open(&path).expect("open");
+    store.append(&conversation, history()).await.expect("append");
+    drop(store);
+
+    let store = SqliteStore::open(&path).expect("reopen");
+    assert_eq!(found(&store, &conversation, "INC-20931").await, [1]);
+    assert_eq!(found(&store, &conversation, "retry-backoff").await, [0]);
+    assert_eq!(found(&store, &conversation, "1842").await, [2]);
+}
+
+#[tokio::test]
+async fn a_file_of_schema_4_gains_the_index_over_its_old_messages() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let path = dir.path().join("schema-4.db");
+    let conversation = id("old");
+    // A file of version 4 is what this build writes without the step of
+    // version 5: the steps before it are never edited. The messages are
+    // appended first and their passages removed with the step, as a build
+    // of version 4 would have left them.
+    let store = SqliteStore::open(&path).expect("open");
+    store.append(&conversation, history()).await.expect("append");
+    drop(store);
+    let side = side_door(&path);
+    side.execute_batch(
+        "DROP TRIGGER passages_fts_insert;
+         DROP TRIGGER passages_fts_delete;
+         DROP TABLE passages_fts;
+         DROP TABLE passages;
+         PRAGMA user_version = 4;",
+    )
+    .expect("take the file back to version 4");
+    // A row that does not decode stays out of the index without failing the migration.
+    side.execute("UPDATE conversations SET next_seq = 4, stored = 4 WHERE id = 'old'", []).expect("update");
+    side.execute("INSERT INTO messages VALUES ('old', 3, 1, 'not json')", []).expect("insert");
+    drop(side);
+
+    let store = SqliteStore::open(&path).expect("the old file opens");
+    assert_eq!(found(&store, &conversation, "europe-west4").await, [0]);
+    assert_eq!(found(&store, &conversation, "inc").await, [1]);
+    assert_eq!(found(&store, &conversation, "99-1842-x").await, [2]);
+    store
+        .append(&conversation, vec![NewMessage::new(Message::user("europe-west4 again"), 3)])
+        .await
+        .expect("append");
+    assert_eq!(found(&store, &conversation, "europe-west4").await, [4, 0]);
+    drop(store);
+
+    let side = side_door(&path);
+    assert_eq!(count(&side, "PRAGMA user_version"), 5);
+    assert_eq!(count(&side, "SELECT count(*) FROM passages"), 4);
+    // The external-content index agrees with its table.
+    side.execute("INSERT INTO passages_fts (passages_fts, rank) VALUES ('integrity-check', 1)", [])
+        .expect("the index matches the passages");
+}
+
+#[tokio::test]
+async fn clear_and_prune_keep_the_index_in_step() {
+    let store = SqliteStore::open_in_memory().expect("open");
+    let conversation = id("step");
+    store.append(&conversation, history()).await.expect("append");
+    store.clear(&conversation).await.expect("clear");
+    assert!(found(&store, &conversation, "europe-west4").await.is_empty());
+    store.append(&conversation, history()).await.expect("append");
+    assert_eq!(found(&store, &conversation, "europe-west4").await, [3]);
+}

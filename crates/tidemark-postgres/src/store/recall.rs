@@ -1,0 +1,127 @@
+//! Recall in PostgreSQL: passages written with their messages, candidates found by the GIN index of their terms, ranked in Rust.
+//!
+//! The terms are those of [`terms`](tidemark_core::recall::terms), kept as a
+//! `TEXT[]`, so the index and the query agree with the other stores exactly;
+//! the query's terms travel as one array parameter and are never SQL. The
+//! candidates (any query term, this conversation, below the mark, at most
+//! [`CANDIDATES`] of the newest) are ranked by [`rank`], as in every store.
+
+use deadpool_postgres::GenericClient;
+use tidemark_core::recall::{Candidate, Passage, PassageText, RecallQuery, passages, rank};
+use tidemark_core::{ConversationId, Message, NewMessage, Role, Seq, StoreError};
+
+use super::{PostgresStore, StoreFail, execute, query};
+use tidemark_core::store::sql::{DataError, from_sql};
+
+/// The most candidates handed to [`rank`]: the newest when more match.
+const CANDIDATES: i64 = 4096;
+
+const SEARCH: &str = "SELECT seq, idx, role, text FROM {s}.passages
+     WHERE conversation = $1 AND seq < $2 AND terms && $3::text[]
+     ORDER BY seq DESC, idx
+     LIMIT $4";
+
+const INSERT: &str = "INSERT INTO {s}.passages (conversation, seq, idx, role, text, terms)
+     VALUES ($1, $2, $3, $4, $5, $6)";
+
+/// The passages of a batch of messages as the append statement's column arrays.
+pub(super) struct Columns {
+    /// Each passage's message, by its place in the batch from one.
+    pub(super) positions: Vec<i64>,
+    pub(super) indices: Vec<i64>,
+    pub(super) roles: Vec<&'static str>,
+    pub(super) texts: Vec<String>,
+    /// Each passage's terms joined by spaces (a term never holds one).
+    pub(super) terms: Vec<String>,
+}
+
+impl Columns {
+    /// Cut every message of the batch.
+    pub(super) fn of(messages: &[NewMessage]) -> Self {
+        let mut columns = Self {
+            positions: Vec::new(),
+            indices: Vec::new(),
+            roles: Vec::new(),
+            texts: Vec::new(),
+            terms: Vec::new(),
+        };
+        for (position, new) in (1i64..).zip(messages) {
+            for passage in passages(&new.message) {
+                columns.positions.push(position);
+                columns.indices.push(i64::from(passage.index));
+                columns.roles.push(new.message.role.as_str());
+                columns.terms.push(passage.terms.join(" "));
+                columns.texts.push(passage.text);
+            }
+        }
+        columns
+    }
+}
+
+/// The best passages of `conversation` for `query`.
+pub(super) async fn search(
+    store: &PostgresStore,
+    conversation: &ConversationId,
+    query_: &RecallQuery,
+) -> Result<Vec<Passage>, StoreFail> {
+    let wanted = query_.terms();
+    if wanted.is_empty() || query_.limit == 0 {
+        return Ok(Vec::new());
+    }
+    // No stored number reaches `i64::MAX`, so a mark beyond it means "everything".
+    let below = i64::try_from(query_.below.0).unwrap_or(i64::MAX);
+    let client = store.client().await?;
+    let rows =
+        query(&client, &store.sql(SEARCH), &[&conversation.as_str(), &below, &wanted, &CANDIDATES]).await?;
+    let mut candidates = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let seq = Seq(from_sql(row.try_get(0)?, "seq")?);
+        let index: u32 = from_sql(row.try_get(1)?, "idx")?;
+        let role = role_from_sql(row.try_get(2)?)?;
+        let text: String = row.try_get(3)?;
+        candidates.push(Candidate::new(seq, role, PassageText::new(index, text)));
+    }
+    Ok(rank(query_, candidates))
+}
+
+/// Cut and index every stored message: the migration to the schema with recall runs this once, in its transaction.
+///
+/// A body that does not decode is left out of the index (loading it reports
+/// it as corrupt anyway); the migration must not fail a database over one bad row.
+pub(super) async fn backfill<C: GenericClient>(client: &C, quoted: &str) -> Result<(), StoreError> {
+    let fail = |error: tokio_postgres::Error| StoreError::backend("connect", error);
+    let rows = client
+        .query(&format!("SELECT conversation, seq, body FROM {quoted}.messages"), &[])
+        .await
+        .map_err(fail)?;
+    let insert = INSERT.replace("{s}", quoted);
+    for row in rows {
+        let conversation: &str = row.try_get(0).map_err(fail)?;
+        let seq: i64 = row.try_get(1).map_err(fail)?;
+        let Ok(message) = Message::from_json(row.try_get(2).map_err(fail)?) else {
+            tracing::warn!(
+                conversation,
+                seq,
+                "a stored message does not decode; it is left out of the recall index"
+            );
+            continue;
+        };
+        for passage in passages(&message) {
+            let index = i64::from(passage.index);
+            execute(
+                client,
+                &insert,
+                &[&conversation, &seq, &index, &message.role.as_str(), &passage.text, &passage.terms],
+            )
+            .await
+            .map_err(fail)?;
+        }
+    }
+    Ok(())
+}
+
+/// A stored role name as the role (the store writes [`Role::as_str`]).
+fn role_from_sql(raw: &str) -> Result<Role, DataError> {
+    serde_json::from_value(serde_json::Value::String(raw.to_owned()))
+        .map_err(|source| DataError::Json { column: "role", source })
+}

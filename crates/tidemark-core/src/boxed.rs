@@ -35,7 +35,10 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::compactor::Compactor;
-use crate::error::{CompactionError, CompletionError, HookError, MemoryError, ObserverError, StoreError};
+use crate::context::{ContextRequest, ContextSource};
+use crate::error::{
+    CompactionError, CompletionError, ContextError, HookError, MemoryError, ObserverError, StoreError,
+};
 use crate::event::CompactionEvent;
 use crate::fact::{
     BudgetUsage, Fact, FactError, FactFilter, FactId, FactStore, Merge, Merged, NewFact, Put, RollbackRecord,
@@ -65,6 +68,8 @@ pub type BoxCompactor = Box<dyn DynCompactor>;
 pub type BoxModel = Box<dyn DynCompletionModel>;
 /// A compaction observer chosen at run time.
 pub type BoxObserver = Box<dyn DynCompactionObserver>;
+/// A context source chosen at run time.
+pub type BoxContextSource = Box<dyn DynContextSource>;
 /// A fact store chosen at run time.
 pub type BoxFactStore = Box<dyn DynFactStore>;
 
@@ -665,5 +670,29 @@ impl FactStore for dyn DynFactStore {
     // Forwarded too, so a store that overrides the provided method keeps its own version behind the box.
     async fn unverified_runs(&self) -> Result<Vec<RunId>, FactError> {
         self.unverified_runs_boxed().await
+    }
+}
+
+/// The object-safe twin of [`ContextSource`].
+#[allow(missing_docs)] // Each method mirrors the documented method of the static trait.
+pub trait DynContextSource: Send + Sync {
+    fn context_boxed<'a>(
+        &'a self,
+        request: &'a ContextRequest<'a>,
+    ) -> BoxFuture<'a, Result<Option<Message>, ContextError>>;
+}
+
+impl<T: ContextSource> DynContextSource for T {
+    fn context_boxed<'a>(
+        &'a self,
+        request: &'a ContextRequest<'a>,
+    ) -> BoxFuture<'a, Result<Option<Message>, ContextError>> {
+        Box::pin(self.context(request))
+    }
+}
+
+impl ContextSource for dyn DynContextSource {
+    async fn context(&self, request: &ContextRequest<'_>) -> Result<Option<Message>, ContextError> {
+        self.context_boxed(request).await
     }
 }

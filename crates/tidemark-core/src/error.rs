@@ -165,6 +165,25 @@ impl ObserverError {
     }
 }
 
+/// A failure of a [`ContextSource`](crate::context::ContextSource): the load goes on without its block.
+///
+/// It is a transparent wrapper: its text and source are those of the source's own error.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct ContextError(BoxError);
+
+impl ContextError {
+    /// Wrap the source's own error.
+    pub fn new(error: impl Into<BoxError>) -> Self {
+        Self(error.into())
+    }
+
+    /// The source's own error.
+    pub fn into_inner(self) -> BoxError {
+        self.0
+    }
+}
+
 /// A failure of a [`CompletionModel`](crate::CompletionModel) call.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]

@@ -27,6 +27,7 @@
 
 pub mod boxed;
 pub mod compactor;
+pub mod context;
 pub mod counter;
 pub mod error;
 pub mod event;
@@ -47,10 +48,11 @@ pub mod unit;
 mod forward;
 
 pub use compactor::Compactor;
+pub use context::{ContextRequest, ContextSource};
 pub use counter::{HeuristicCounter, TokenCounter};
 pub use error::{
-    BoxError, CompactionError, CompletionError, ConversationIdError, DecodeError, HeuristicError, HookError,
-    MemoryError, ObserverError, StoreError,
+    BoxError, CompactionError, CompletionError, ContextError, ConversationIdError, DecodeError,
+    HeuristicError, HookError, MemoryError, ObserverError, StoreError,
 };
 pub use event::{CompactionEvent, Outcome};
 pub use fact::{

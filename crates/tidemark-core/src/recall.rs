@@ -10,13 +10,17 @@
 //! The rules are pure functions here, so that every store cuts, tokenises and
 //! scores the same way: [`passages`] cuts a message, [`terms`] is the one
 //! tokenizer (for indexing and for queries), [`query_terms`] is what a query
-//! searches for, and [`rank`] scores candidates with BM25. A store with a
-//! search engine may use it to find candidates, but it ranks them with
-//! [`rank`], so that all stores return the same answer.
+//! searches for, [`candidate_messages`] chooses the messages whose passages
+//! are ranked (those the query's rarest terms point at, a bounded number, see
+//! the rule there), and [`rank`] scores their passages with BM25. Each store
+//! answers the per-term lookups from its own index, so that a search costs
+//! the same at turn 100 as at turn 100,000, and all stores return the same
+//! answer.
 //!
 //! [`ConversationStore::search_passages`]: crate::ConversationStore::search_passages
 
 mod rank;
+mod select;
 mod split;
 mod terms;
 
@@ -24,7 +28,8 @@ mod terms;
 mod tests;
 
 pub use rank::rank;
-pub use split::{MAX_PASSAGE_BYTES, passages};
+pub use select::{CANDIDATE_MESSAGES, RARE_MESSAGES, candidate_messages};
+pub use split::{MAX_PASSAGE_BYTES, index_terms, passages};
 pub use terms::{MAX_QUERY_BYTES, MAX_QUERY_TERMS, MAX_TERM_CHARS, query_terms, terms};
 
 use crate::id::Seq;

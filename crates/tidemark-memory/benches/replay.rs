@@ -5,13 +5,14 @@
 //! at 4 KiB. Before divan's timings, a report pass replays each size once and
 //! prints the total time, the p50 and p99 load latency over the first and the
 //! last 100 turns, and the ratio of the two p50s: a flat cost as the
-//! conversation grows shows as a ratio near 1.
+//! conversation grows shows as a ratio near 1. After each replay, recall
+//! searches below the final watermark are timed against the same run's loads.
 
 use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 
 use divan::Bencher;
-use tidemark_core::{ConversationId, ConversationMemory, ConversationStore, Message};
+use tidemark_core::{ConversationId, ConversationMemory, ConversationStore, Message, RecallQuery, Role};
 use tidemark_memory::{CompactingMemory, HeuristicCounter, InMemoryStore, SqliteStore, TokenWindow};
 use tidemark_testkit::reference::ConcatCompactor;
 use tidemark_testkit::workload::replay;
@@ -58,15 +59,44 @@ async fn run<M: ConversationMemory>(memory: &M, turns: &[Vec<Message>]) -> (Vec<
     (latencies, appending)
 }
 
-/// Replay on `memory` and count the compactions (every one writes the state once).
+/// What one replay measured.
+struct Measured {
+    latencies: Vec<Duration>,
+    appending: Duration,
+    compactions: u64,
+    /// The latency of a recall search below the watermark, one per sampled user message.
+    searches: Vec<Duration>,
+    /// How many of those searches found a passage.
+    found: usize,
+}
+
+/// How many user messages of the replay are asked again as recall searches after it.
+const SEARCHES: usize = 200;
+
+/// Replay on `memory`, count the compactions (every one writes the state once), then time recall searches.
+///
+/// The searches ask, below the final watermark, for the user messages of
+/// turns spread over the replay: queries as an agent writes them, some about
+/// text that is still in the window and some about text that left it.
 async fn measure<S: ConversationStore>(
     memory: CompactingMemory<S, TokenWindow<HeuristicCounter>, ConcatCompactor>,
     work: &[Vec<Message>],
-) -> (Vec<Duration>, Duration, u64) {
+) -> Measured {
     let (latencies, appending) = run(&memory, work).await;
     let id = ConversationId::new("replay").expect("valid id");
-    let compactions = memory.get_ref().state(&id).await.expect("state").generation;
-    (latencies, appending, compactions)
+    let state = memory.get_ref().state(&id).await.expect("state");
+    let step = (work.len() / SEARCHES).max(1);
+    let mut searches = Vec::with_capacity(SEARCHES);
+    let mut found = 0;
+    for turn in work.iter().step_by(step).take(SEARCHES) {
+        let Some(user) = turn.iter().find(|message| message.role == Role::User) else { continue };
+        let query = RecallQuery::new(user.text(), state.watermark, 8);
+        let started = Instant::now();
+        let hits = memory.get_ref().search_passages(&id, &query).await.expect("search");
+        searches.push(started.elapsed());
+        found += usize::from(!hits.is_empty());
+    }
+    Measured { latencies, appending, compactions: state.generation, searches, found }
 }
 
 fn percentile(samples: &[Duration], fraction: f64) -> Duration {
@@ -97,19 +127,30 @@ fn report() {
         "p99 last µs",
         "last/first"
     );
+    let mut recall_rows = Vec::new();
     for turns in [1_000, 8_000] {
         let work = replay(SEED, turns);
         for store in ["memory", "sqlite"] {
             let dir = tempfile::tempdir().expect("temp dir");
             let started = Instant::now();
-            let (latencies, appending, compactions) = match store {
+            let measured = match store {
                 "memory" => runtime.block_on(measure(memory(InMemoryStore::new()), &work)),
                 _ => {
                     let sqlite = SqliteStore::open(dir.path().join("replay.db")).expect("open");
                     runtime.block_on(measure(memory(sqlite), &work))
                 }
             };
-            let total = started.elapsed();
+            let total = started.elapsed() - measured.searches.iter().sum::<Duration>();
+            let Measured { latencies, appending, compactions, searches, found } = measured;
+            recall_rows.push(format!(
+                "{store:<10} {turns:>6} {:>9} {found:>6} {:>14.1} {:>14.1} {:>15.1} {:>9.2}",
+                searches.len(),
+                micros(percentile(&searches, 0.5)),
+                micros(percentile(&searches, 0.99)),
+                micros(percentile(&latencies[latencies.len() - 100..], 0.5)),
+                percentile(&searches, 0.5).as_secs_f64()
+                    / percentile(&latencies[latencies.len() - 100..], 0.5).as_secs_f64().max(1e-9),
+            ));
             let (first, last) = (&latencies[..100], &latencies[latencies.len() - 100..]);
             let (p50_first, p50_last) = (percentile(first, 0.5), percentile(last, 0.5));
             let loading: Duration = latencies.iter().sum();
@@ -125,6 +166,22 @@ fn report() {
                 p50_last.as_secs_f64() / p50_first.as_secs_f64().max(1e-9),
             );
         }
+    }
+    println!();
+    println!("recall searches after the replay (below the final watermark, at most 8 passages each)");
+    println!(
+        "{:<10} {:>6} {:>9} {:>6} {:>14} {:>14} {:>15} {:>9}",
+        "store",
+        "turns",
+        "searches",
+        "found",
+        "p50 search µs",
+        "p99 search µs",
+        "p50 last load µs",
+        "search/load"
+    );
+    for row in recall_rows {
+        println!("{row}");
     }
     println!();
 }

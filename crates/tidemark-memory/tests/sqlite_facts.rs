@@ -433,7 +433,7 @@ async fn facts_and_conversations_share_one_file() {
 
     let side = side_door(&path);
     let tables: Vec<String> = side
-        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'facts_fts_%' AND name NOT LIKE 'passages_fts_%' ORDER BY name")
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'facts_fts_%' AND name NOT IN ('recall_config', 'recall_data', 'recall_docsize', 'recall_idx') ORDER BY name")
         .expect("prepare")
         .query_map([], |row| row.get(0))
         .expect("query")
@@ -450,8 +450,8 @@ async fn facts_and_conversations_share_one_file() {
             "facts_fts",
             "leases",
             "messages",
-            "passages",
-            "passages_fts",
+            "recall",
+            "recall_keys",
             "sqlite_sequence",
             "states"
         ]

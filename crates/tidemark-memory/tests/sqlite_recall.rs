@@ -61,21 +61,19 @@ async fn a_file_of_schema_4_gains_the_index_over_its_old_messages() {
     let conversation = id("old");
     // A file of version 4 is what this build writes without the step of
     // version 5: the steps before it are never edited. The messages are
-    // appended first and their passages removed with the step, as a build
-    // of version 4 would have left them.
+    // appended first and the index dropped, as a build of version 4 would
+    // have left them.
     let store = SqliteStore::open(&path).expect("open");
     store.append(&conversation, history()).await.expect("append");
     drop(store);
     let side = side_door(&path);
     side.execute_batch(
-        "DROP TRIGGER passages_fts_insert;
-         DROP TRIGGER passages_fts_delete;
-         DROP TABLE passages_fts;
-         DROP TABLE passages;
+        "DROP TABLE recall;
+         DROP TABLE recall_keys;
          PRAGMA user_version = 4;",
     )
     .expect("take the file back to version 4");
-    // A row that does not decode stays out of the index without failing the migration.
+    // A row that does not decode stays out of the index without failing the search that indexes it.
     side.execute("UPDATE conversations SET next_seq = 4, stored = 4 WHERE id = 'old'", []).expect("update");
     side.execute("INSERT INTO messages VALUES ('old', 3, 1, 'not json')", []).expect("insert");
     drop(side);
@@ -93,10 +91,9 @@ async fn a_file_of_schema_4_gains_the_index_over_its_old_messages() {
 
     let side = side_door(&path);
     assert_eq!(count(&side, "PRAGMA user_version"), 5);
-    assert_eq!(count(&side, "SELECT count(*) FROM passages"), 4);
-    // The external-content index agrees with its table.
-    side.execute("INSERT INTO passages_fts (passages_fts, rank) VALUES ('integrity-check', 1)", [])
-        .expect("the index matches the passages");
+    assert_eq!(count(&side, "SELECT indexed FROM recall_keys WHERE conversation = 'old'"), 5);
+    side.execute("INSERT INTO recall (recall, rank) VALUES ('integrity-check', 1)", [])
+        .expect("the index is sound");
 }
 
 #[tokio::test]
@@ -108,4 +105,56 @@ async fn clear_and_prune_keep_the_index_in_step() {
     assert!(found(&store, &conversation, "europe-west4").await.is_empty());
     store.append(&conversation, history()).await.expect("append");
     assert_eq!(found(&store, &conversation, "europe-west4").await, [3]);
+}
+
+#[tokio::test]
+async fn messages_are_indexed_when_the_watermark_passes_them_or_a_search_needs_them() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let path = dir.path().join("lazy.db");
+    let conversation = id("lazy");
+    let store = SqliteStore::open(&path).expect("open");
+    store.append(&conversation, history()).await.expect("append");
+    let indexed = |side: &Connection| {
+        side.query_row("SELECT indexed FROM recall_keys WHERE conversation = 'lazy'", [], |row| {
+            row.get::<_, i64>(0)
+        })
+        .ok()
+    };
+    // An append writes nothing to the index.
+    assert_eq!(indexed(&side_door(&path)), None);
+
+    // A state save indexes what its watermark passes, in its transaction.
+    let state = store.state(&conversation).await.expect("state");
+    let mut moved = state.clone();
+    moved.watermark = Seq(2);
+    store.save_state(&conversation, state.generation, moved).await.expect("save");
+    assert_eq!(indexed(&side_door(&path)), Some(2));
+    let below_mark = store
+        .search_passages(&conversation, &RecallQuery::new("INC-20931 retry-backoff", Seq(2), 5))
+        .await
+        .expect("search");
+    assert_eq!(below_mark.iter().map(|hit| hit.seq.0).collect::<Vec<_>>(), [1, 0]);
+    // Nothing at or above the mark is returned, and the index did not move for that search.
+    assert!(found_below(&store, &conversation, "1842", 2).await.is_empty());
+    assert_eq!(indexed(&side_door(&path)), Some(2));
+
+    // A search below a higher mark indexes the rest first.
+    assert_eq!(found_below(&store, &conversation, "1842", 3).await, [2]);
+    assert_eq!(indexed(&side_door(&path)), Some(3));
+
+    // Pruned messages leave the index with their rows.
+    assert_eq!(store.prune(&conversation).await.expect("prune"), 2);
+    assert!(found(&store, &conversation, "INC-20931").await.is_empty());
+    assert_eq!(found(&store, &conversation, "1842").await, [2]);
+}
+
+async fn found_below(
+    store: &SqliteStore,
+    conversation: &ConversationId,
+    query: &str,
+    below: u64,
+) -> Vec<u64> {
+    let hits =
+        store.search_passages(conversation, &RecallQuery::new(query, Seq(below), 5)).await.expect("search");
+    hits.iter().map(|hit| hit.seq.0).collect()
 }

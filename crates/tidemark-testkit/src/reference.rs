@@ -12,7 +12,9 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use tidemark_core::recall::{Candidate, Passage, RecallQuery, passages, rank};
+use tidemark_core::recall::{
+    Candidate, Passage, PassageText, RecallQuery, candidate_messages, passages, rank,
+};
 use tidemark_core::store::{ConversationStats, check_state, claim_lease};
 use tidemark_core::{
     CompactionError, CompactionState, Compactor, ConversationId, ConversationMemory, ConversationStore,
@@ -185,10 +187,27 @@ impl ConversationStore for ReferenceStore {
     ) -> Result<Vec<Passage>, StoreError> {
         let all = self.lock();
         let Some(entry) = all.get(conversation) else { return Ok(Vec::new()) };
-        let candidates = entry.messages.range(..query.below).flat_map(|(seq, stored)| {
-            passages(&stored.message)
-                .into_iter()
-                .map(|passage| Candidate::new(*seq, stored.message.role, passage))
+        // The rule of `candidate_messages`, by brute force: every message below
+        // the mark is cut, and each query term's holders are listed newest first.
+        let cut: BTreeMap<Seq, (Role, Vec<PassageText>)> = entry
+            .messages
+            .range(..query.below)
+            .map(|(seq, stored)| (*seq, (stored.message.role, passages(&stored.message))))
+            .collect();
+        let found: Vec<Vec<Seq>> = query
+            .terms()
+            .iter()
+            .map(|term| {
+                cut.iter()
+                    .rev()
+                    .filter(|(_, (_, cut))| cut.iter().any(|passage| passage.terms.contains(term)))
+                    .map(|(seq, _)| *seq)
+                    .collect()
+            })
+            .collect();
+        let candidates = candidate_messages(&found).into_iter().flat_map(|seq| {
+            let (role, cut) = cut.get(&seq).cloned().unwrap_or((Role::User, Vec::new()));
+            cut.into_iter().map(move |passage| Candidate::new(seq, role, passage))
         });
         Ok(rank(query, candidates))
     }

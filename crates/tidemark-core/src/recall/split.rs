@@ -1,6 +1,9 @@
 //! Cutting a message into passages: whole lines packed into short windows, long lines cut between words.
 
+use std::collections::HashSet;
+
 use super::PassageText;
+use super::terms::each_term;
 use crate::message::{Message, Part};
 
 /// The longest passage, in bytes of UTF-8.
@@ -29,6 +32,50 @@ pub const MAX_PASSAGE_BYTES: usize = 384;
 /// ```
 pub fn passages(message: &Message) -> Vec<PassageText> {
     let mut found = Vec::new();
+    for text in texts(message) {
+        let index = u32::try_from(found.len()).unwrap_or(u32::MAX);
+        let passage = PassageText::new(index, text);
+        if !passage.terms.is_empty() {
+            found.push(passage);
+        }
+    }
+    found
+}
+
+/// The distinct search terms of all of `message`'s passages, separated by spaces, in the order they first appear.
+///
+/// This is what an index that finds messages (rather than passages) needs:
+/// a message holds a term exactly when one of its [`passages`] does. It is
+/// computed without building the passages' term lists.
+///
+/// ```
+/// use tidemark_core::Message;
+/// use tidemark_core::recall::index_terms;
+///
+/// let message = Message::user("Deploy fix/retry-7781 now.\nDeploy it NOW.");
+/// assert_eq!(index_terms(&message), "deploy fix/retry-7781 fix retry 7781 now it");
+/// assert_eq!(index_terms(&Message::user(" -- ")), "");
+/// ```
+pub fn index_terms(message: &Message) -> String {
+    let mut seen = HashSet::new();
+    let mut joined = String::new();
+    for text in texts(message) {
+        each_term(&text, |term| {
+            if !seen.contains(term) {
+                seen.insert(term.to_owned());
+                if !joined.is_empty() {
+                    joined.push(' ');
+                }
+                joined.push_str(term);
+            }
+        });
+    }
+    joined
+}
+
+/// The text of each passage of `message`, before passages without terms are left out.
+fn texts(message: &Message) -> Vec<String> {
+    let mut found = Vec::new();
     for part in &message.parts {
         match part {
             Part::Text { text } => cut(text, &mut found),
@@ -41,7 +88,7 @@ pub fn passages(message: &Message) -> Vec<PassageText> {
 }
 
 /// Cut one part's text into passages appended to `found`.
-fn cut(text: &str, found: &mut Vec<PassageText>) {
+fn cut(text: &str, found: &mut Vec<String>) {
     let mut window = String::new();
     for line in text.lines() {
         let line = line.trim_end();
@@ -95,8 +142,8 @@ fn cut_point(line: &str) -> usize {
     }
 }
 
-/// Turn the window into a passage if it holds any search term, and empty it.
-fn flush(window: &mut String, found: &mut Vec<PassageText>) {
+/// Turn the window into a passage's text, and empty it.
+fn flush(window: &mut String, found: &mut Vec<String>) {
     if window.is_empty() {
         return;
     }
@@ -105,9 +152,5 @@ fn flush(window: &mut String, found: &mut Vec<PassageText>) {
         // PostgreSQL's text cannot hold NUL, and a passage must read the same from every store.
         text = text.replace('\0', "\u{fffd}");
     }
-    let index = u32::try_from(found.len()).unwrap_or(u32::MAX);
-    let passage = PassageText::new(index, text);
-    if !passage.terms.is_empty() {
-        found.push(passage);
-    }
+    found.push(text);
 }

@@ -43,6 +43,14 @@ const STOP_WORDS: &[&str] = &[
 /// ```
 pub fn terms(text: &str) -> Vec<String> {
     let mut found = Vec::new();
+    each_term(text, |term| found.push(term.to_owned()));
+    found
+}
+
+/// Call `visit` with each of [`terms`]'s terms, in the same order, without allocating one string per term.
+pub(super) fn each_term(text: &str, mut visit: impl FnMut(&str)) {
+    let mut lowered = String::new();
+    let mut emit = |word: &str| visit(term_in(word, &mut lowered));
     for chunk in text.split(|c: char| !(c.is_alphanumeric() || JOINERS.contains(&c))) {
         let word = chunk.trim_matches(|c: char| JOINERS.contains(&c));
         if word.is_empty() {
@@ -51,16 +59,15 @@ pub fn terms(text: &str) -> Vec<String> {
         let mut parts = word.split(|c: char| JOINERS.contains(&c)).filter(|part| !part.is_empty());
         let first = parts.next().unwrap_or(word);
         match parts.next() {
-            None => found.push(term(first)),
+            None => emit(first),
             Some(second) => {
-                found.push(term(word));
-                found.push(term(first));
-                found.push(term(second));
-                found.extend(parts.map(term));
+                emit(word);
+                emit(first);
+                emit(second);
+                parts.for_each(&mut emit);
             }
         }
     }
-    found
 }
 
 /// The distinct terms a query searches for, in the order they first appear.
@@ -94,15 +101,23 @@ pub fn query_terms(text: &str) -> Vec<String> {
     kept
 }
 
-/// One word as a term: lowercased and cut to [`MAX_TERM_CHARS`] characters.
-fn term(word: &str) -> String {
+/// One word as a term, lowercased and cut to [`MAX_TERM_CHARS`] characters: the word itself when it is already one, or its term written into `scratch`.
+///
+/// The term for `word`: the word itself when it is already one, or its lowercased, cut form written into `scratch`.
+fn term_in<'a>(word: &'a str, scratch: &'a mut String) -> &'a str {
     if word.is_ascii() {
-        // Most words are ASCII: one byte per character, lowercased in one pass.
-        return word[..word.len().min(MAX_TERM_CHARS)].to_ascii_lowercase();
+        let word = &word[..word.len().min(MAX_TERM_CHARS)];
+        if !word.bytes().any(|byte| byte.is_ascii_uppercase()) {
+            return word;
+        }
+        scratch.clear();
+        scratch.push_str(word);
+        scratch.make_ascii_lowercase();
+        return scratch;
     }
-    let lower = word.to_lowercase();
-    match lower.char_indices().nth(MAX_TERM_CHARS) {
-        Some((cut, _)) => lower[..cut].to_owned(),
-        None => lower,
+    *scratch = word.to_lowercase();
+    if let Some((cut, _)) = scratch.char_indices().nth(MAX_TERM_CHARS) {
+        scratch.truncate(cut);
     }
+    scratch
 }

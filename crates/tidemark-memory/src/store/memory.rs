@@ -1,9 +1,11 @@
 //! [`InMemoryStore`]: conversations in process memory, messages shared so that loads copy no text.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
-use tidemark_core::recall::{Candidate, Passage, PassageText, RecallQuery, passages, rank};
+use tidemark_core::recall::{
+    Candidate, Passage, PassageText, RARE_MESSAGES, RecallQuery, candidate_messages, passages, rank,
+};
 use tidemark_core::store::{ConversationStats, check_state};
 use tidemark_core::{
     BudgetUsage, Fact, FactBudgets, FactError, FactFilter, FactId, FactStore, Merge, Merged, NewFact, Put,
@@ -28,6 +30,8 @@ struct Conversation {
     state: CompactionState,
     /// The recall index: each stored message's passages, by sequence number.
     passages: BTreeMap<Seq, Vec<PassageText>>,
+    /// The recall index's term lists: for each term, the messages holding it, ascending.
+    postings: HashMap<String, Vec<Seq>>,
 }
 
 impl Conversation {
@@ -149,6 +153,12 @@ impl ConversationStore for InMemoryStore {
             entry.stored_tokens += u64::from(new.tokens);
             entry.slots.push_back(Some(StoredMessage::new(seq, new.tokens, new.message)));
             if !cut.is_empty() {
+                let mut seen = HashSet::new();
+                for term in cut.iter().flat_map(|passage| &passage.terms) {
+                    if seen.insert(term.as_str()) {
+                        entry.postings.entry(term.clone()).or_default().push(seq);
+                    }
+                }
                 entry.passages.insert(seq, cut);
             }
         }
@@ -195,6 +205,7 @@ impl ConversationStore for InMemoryStore {
         let generation = entry.state.generation + 1;
         entry.slots.clear();
         entry.passages.clear();
+        entry.postings.clear();
         entry.base = next;
         entry.stored = 0;
         entry.stored_tokens = 0;
@@ -260,6 +271,12 @@ impl ConversationStore for InMemoryStore {
         let mut index = std::mem::take(&mut entry.passages);
         index.retain(|seq, _| entry.get(*seq).is_some());
         entry.passages = index;
+        let mut postings = std::mem::take(&mut entry.postings);
+        postings.retain(|_, seqs| {
+            seqs.retain(|seq| entry.get(*seq).is_some());
+            !seqs.is_empty()
+        });
+        entry.postings = postings;
         entry.trim_front();
         Ok(deleted)
     }
@@ -307,16 +324,23 @@ impl ConversationStore for InMemoryStore {
             return Ok(Vec::new());
         }
         let Some(entry) = self.existing(conversation) else { return Ok(Vec::new()) };
-        // Only the passages that share a term are copied out, and ranking runs after the lock is gone.
+        // Only the chosen messages' passages are copied out, and ranking runs after the lock is gone.
         let candidates: Vec<Candidate> = {
             let entry = lock(&entry);
-            let role = |seq: Seq| entry.get(seq).map(|stored| stored.message.role);
-            entry
-                .passages
-                .range(..query.below)
-                .flat_map(|(seq, cut)| cut.iter().map(move |passage| (*seq, passage)))
-                .filter(|(_, passage)| passage.terms.iter().any(|term| wanted.contains(term)))
-                .filter_map(|(seq, passage)| Some(Candidate::new(seq, role(seq)?, passage.clone())))
+            let found: Vec<Vec<Seq>> = wanted
+                .iter()
+                .map(|term| {
+                    let Some(seqs) = entry.postings.get(term) else { return Vec::new() };
+                    let below = seqs.partition_point(|seq| *seq < query.below);
+                    seqs[..below].iter().rev().take(RARE_MESSAGES + 1).copied().collect()
+                })
+                .collect();
+            candidate_messages(&found)
+                .into_iter()
+                .filter_map(|seq| Some((seq, entry.get(seq)?.message.role, entry.passages.get(&seq)?)))
+                .flat_map(|(seq, role, cut)| {
+                    cut.iter().map(move |passage| Candidate::new(seq, role, passage.clone()))
+                })
                 .collect()
         };
         Ok(rank(query, candidates))

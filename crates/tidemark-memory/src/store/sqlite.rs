@@ -12,7 +12,7 @@ use std::time::Duration;
 use quick_cache::Weighter;
 use quick_cache::sync::Cache;
 use rusqlite::{Connection, OptionalExtension, Rows, TransactionBehavior, params};
-use tidemark_core::recall::{Passage, PassageText, RecallQuery, passages};
+use tidemark_core::recall::{Passage, RecallQuery};
 use tidemark_core::store::{ConversationStats, StoredSummary, check_state};
 use tidemark_core::{
     CompactionState, ConversationId, ConversationStore, DecodeError, FactBudgets, Lease, Message, NewMessage,
@@ -74,8 +74,8 @@ impl Caches {
 /// `states` table (each conversation's compaction state, apart so that an
 /// append never rewrites the summary) and a `messages` table (each message's
 /// token count and its body in tidemark's JSON format, see
-/// [`Message::to_json`]), and a `passages` table with its FTS5 index, the
-/// recall index that [`ConversationStore::search_passages`] reads, written in
+/// [`Message::to_json`]), and `recall`, an FTS5 index of every message's
+/// search terms that [`ConversationStore::search_passages`] reads, written in
 /// each append's transaction. Its schema version is kept in `PRAGMA user_version`
 /// and brought up to date when the file is opened; a file written by a newer
 /// build is refused with [`StoreError::SchemaTooNew`] and left untouched.
@@ -305,7 +305,9 @@ impl ConversationStore for SqliteStore {
         conversation: &ConversationId,
         query: &RecallQuery,
     ) -> Result<Vec<Passage>, StoreError> {
-        self.run("search_passages", |connection| recall::search(connection, conversation.as_str(), query))
+        self.run("search_passages", |connection| {
+            recall::search(connection, &self.caches, conversation, query)
+        })
     }
 }
 
@@ -407,8 +409,6 @@ fn append(
         let next = read_counts(connection, id)?.map_or(Seq::ZERO, |counts| counts.next_seq);
         return Ok(SeqRange::new(next, next));
     }
-    // Cutting the passages before the write lock keeps other writers waiting only for the inserts.
-    let cut: Vec<Vec<PassageText>> = messages.iter().map(|new| passages(&new.message)).collect();
     let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let counts = read_counts(&transaction, id)?;
     let start = counts.map_or(Seq::ZERO, |counts| counts.next_seq);
@@ -427,11 +427,10 @@ fn append(
     let mut written = Vec::with_capacity(messages.len());
     {
         let mut insert = transaction.prepare_cached(INSERT_MESSAGE)?;
-        for ((seq, new), cut) in (start.0..end).zip(messages).zip(&cut) {
+        for (seq, new) in (start.0..end).zip(messages) {
             let json = new.message.to_json();
             let raw_seq = to_sql(seq, "seq")?;
             insert.execute(params![id, raw_seq, new.tokens, json])?;
-            recall::index(&transaction, id, raw_seq, new.message.role, cut)?;
             written.push((seq, CachedMessage { message: Arc::new(new.message), bytes: json.len() as u64 }));
         }
     }
@@ -492,7 +491,7 @@ fn clear(connection: &mut Connection, id: &str) -> Result<(), Fail> {
     let current = read_generation(&transaction, id)?.unwrap_or(0);
     let generation = current.checked_add(1).ok_or(DataError::Exhausted { column: "generation" })?;
     transaction.prepare_cached("DELETE FROM messages WHERE conversation = ?1")?.execute(params![id])?;
-    transaction.prepare_cached(recall::CLEAR)?.execute(params![id])?;
+    recall::clear(&transaction, id)?;
     transaction
         .prepare_cached("UPDATE conversations SET stored = 0, stored_tokens = 0 WHERE id = ?1")?
         .execute(params![id])?;
@@ -541,6 +540,8 @@ fn save_state(
         to_json(&state.retained, "retained")?,
         summary,
     ])?;
+    // What the watermark passed can be searched for from now on (see `recall.rs`).
+    recall::catch_up(&transaction, caches, conversation, state.watermark.0)?;
     transaction.commit()?;
     state.generation = generation;
     // The next read of this state finds it by its generation instead of decoding it.
@@ -578,11 +579,12 @@ fn prune(connection: &mut Connection, id: &str) -> Result<u64, Fail> {
         }
     }
     if deleted > 0 {
-        transaction.prepare_cached(recall::PRUNE)?.execute(params![
+        recall::prune(
+            &transaction,
             id,
             to_sql(state.watermark.0, "watermark")?,
-            to_json(&state.retained, "retained")?
-        ])?;
+            &to_json(&state.retained, "retained")?,
+        )?;
         let stored = counts.stored.checked_sub(deleted);
         let stored_tokens = counts.stored_tokens.checked_sub(tokens);
         transaction

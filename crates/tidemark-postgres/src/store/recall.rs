@@ -7,19 +7,27 @@
 //! [`CANDIDATES`] of the newest) are ranked by [`rank`], as in every store.
 
 use deadpool_postgres::GenericClient;
-use tidemark_core::recall::{Candidate, Passage, PassageText, RecallQuery, passages, rank};
+use tidemark_core::recall::{
+    Candidate, Passage, PassageText, RARE_MESSAGES, RecallQuery, candidate_messages, passages, rank,
+};
 use tidemark_core::{ConversationId, Message, NewMessage, Role, Seq, StoreError};
 
 use super::{PostgresStore, StoreFail, execute, query};
 use tidemark_core::store::sql::{DataError, from_sql};
 
 /// The most candidates handed to [`rank`]: the newest when more match.
-const CANDIDATES: i64 = 4096;
+/// For each query term (`$3`, numbered from one), the newest messages below the mark that hold it.
+const HOLDERS: &str = "SELECT t.i, h.seq FROM unnest($3::text[]) WITH ORDINALITY AS t (term, i)
+     CROSS JOIN LATERAL (
+         SELECT DISTINCT p.seq FROM {s}.passages AS p
+         WHERE p.conversation = $1 AND p.seq < $2 AND p.terms @> ARRAY[t.term]
+         ORDER BY p.seq DESC
+         LIMIT $4
+     ) AS h";
 
-const SEARCH: &str = "SELECT seq, idx, role, text FROM {s}.passages
-     WHERE conversation = $1 AND seq < $2 AND terms && $3::text[]
-     ORDER BY seq DESC, idx
-     LIMIT $4";
+/// The passages of the chosen messages.
+const PASSAGES: &str = "SELECT seq, idx, role, text FROM {s}.passages
+     WHERE conversation = $1 AND seq = ANY($2::bigint[])";
 
 const INSERT: &str = "INSERT INTO {s}.passages (conversation, seq, idx, role, text, terms)
      VALUES ($1, $2, $3, $4, $5, $6)";
@@ -71,8 +79,28 @@ pub(super) async fn search(
     // No stored number reaches `i64::MAX`, so a mark beyond it means "everything".
     let below = i64::try_from(query_.below.0).unwrap_or(i64::MAX);
     let client = store.client().await?;
+    let limit = i64::try_from(RARE_MESSAGES + 1).unwrap_or(i64::MAX);
     let rows =
-        query(&client, &store.sql(SEARCH), &[&conversation.as_str(), &below, &wanted, &CANDIDATES]).await?;
+        query(&client, &store.sql(HOLDERS), &[&conversation.as_str(), &below, &wanted, &limit]).await?;
+    let mut found = vec![Vec::new(); wanted.len()];
+    for row in &rows {
+        let term: i64 = row.try_get(0)?;
+        let seq = Seq(from_sql(row.try_get(1)?, "seq")?);
+        let slot = usize::try_from(term - 1).ok().and_then(|term| found.get_mut(term));
+        slot.ok_or(DataError::Inconsistent { column: "term" })?.push(seq);
+    }
+    // Each term's holders arrive newest first within the term, but the terms may interleave.
+    for seqs in &mut found {
+        seqs.sort_unstable_by(|a, b| b.cmp(a));
+    }
+    let chosen: Vec<i64> = candidate_messages(&found)
+        .into_iter()
+        .map(|seq| i64::try_from(seq.0).map_err(|_| DataError::Exhausted { column: "seq" }))
+        .collect::<Result<_, _>>()?;
+    if chosen.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = query(&client, &store.sql(PASSAGES), &[&conversation.as_str(), &chosen]).await?;
     let mut candidates = Vec::with_capacity(rows.len());
     for row in &rows {
         let seq = Seq(from_sql(row.try_get(0)?, "seq")?);

@@ -66,11 +66,12 @@ where
     recall::recall_returns_short_passages_best_first(&make().await, &mut ids).await?;
     recall::recall_forgets_deleted_messages(&make().await, &mut ids).await?;
     recall::recall_survives_bad_queries(&make().await, &mut ids).await?;
+    recall::recall_is_led_by_rare_terms(&make().await, &mut ids).await?;
     let store = make().await;
     for case in 0..cases {
         lockstep_with_reference(&store, &mut ids, case).await?;
     }
-    Ok(Report { checks: 19, cases })
+    Ok(Report { checks: 20, cases })
 }
 
 /// Leases are what keeps two memories over one store from compacting a conversation at once.

@@ -1,168 +1,243 @@
-//! Recall in SQLite: the `passages` table, its external-content FTS5 index, and searches that cannot carry FTS5 syntax.
+//! Recall in SQLite: one FTS5 row per message, written when the message leaves the window, and searches that cannot carry FTS5 syntax.
 //!
-//! Every appended message is cut by [`passages`] and its passages are written
-//! to `passages` in the append's transaction. Triggers copy each row's `terms`
-//! into `passages_fts` (an FTS5 table over `passages`, with no text of its
-//! own) and take it out again when the row is deleted, so `clear` and `prune`
-//! keep the index in step by deleting passages like messages. A term is
-//! stored as the hexadecimal digits of its UTF-8 bytes, as the fact index
-//! does: FTS5's `ascii` tokenizer then only splits on spaces, the index agrees
-//! with [`terms`](tidemark_core::recall::terms) in every script, and a query
-//! made of quoted hex tokens can never be read as FTS5 syntax.
+//! A message is indexed once it can be searched for: when a saved state's
+//! watermark moves past it (in the transaction that saves the state), or when
+//! a search reaches below the indexed part of its conversation (the search
+//! then indexes the rest first, in one write transaction). An append writes
+//! nothing to the index, and a compaction indexes the messages it folded in
+//! one batch: FTS5 pays a fixed price per transaction on top of its price per
+//! term, so indexing at the append, four messages at a time, made the
+//! replay benchmark's appends four times slower (see `docs/architecture.md`).
+//! Either way a search sees every message below its mark, as with the
+//! other stores.
 //!
-//! FTS5 finds the candidates (any query term, this conversation, below the
-//! mark) and orders them by its `bm25()`; at most [`CANDIDATES`] of them are
-//! then ranked by [`rank`], so that this store's answers and scores are those
-//! of every other store.
+//! The index is `recall`, a contentless FTS5 table: it keeps the index of
+//! each message's search terms and nothing else, since the text is already
+//! in `messages`. A row's id says whose message it is: the conversation's
+//! number in `recall_keys` times 2³² plus the message's sequence number, so
+//! one conversation's rows are one range of ids, which FTS5 searches and
+//! deletes by without touching other conversations. Messages numbered 2³² or
+//! more (four billion in one conversation) are not indexed.
+//!
+//! A row's terms are the distinct [`terms`](tidemark_core::recall::terms) of
+//! the message's passages, separated by spaces. FTS5's `ascii` tokenizer,
+//! told that the joiners `- _ . /` belong to tokens, reads each term back as
+//! one token (non-ASCII letters are always token characters to it), so the
+//! index agrees with `terms` in every script. A query is a list of terms,
+//! each in double quotes; terms hold no quote or space, so no query can be
+//! read as FTS5 syntax.
+//!
+//! A search asks FTS5, for each query term, for the newest messages of the
+//! conversation below the mark that hold it (one range scan of the term's
+//! list, newest first, stopped after [`RARE_MESSAGES`]` + 1`), lets
+//! [`candidate_messages`] choose among them, cuts those messages into passages
+//! again and ranks the passages with [`rank`]: the rule and the scores of
+//! every other store.
 
-use std::collections::HashSet;
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+use tidemark_core::recall::{
+    Candidate, Passage, RARE_MESSAGES, RecallQuery, candidate_messages, index_terms, passages, rank,
+};
+use tidemark_core::store::sql::DataError;
+use tidemark_core::{ConversationId, Message, Seq, StoreError};
 
-use rusqlite::{Connection, Transaction, params};
-use tidemark_core::recall::{Candidate, Passage, PassageText, RecallQuery, passages, rank};
-use tidemark_core::{Message, Role, Seq};
+use super::{Caches, Fail, next_message, read_counts};
 
-use super::Fail;
-use super::facts::search::push_hex;
-use tidemark_core::store::sql::{DataError, from_sql};
+/// A conversation's rows are the ids from its key times this, up to the next key's.
+const SPAN: i64 = 1 << 32;
 
-/// The most candidates FTS5 hands to [`rank`]: the best by `bm25()` when more match.
-pub(super) const CANDIDATES: i64 = 4096;
+const SELECT_MARK: &str = "SELECT key, indexed FROM recall_keys WHERE conversation = ?1";
 
-const INSERT_PASSAGE: &str = "INSERT INTO passages (conversation, seq, idx, role, text, terms)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+const INSERT_KEY: &str = "INSERT INTO recall_keys (conversation, key, indexed)
+     SELECT ?1, COALESCE(MAX(key), 0) + 1, 0 FROM recall_keys
+     RETURNING key, indexed";
 
-/// `CROSS JOIN` keeps the index as the outer loop, which `bm25()` needs.
-const SEARCH: &str = "SELECT p.seq, p.idx, p.role, p.text
-     FROM passages_fts CROSS JOIN passages AS p ON p.rowid = passages_fts.rowid
-     WHERE passages_fts MATCH ?1 AND p.conversation = ?2 AND p.seq < ?3
-     ORDER BY bm25(passages_fts)
+const UPDATE_INDEXED: &str = "UPDATE recall_keys SET indexed = ?2 WHERE conversation = ?1";
+
+const INSERT_ROW: &str = "INSERT INTO recall (rowid, terms) VALUES (?1, ?2)";
+
+/// The newest messages in a range of ids that hold one term.
+const SEARCH: &str = "SELECT rowid FROM recall
+     WHERE recall MATCH ?1 AND rowid >= ?2 AND rowid < ?3
+     ORDER BY rowid DESC
      LIMIT ?4";
 
-/// Delete a conversation's passages (the trigger takes them out of the index).
-pub(super) const CLEAR: &str = "DELETE FROM passages WHERE conversation = ?1";
+const DELETE_RANGE: &str = "DELETE FROM recall WHERE rowid >= ?1 AND rowid < ?2";
 
-/// Delete the passages of the messages `prune` deletes: below the watermark and not retained.
-pub(super) const PRUNE: &str = "DELETE FROM passages
-     WHERE conversation = ?1 AND seq < ?2 AND seq NOT IN (SELECT value FROM json_each(?3))";
+/// The rows of the messages `prune` deletes: below the watermark and not retained.
+const DELETE_PRUNED: &str = "DELETE FROM recall
+     WHERE rowid >= ?1 AND rowid < ?2 AND rowid - ?1 NOT IN (SELECT value FROM json_each(?3))";
 
-/// Write the passages of the message `seq`, cut beforehand so that the write lock is held only for the inserts.
-pub(super) fn index(
+/// The search terms of `message` as its index row holds them, or `None` when it has none.
+fn row_terms(message: &Message) -> Option<String> {
+    let joined = index_terms(message);
+    (!joined.is_empty()).then_some(joined)
+}
+
+/// A conversation's place in the index: its key, and the number below which every message is indexed.
+#[derive(Debug, Clone, Copy)]
+struct Mark {
+    key: i64,
+    indexed: i64,
+}
+
+/// Index the messages of `conversation` below `upto` that are not indexed yet.
+///
+/// A message that does not decode is left out of the index (loading it
+/// reports it as corrupt anyway): one bad row must not stop the others.
+pub(super) fn catch_up(
+    transaction: &Transaction<'_>,
+    caches: &Caches,
+    conversation: &ConversationId,
+    upto: u64,
+) -> Result<(), Fail> {
+    let upto = i64::try_from(upto).map_or(SPAN, |upto| upto.min(SPAN));
+    let id = conversation.as_str();
+    let mark = match mark(transaction, id)? {
+        Some(mark) if mark.indexed >= upto => return Ok(()),
+        Some(mark) => mark,
+        None => transaction
+            .prepare_cached(INSERT_KEY)?
+            .query_row(params![id], |row| Ok(Mark { key: row.get(0)?, indexed: row.get(1)? }))?,
+    };
+    {
+        let mut select = transaction.prepare_cached(super::SELECT_RANGE)?;
+        let mut rows = select.query(params![id, mark.indexed, upto])?;
+        let mut insert = transaction.prepare_cached(INSERT_ROW)?;
+        loop {
+            let stored = match next_message(&mut rows, caches, conversation) {
+                Ok(Some(stored)) => stored,
+                Ok(None) => break,
+                Err(Fail::Store(StoreError::Corrupt { seq, .. })) => {
+                    tracing::warn!(
+                        conversation = id,
+                        seq = seq.0,
+                        "a stored message does not decode; it is left out of the recall index"
+                    );
+                    continue;
+                }
+                Err(fail) => return Err(fail),
+            };
+            let Some(terms) = row_terms(&stored.message) else { continue };
+            let seq = i64::try_from(stored.seq.0).map_err(|_| DataError::Exhausted { column: "seq" })?;
+            if let Some(row) = row_id(mark.key, seq) {
+                insert.execute(params![row, terms])?;
+            }
+        }
+    }
+    transaction.prepare_cached(UPDATE_INDEXED)?.execute(params![id, upto])?;
+    Ok(())
+}
+
+/// Take a conversation's messages out of the index.
+pub(super) fn clear(transaction: &Transaction<'_>, conversation: &str) -> Result<(), Fail> {
+    if let Some(Mark { key, .. }) = mark(transaction, conversation)? {
+        let base = key.saturating_mul(SPAN);
+        transaction.prepare_cached(DELETE_RANGE)?.execute(params![base, base.saturating_add(SPAN)])?;
+    }
+    Ok(())
+}
+
+/// Take out the messages `prune` deletes: below `watermark`, except `retained` (a JSON array of numbers).
+pub(super) fn prune(
     transaction: &Transaction<'_>,
     conversation: &str,
-    seq: i64,
-    role: Role,
-    cut: &[PassageText],
+    watermark: i64,
+    retained: &str,
 ) -> Result<(), Fail> {
-    if cut.is_empty() {
-        return Ok(());
-    }
-    let mut insert = transaction.prepare_cached(INSERT_PASSAGE)?;
-    for passage in cut {
-        insert.execute(params![
-            conversation,
-            seq,
-            passage.index,
-            role.as_str(),
-            passage.text,
-            hex_terms(&passage.terms)
-        ])?;
+    if let Some(Mark { key, .. }) = mark(transaction, conversation)? {
+        let base = key.saturating_mul(SPAN);
+        let end = base.saturating_add(watermark.clamp(0, SPAN));
+        transaction.prepare_cached(DELETE_PRUNED)?.execute(params![base, end, retained])?;
     }
     Ok(())
 }
 
 /// The best passages of `conversation` for `query`.
 pub(super) fn search(
-    connection: &Connection,
-    conversation: &str,
+    connection: &mut Connection,
+    caches: &Caches,
+    conversation: &ConversationId,
     query: &RecallQuery,
 ) -> Result<Vec<Passage>, Fail> {
     if query.limit == 0 {
         return Ok(Vec::new());
     }
-    let Some(expression) = match_expression(&query.terms()) else { return Ok(Vec::new()) };
-    // No stored number reaches `i64::MAX`, so a mark beyond it means "everything".
-    let below = i64::try_from(query.below.0).unwrap_or(i64::MAX);
-    let mut select = connection.prepare_cached(SEARCH)?;
-    let mut rows = select.query(params![expression, conversation, below, CANDIDATES])?;
-    let mut candidates = Vec::new();
-    while let Some(row) = rows.next()? {
-        let seq = Seq(from_sql(row.get(0)?, "seq")?);
-        let index: u32 = from_sql(row.get(1)?, "idx")?;
-        let role = role_from_sql(row.get_ref(2)?.as_str()?)?;
-        let text: String = row.get(3)?;
-        candidates.push(Candidate::new(seq, role, PassageText::new(index, text)));
+    let wanted = query.terms();
+    if wanted.is_empty() {
+        return Ok(Vec::new());
     }
+    let id = conversation.as_str();
+    let Some(counts) = read_counts(connection, id)? else { return Ok(Vec::new()) };
+    // Only numbers below both the mark and the next one can be stored.
+    let upto = query.below.min(counts.next_seq);
+    let needed = i64::try_from(upto.0).map_or(SPAN, |upto| upto.min(SPAN));
+    if mark(connection, id)?.is_none_or(|mark| mark.indexed < needed) {
+        let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        catch_up(&transaction, caches, conversation, upto.0)?;
+        transaction.commit()?;
+    }
+    // One read transaction, so that the index and the messages are one snapshot.
+    let transaction = connection.transaction()?;
+    let Some(Mark { key, .. }) = mark(&transaction, id)? else { return Ok(Vec::new()) };
+    let base = key.saturating_mul(SPAN);
+    let mut found = Vec::with_capacity(wanted.len());
+    {
+        let mut select = transaction.prepare_cached(SEARCH)?;
+        let limit = i64::try_from(RARE_MESSAGES + 1).unwrap_or(i64::MAX);
+        for term in &wanted {
+            let mut seqs = Vec::new();
+            if let Some(phrase) = phrase(term) {
+                let mut rows = select.query(params![phrase, base, base.saturating_add(needed), limit])?;
+                while let Some(row) = rows.next()? {
+                    let id: i64 = row.get(0)?;
+                    seqs.push(Seq(
+                        u64::try_from(id - base).map_err(|_| DataError::Exhausted { column: "rowid" })?
+                    ));
+                }
+            }
+            found.push(seqs);
+        }
+    }
+    let seqs = candidate_messages(&found);
+    let mut candidates = Vec::new();
+    {
+        let mut select = transaction.prepare_cached(super::SELECT_ONE)?;
+        for seq in seqs {
+            let raw = i64::try_from(seq.0).map_err(|_| DataError::Exhausted { column: "seq" })?;
+            let mut rows = select.query(params![conversation.as_str(), raw])?;
+            // A message pruned since it was indexed is simply not a candidate.
+            if let Some(stored) = next_message(&mut rows, caches, conversation)? {
+                let role = stored.message.role;
+                candidates.extend(
+                    passages(&stored.message).into_iter().map(|text| Candidate::new(stored.seq, role, text)),
+                );
+            }
+        }
+    }
+    transaction.commit()?;
     Ok(rank(query, candidates))
 }
 
-/// Cut and index every stored message: the migration to the schema with recall runs this once, in its transaction.
+fn mark(connection: &Connection, conversation: &str) -> Result<Option<Mark>, Fail> {
+    Ok(connection
+        .prepare_cached(SELECT_MARK)?
+        .query_row(params![conversation], |row| Ok(Mark { key: row.get(0)?, indexed: row.get(1)? }))
+        .optional()?)
+}
+
+/// The index row id of message `seq` of the conversation keyed `key`, if it has one.
+fn row_id(key: i64, seq: i64) -> Option<i64> {
+    (0..SPAN).contains(&seq).then(|| key.checked_mul(SPAN)?.checked_add(seq)).flatten()
+}
+
+/// The FTS5 query for one term: the term in double quotes, or `None` for a term that could be read as syntax.
 ///
-/// A body that does not decode is left out of the index (loading it reports
-/// it as corrupt anyway); the migration must not fail a file over one bad row.
-pub(super) fn backfill(transaction: &Transaction<'_>) -> Result<(), Fail> {
-    let mut select =
-        transaction.prepare("SELECT conversation, seq, body FROM messages ORDER BY conversation, seq")?;
-    let mut rows = select.query([])?;
-    let mut insert = transaction.prepare(INSERT_PASSAGE)?;
-    while let Some(row) = rows.next()? {
-        let conversation = row.get_ref(0)?.as_str()?;
-        let seq: i64 = row.get(1)?;
-        let message = match std::str::from_utf8(row.get_ref(2)?.as_bytes()?).map(Message::from_json) {
-            Ok(Ok(message)) => message,
-            _ => {
-                tracing::warn!(
-                    conversation,
-                    seq,
-                    "a stored message does not decode; it is left out of the recall index"
-                );
-                continue;
-            }
-        };
-        for passage in passages(&message) {
-            insert.execute(params![
-                conversation,
-                seq,
-                passage.index,
-                message.role.as_str(),
-                passage.text,
-                hex_terms(&passage.terms)
-            ])?;
-        }
-    }
-    Ok(())
-}
-
-/// The FTS5 query for any of `terms`, each a quoted hex token; `None` when there are none.
-fn match_expression(terms: &[String]) -> Option<String> {
-    let mut seen = HashSet::new();
-    let mut expression = String::new();
-    for term in terms.iter().filter(|term| seen.insert(term.as_str())) {
-        if !expression.is_empty() {
-            expression.push_str(" OR ");
-        }
-        expression.push('"');
-        push_hex(&mut expression, term.as_bytes());
-        expression.push('"');
-    }
-    (!expression.is_empty()).then_some(expression)
-}
-
-/// Terms as the `terms` column holds them: hex tokens separated by spaces.
-fn hex_terms(terms: &[String]) -> String {
-    let mut joined = String::new();
-    for term in terms {
-        if !joined.is_empty() {
-            joined.push(' ');
-        }
-        push_hex(&mut joined, term.as_bytes());
-    }
-    joined
-}
-
-/// A stored role name as the role (the store writes [`Role::as_str`]).
-fn role_from_sql(raw: &str) -> Result<Role, DataError> {
-    serde_json::from_value(serde_json::Value::String(raw.to_owned()))
-        .map_err(|source| DataError::Json { column: "role", source })
+/// Terms are letters, digits and joiners, so `None` would mean a bug in
+/// [`terms`](tidemark_core::recall::terms); such a term finds nothing rather
+/// than get near the query syntax.
+fn phrase(term: &str) -> Option<String> {
+    (!term.is_empty() && !term.contains(['"', ' '])).then(|| format!("\"{term}\""))
 }
 
 #[cfg(test)]
@@ -170,9 +245,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn queries_hold_only_quoted_hex() {
-        let terms = tidemark_core::recall::query_terms("\"NEAR(x* -y\" x");
-        assert_eq!(match_expression(&terms).as_deref(), Some(r#""6e656172" OR "78" OR "79""#));
-        assert_eq!(match_expression(&[]), None);
+    fn queries_hold_only_quoted_terms() {
+        let terms = tidemark_core::recall::query_terms("\"NEAR(x* -y\" x fix/retry-7781");
+        let phrases: Vec<String> = terms.iter().filter_map(|term| phrase(term)).collect();
+        assert_eq!(
+            phrases,
+            [r#""near""#, r#""x""#, r#""y""#, r#""fix/retry-7781""#, r#""fix""#, r#""retry""#, r#""7781""#]
+        );
+        assert_eq!(phrase("a\"b"), None);
+        assert_eq!(phrase(""), None);
+    }
+
+    #[test]
+    fn row_ids_stay_inside_their_conversation() {
+        assert_eq!(row_id(1, 0), Some(SPAN));
+        assert_eq!(row_id(1, SPAN - 1), Some(2 * SPAN - 1));
+        assert_eq!(row_id(1, SPAN), None);
+        assert_eq!(row_id(1, -1), None);
+        assert_eq!(row_id(i64::MAX / SPAN + 1, 0), None);
+    }
+
+    #[test]
+    fn a_row_holds_each_term_once() {
+        let message = Message::user("Deploy fix/retry-7781 now.\nDeploy it now.");
+        assert_eq!(row_terms(&message).as_deref(), Some("deploy fix/retry-7781 fix retry 7781 now it"));
+        assert_eq!(row_terms(&Message::user("  ")), None);
     }
 }

@@ -164,6 +164,34 @@ pub(super) async fn recall_forgets_deleted_messages<S: ConversationStore>(
     Ok(())
 }
 
+/// A search is bounded by the query's rare terms: what a rare term points at wins, and a query of common words finds their newest use.
+pub(super) async fn recall_is_led_by_rare_terms<S: ConversationStore>(
+    store: &S,
+    ids: &mut Ids,
+) -> Result<(), Failure> {
+    const CHECK: &str = "recall_is_led_by_rare_terms";
+    let id = ids.fresh("recall-rare");
+    let mut history: Vec<Message> =
+        (0..80).map(|i| Message::user(format!("ticket update {i}: the ticket queue moved"))).collect();
+    history.insert(10, Message::assistant("Opened ticket WAL-4471 for the walrus outage."));
+    append(CHECK, store, &id, history).await?;
+    let hits = search(CHECK, store, &id, "which ticket was the walrus outage?", 81, 3).await?;
+    ensure!(
+        hits.first().is_some_and(|hit| hit.seq == Seq(10)),
+        CHECK,
+        "the rare term's message did not come first: {hits:?}"
+    );
+    // "ticket" is in every message: only the newest holders are ranked.
+    let hits = found(&search(CHECK, store, &id, "ticket queue", 81, 5).await?);
+    ensure!(
+        hits.len() == 5
+            && hits.iter().all(|seq| *seq >= 81 - tidemark_core::recall::CANDIDATE_MESSAGES as u64),
+        CHECK,
+        "a query of common words found {hits:?}, not the newest holders"
+    );
+    Ok(())
+}
+
 /// No query text is an error: syntax of search engines, control characters and a megabyte all answer cleanly.
 pub(super) async fn recall_survives_bad_queries<S: ConversationStore>(
     store: &S,

@@ -62,12 +62,16 @@ async fn run<M: ConversationMemory>(memory: &M, turns: &[Vec<Message>]) -> (Vec<
 /// What one replay measured.
 struct Measured {
     latencies: Vec<Duration>,
+    /// The whole replay: appends and loads.
+    replaying: Duration,
     appending: Duration,
     compactions: u64,
     /// The latency of a recall search below the watermark, one per sampled user message.
     searches: Vec<Duration>,
     /// How many of those searches found a passage.
     found: usize,
+    /// The first search after the replay, which indexes everything below the mark.
+    indexing: Duration,
 }
 
 /// How many user messages of the replay are asked again as recall searches after it.
@@ -82,9 +86,16 @@ async fn measure<S: ConversationStore>(
     memory: CompactingMemory<S, TokenWindow<HeuristicCounter>, ConcatCompactor>,
     work: &[Vec<Message>],
 ) -> Measured {
+    let started = Instant::now();
     let (latencies, appending) = run(&memory, work).await;
+    let replaying = started.elapsed();
     let id = ConversationId::new("replay").expect("valid id");
     let state = memory.get_ref().state(&id).await.expect("state");
+    // The first search indexes every message below the mark (nothing searched before it); it is timed apart.
+    let started = Instant::now();
+    let warm = RecallQuery::new("warm up the index", state.watermark, 8);
+    memory.get_ref().search_passages(&id, &warm).await.expect("search");
+    let indexing = started.elapsed();
     let step = (work.len() / SEARCHES).max(1);
     let mut searches = Vec::with_capacity(SEARCHES);
     let mut found = 0;
@@ -96,7 +107,7 @@ async fn measure<S: ConversationStore>(
         searches.push(started.elapsed());
         found += usize::from(!hits.is_empty());
     }
-    Measured { latencies, appending, compactions: state.generation, searches, found }
+    Measured { latencies, replaying, appending, compactions: state.generation, indexing, searches, found }
 }
 
 fn percentile(samples: &[Duration], fraction: f64) -> Duration {
@@ -132,7 +143,6 @@ fn report() {
         let work = replay(SEED, turns);
         for store in ["memory", "sqlite"] {
             let dir = tempfile::tempdir().expect("temp dir");
-            let started = Instant::now();
             let measured = match store {
                 "memory" => runtime.block_on(measure(memory(InMemoryStore::new()), &work)),
                 _ => {
@@ -140,10 +150,11 @@ fn report() {
                     runtime.block_on(measure(memory(sqlite), &work))
                 }
             };
-            let total = started.elapsed() - measured.searches.iter().sum::<Duration>();
-            let Measured { latencies, appending, compactions, searches, found } = measured;
+            let Measured { latencies, replaying: total, appending, compactions, searches, found, indexing } =
+                measured;
             recall_rows.push(format!(
-                "{store:<10} {turns:>6} {:>9} {found:>6} {:>14.1} {:>14.1} {:>15.1} {:>9.2}",
+                "{store:<10} {turns:>6} {:>11.1} {:>9} {found:>6} {:>14.1} {:>14.1} {:>15.1} {:>9.2}",
+                indexing.as_secs_f64() * 1e3,
                 searches.len(),
                 micros(percentile(&searches, 0.5)),
                 micros(percentile(&searches, 0.99)),

@@ -28,10 +28,12 @@ struct Conversation {
     stored: u64,
     stored_tokens: u64,
     state: CompactionState,
-    /// The recall index: each stored message's passages, by sequence number.
+    /// The recall index: each indexed message's passages, by sequence number.
     passages: BTreeMap<Seq, Vec<PassageText>>,
-    /// The recall index's term lists: for each term, the messages holding it, ascending.
+    /// The recall index's term lists: for each term, the indexed messages holding it, ascending.
     postings: HashMap<String, Vec<Seq>>,
+    /// Every stored message below this number is in the recall index.
+    indexed: Seq,
 }
 
 impl Conversation {
@@ -45,6 +47,38 @@ impl Conversation {
             return None;
         }
         self.slots.get(index).and_then(Option::as_ref)
+    }
+
+    /// Index the stored messages below `upto` that are not indexed yet.
+    ///
+    /// A search calls this first, so an append never pays for recall and a
+    /// conversation that is never searched is never indexed.
+    fn catch_up(&mut self, upto: Seq) {
+        let upto = upto.min(self.next_seq());
+        if upto <= self.indexed {
+            return;
+        }
+        let from = self.indexed.max(self.base);
+        for offset in from.distance_from(self.base)..upto.distance_from(self.base) {
+            let seq = self.base.after(offset);
+            let Some(stored) =
+                usize::try_from(offset).ok().and_then(|at| self.slots.get(at)).and_then(Option::as_ref)
+            else {
+                continue;
+            };
+            let cut = passages(&stored.message);
+            if cut.is_empty() {
+                continue;
+            }
+            let mut seen = HashSet::new();
+            for term in cut.iter().flat_map(|passage| &passage.terms) {
+                if seen.insert(term.as_str()) {
+                    self.postings.entry(term.clone()).or_default().push(seq);
+                }
+            }
+            self.passages.insert(seq, cut);
+        }
+        self.indexed = upto;
     }
 
     /// Drop leading holes so memory follows what is stored, not what was ever appended.
@@ -142,25 +176,14 @@ impl ConversationStore for InMemoryStore {
             let next = self.existing(conversation).map_or(Seq::ZERO, |entry| lock(&entry).next_seq());
             return Ok(SeqRange::new(next, next));
         }
-        // Cutting happens before the lock, so appends to one conversation wait only for the inserts.
-        let cut: Vec<Vec<PassageText>> = messages.iter().map(|new| passages(&new.message)).collect();
         let entry = self.entry(conversation);
         let mut entry = lock(&entry);
         let start = entry.next_seq();
-        for (offset, (new, cut)) in messages.into_iter().zip(cut).enumerate() {
+        for (offset, new) in messages.into_iter().enumerate() {
             let seq = start.after(offset as u64);
             entry.stored += 1;
             entry.stored_tokens += u64::from(new.tokens);
             entry.slots.push_back(Some(StoredMessage::new(seq, new.tokens, new.message)));
-            if !cut.is_empty() {
-                let mut seen = HashSet::new();
-                for term in cut.iter().flat_map(|passage| &passage.terms) {
-                    if seen.insert(term.as_str()) {
-                        entry.postings.entry(term.clone()).or_default().push(seq);
-                    }
-                }
-                entry.passages.insert(seq, cut);
-            }
         }
         Ok(SeqRange::new(start, entry.next_seq()))
     }
@@ -326,7 +349,8 @@ impl ConversationStore for InMemoryStore {
         let Some(entry) = self.existing(conversation) else { return Ok(Vec::new()) };
         // Only the chosen messages' passages are copied out, and ranking runs after the lock is gone.
         let candidates: Vec<Candidate> = {
-            let entry = lock(&entry);
+            let mut entry = lock(&entry);
+            entry.catch_up(query.below);
             let found: Vec<Vec<Seq>> = wanted
                 .iter()
                 .map(|term| {

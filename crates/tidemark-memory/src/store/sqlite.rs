@@ -540,8 +540,6 @@ fn save_state(
         to_json(&state.retained, "retained")?,
         summary,
     ])?;
-    // What the watermark passed can be searched for from now on (see `recall.rs`).
-    recall::catch_up(&transaction, caches, conversation, state.watermark.0)?;
     transaction.commit()?;
     state.generation = generation;
     // The next read of this state finds it by its generation instead of decoding it.

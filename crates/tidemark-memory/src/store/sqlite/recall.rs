@@ -1,13 +1,14 @@
-//! Recall in SQLite: one FTS5 row per message, written when the message leaves the window, and searches that cannot carry FTS5 syntax.
+//! Recall in SQLite: one FTS5 row per message, written by the first search that needs it, and searches that cannot carry FTS5 syntax.
 //!
-//! A message is indexed once it can be searched for: when a saved state's
-//! watermark moves past it (in the transaction that saves the state), or when
-//! a search reaches below the indexed part of its conversation (the search
-//! then indexes the rest first, in one write transaction). An append writes
-//! nothing to the index, and a compaction indexes the messages it folded in
-//! one batch: FTS5 pays a fixed price per transaction on top of its price per
-//! term, so indexing at the append, four messages at a time, made the
-//! replay benchmark's appends four times slower (see `docs/architecture.md`).
+//! A message is indexed when a search first reaches below it: the search
+//! then indexes every message of its conversation below its mark that is not
+//! indexed yet, in one write transaction, before it looks anything up. An
+//! append writes nothing to the index, so a program that never searches
+//! pays nothing for recall, and one that searches at every load indexes the
+//! messages that left the window since the last load, in one batch: FTS5
+//! pays a fixed price per transaction on top of its price per term, and
+//! indexing at the append, four messages at a time, made the replay
+//! benchmark's appends four times slower (see `docs/architecture.md`).
 //! Either way a search sees every message below its mark, as with the
 //! other stores.
 //!
@@ -85,7 +86,7 @@ struct Mark {
 ///
 /// A message that does not decode is left out of the index (loading it
 /// reports it as corrupt anyway): one bad row must not stop the others.
-pub(super) fn catch_up(
+fn catch_up(
     transaction: &Transaction<'_>,
     caches: &Caches,
     conversation: &ConversationId,

@@ -179,11 +179,13 @@ fn report() {
         }
     }
     println!();
-    println!("recall searches after the replay (below the final watermark, at most 8 passages each)");
+    println!("recall searches after the replay (below the final watermark, at most 8 passages each;");
+    println!("the first search indexes the whole history and is timed apart as 'index ms')");
     println!(
-        "{:<10} {:>6} {:>9} {:>6} {:>14} {:>14} {:>15} {:>9}",
+        "{:<10} {:>6} {:>11} {:>9} {:>6} {:>14} {:>14} {:>15} {:>9}",
         "store",
         "turns",
+        "index ms",
         "searches",
         "found",
         "p50 search µs",

@@ -14,10 +14,11 @@
 //!
 //! The index is `recall`, a contentless FTS5 table: it keeps the index of
 //! each message's search terms and nothing else, since the text is already
-//! in `messages`. A row's id says whose message it is: the conversation's
-//! number in `recall_keys` times 2³² plus the message's sequence number, so
-//! one conversation's rows are one range of ids, which FTS5 searches and
-//! deletes by without touching other conversations. Messages numbered 2³² or
+//! in `messages`. A row's id says whose message it is: one conversation's
+//! rows are the range of ids from its number in `recall_keys` times 2³², up
+//! to the next number's, counting down from the top of the range as the
+//! sequence numbers go up (so that the newest come first), and FTS5 searches
+//! and deletes by that range without touching other conversations. Messages numbered 2³² or
 //! more (four billion in one conversation) are not indexed.
 //!
 //! A row's terms are the distinct [`terms`](tidemark_core::recall::terms) of
@@ -55,19 +56,22 @@ const INSERT_KEY: &str = "INSERT INTO recall_keys (conversation, key, indexed)
 
 const UPDATE_INDEXED: &str = "UPDATE recall_keys SET indexed = ?2 WHERE conversation = ?1";
 
+const SELECT_NEWEST_FIRST: &str = "SELECT seq, tokens, body FROM messages
+     WHERE conversation = ?1 AND seq >= ?2 AND seq < ?3 ORDER BY seq DESC";
+
 const INSERT_ROW: &str = "INSERT INTO recall (rowid, terms) VALUES (?1, ?2)";
 
 /// The newest messages in a range of ids that hold one term.
 const SEARCH: &str = "SELECT rowid FROM recall
      WHERE recall MATCH ?1 AND rowid >= ?2 AND rowid < ?3
-     ORDER BY rowid DESC
+     ORDER BY rowid
      LIMIT ?4";
 
 const DELETE_RANGE: &str = "DELETE FROM recall WHERE rowid >= ?1 AND rowid < ?2";
 
 /// The rows of the messages `prune` deletes: below the watermark and not retained.
 const DELETE_PRUNED: &str = "DELETE FROM recall
-     WHERE rowid >= ?1 AND rowid < ?2 AND rowid - ?1 NOT IN (SELECT value FROM json_each(?3))";
+     WHERE rowid >= ?1 AND rowid < ?2 AND ?4 - rowid NOT IN (SELECT value FROM json_each(?3))";
 
 /// The search terms of `message` as its index row holds them, or `None` when it has none.
 fn row_terms(message: &Message) -> Option<String> {
@@ -102,7 +106,9 @@ fn catch_up(
             .query_row(params![id], |row| Ok(Mark { key: row.get(0)?, indexed: row.get(1)? }))?,
     };
     {
-        let mut select = transaction.prepare_cached(super::SELECT_RANGE)?;
+        // Newest first, so that row ids arrive ascending: FTS5 would flush its
+        // pending data at every insert that goes down (see `row_id`).
+        let mut select = transaction.prepare_cached(SELECT_NEWEST_FIRST)?;
         let mut rows = select.query(params![id, mark.indexed, upto])?;
         let mut insert = transaction.prepare_cached(INSERT_ROW)?;
         loop {
@@ -148,8 +154,10 @@ pub(super) fn prune(
 ) -> Result<(), Fail> {
     if let Some(Mark { key, .. }) = mark(transaction, conversation)? {
         let base = key.saturating_mul(SPAN);
-        let end = base.saturating_add(watermark.clamp(0, SPAN));
-        transaction.prepare_cached(DELETE_PRUNED)?.execute(params![base, end, retained])?;
+        let end = base.saturating_add(SPAN);
+        let start = end.saturating_sub(watermark.clamp(0, SPAN));
+        // Row `r` is message `end - 1 - r` (see `row_id`).
+        transaction.prepare_cached(DELETE_PRUNED)?.execute(params![start, end, retained, end - 1])?;
     }
     Ok(())
 }
@@ -181,7 +189,7 @@ pub(super) fn search(
     // One read transaction, so that the index and the messages are one snapshot.
     let transaction = connection.transaction()?;
     let Some(Mark { key, .. }) = mark(&transaction, id)? else { return Ok(Vec::new()) };
-    let base = key.saturating_mul(SPAN);
+    let end = key.saturating_mul(SPAN).saturating_add(SPAN);
     let mut found = Vec::with_capacity(wanted.len());
     {
         let mut select = transaction.prepare_cached(SEARCH)?;
@@ -189,12 +197,12 @@ pub(super) fn search(
         for term in &wanted {
             let mut seqs = Vec::new();
             if let Some(phrase) = phrase(term) {
-                let mut rows = select.query(params![phrase, base, base.saturating_add(needed), limit])?;
+                // Messages below `needed` are the rows from `end - needed` up; ascending ids are newest first.
+                let mut rows = select.query(params![phrase, end.saturating_sub(needed), end, limit])?;
                 while let Some(row) = rows.next()? {
                     let id: i64 = row.get(0)?;
-                    seqs.push(Seq(
-                        u64::try_from(id - base).map_err(|_| DataError::Exhausted { column: "rowid" })?
-                    ));
+                    let seq = end - 1 - id;
+                    seqs.push(Seq(u64::try_from(seq).map_err(|_| DataError::Exhausted { column: "rowid" })?));
                 }
             }
             found.push(seqs);
@@ -228,8 +236,14 @@ fn mark(connection: &Connection, conversation: &str) -> Result<Option<Mark>, Fai
 }
 
 /// The index row id of message `seq` of the conversation keyed `key`, if it has one.
+///
+/// A conversation's rows count down from the top of its span, so that the
+/// newest messages have the lowest ids: FTS5 reads a term's list forward
+/// cheaply and stops at the limit, while reading it backwards means loading
+/// all of it first.
 fn row_id(key: i64, seq: i64) -> Option<i64> {
-    (0..SPAN).contains(&seq).then(|| key.checked_mul(SPAN)?.checked_add(seq)).flatten()
+    let top = key.checked_mul(SPAN)?.checked_add(SPAN - 1)?;
+    (0..SPAN).contains(&seq).then(|| top - seq)
 }
 
 /// The FTS5 query for one term: the term in double quotes, or `None` for a term that could be read as syntax.
@@ -259,8 +273,8 @@ mod tests {
 
     #[test]
     fn row_ids_stay_inside_their_conversation() {
-        assert_eq!(row_id(1, 0), Some(SPAN));
-        assert_eq!(row_id(1, SPAN - 1), Some(2 * SPAN - 1));
+        assert_eq!(row_id(1, 0), Some(2 * SPAN - 1));
+        assert_eq!(row_id(1, SPAN - 1), Some(SPAN));
         assert_eq!(row_id(1, SPAN), None);
         assert_eq!(row_id(1, -1), None);
         assert_eq!(row_id(i64::MAX / SPAN + 1, 0), None);

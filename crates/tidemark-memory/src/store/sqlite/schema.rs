@@ -108,9 +108,9 @@ const MIGRATIONS: &[&str] = &[
     // and `recall.rs`). `recall_keys` numbers the conversations for the index
     // (a number is never reused) and says how far each one is indexed:
     // every message below `indexed` is. `recall` is a contentless FTS5 index
-    // with one row per message, whose id is its conversation's number times
-    // 2^32 plus its sequence number, holding the message's distinct search
-    // terms. It keeps no copy of the text (the message is in `messages`) and
+    // with one row per message, whose id places it in its conversation's
+    // range of ids (see `recall::row_id`), holding the message's distinct
+    // search terms. It keeps no copy of the text (the message is in `messages`) and
     // no positions (`detail = 'none'`: a query is a list of single terms, and
     // the final ranking happens in Rust); `contentless_delete` lets `clear`
     // and `prune` delete rows by id. Merging segments only once eight of a

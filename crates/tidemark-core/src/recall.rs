@@ -1,8 +1,9 @@
 //! Recall over stored messages: the passages a message is cut into, the search terms, and the ranking every store shares.
 //!
 //! Every appended message stays in its store after the watermark has moved
-//! past it. A store indexes each message as a few short [`PassageText`]s when
-//! it is appended, and [`ConversationStore::search_passages`] answers a
+//! past it. A store indexes each message as a few short [`PassageText`]s (at
+//! the append, or when a search first reaches below it), and
+//! [`ConversationStore::search_passages`] answers a
 //! [`RecallQuery`] with the best [`Passage`]s of the messages below the
 //! query's `below` mark, so that a caller can quote the relevant lines of an
 //! old turn instead of the whole turn.

@@ -256,11 +256,14 @@ pub trait ConversationStore: Send + Sync {
 
     /// The best passages of `conversation`'s stored messages below `query.below`, best first, at most `query.limit`.
     ///
-    /// Each message is cut into passages by [`recall::passages`](crate::recall::passages)
-    /// when it is appended and indexed in the same transaction; the answer is
-    /// what [`recall::rank`](crate::recall::rank) makes of the passages that
-    /// share a term with the query, so scores are comparable within one
-    /// answer and every store gives the same one. Messages deleted by `clear`
+    /// Each message is cut into passages by [`recall::passages`](crate::recall::passages);
+    /// a store indexes it at the append, or at the latest when a search first
+    /// reaches below it, so that every message below `query.below` is found.
+    /// The answer is what [`recall::rank`](crate::recall::rank) makes of the
+    /// passages of the messages [`recall::candidate_messages`](crate::recall::candidate_messages)
+    /// chooses (those the query's rarest terms point at), so a search costs
+    /// the same however long the conversation, scores are comparable within
+    /// one answer, and every store gives the same one. Messages deleted by `clear`
     /// or `prune` are no longer found. A query without search terms (empty,
     /// punctuation, stop words, search-engine syntax) finds nothing; no query
     /// text is ever an error.

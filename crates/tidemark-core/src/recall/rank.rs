@@ -1,6 +1,8 @@
 //! BM25 over passages: the one scoring function of recall, so that every store returns the same answer.
 
-use super::{Candidate, Passage, RecallQuery};
+use super::{Candidate, Passage, PassageText, RecallQuery};
+use crate::id::Seq;
+use crate::message::Role;
 
 /// BM25's term-frequency saturation.
 const K1: f64 = 1.2;
@@ -31,34 +33,59 @@ const B: f64 = 0.75;
 /// assert_eq!((found[0].seq, found[0].text.as_str()), (Seq(0), "deploy to europe-west4 on Friday"));
 /// ```
 pub fn rank(query: &RecallQuery, candidates: impl IntoIterator<Item = Candidate>) -> Vec<Passage> {
+    let candidates: Vec<Candidate> = candidates.into_iter().collect();
+    rank_borrowed(
+        query,
+        candidates.iter().map(|candidate| (candidate.seq, candidate.role, &candidate.passage)),
+    )
+}
+
+/// [`rank`] over borrowed passages: only the passages returned are copied.
+///
+/// For a store that keeps its passages cut, so that ranking them costs no
+/// copy of the ones that lose. The answer is [`rank`]'s, to the bit.
+///
+/// ```
+/// use tidemark_core::{Role, Seq};
+/// use tidemark_core::recall::{PassageText, RecallQuery, rank_borrowed};
+///
+/// let kept = [PassageText::new(0, "INC-20931 is closed"), PassageText::new(1, "lunch at noon")];
+/// let found = rank_borrowed(&RecallQuery::new("INC-20931?", Seq(9), 3), kept.iter().map(|p| (Seq(4), Role::Tool, p)));
+/// assert_eq!(found.len(), 1);
+/// assert_eq!(found[0].text, "INC-20931 is closed");
+/// ```
+pub fn rank_borrowed<'a>(
+    query: &RecallQuery,
+    candidates: impl IntoIterator<Item = (Seq, Role, &'a PassageText)>,
+) -> Vec<Passage> {
     let mut wanted = query.terms();
     if wanted.is_empty() || query.limit == 0 {
         return Vec::new();
     }
     wanted.sort_unstable();
-    let mut matched: Vec<(Candidate, Vec<u32>)> = Vec::new();
-    for candidate in candidates {
-        if candidate.seq >= query.below {
+    let mut matched: Vec<(Seq, Role, &PassageText, Vec<u32>)> = Vec::new();
+    for (seq, role, passage) in candidates {
+        if seq >= query.below {
             continue;
         }
-        let frequencies = frequencies(&wanted, &candidate.passage.terms);
+        let frequencies = frequencies(&wanted, &passage.terms);
         if frequencies.iter().any(|&count| count > 0) {
-            matched.push((candidate, frequencies));
+            matched.push((seq, role, passage, frequencies));
         }
     }
     if matched.is_empty() {
         return Vec::new();
     }
     let count = matched.len() as f64;
-    let total: u64 = matched.iter().map(|(candidate, _)| candidate.passage.terms.len() as u64).sum();
+    let total: u64 = matched.iter().map(|(_, _, passage, _)| passage.terms.len() as u64).sum();
     let average = (total as f64 / count).max(1.0);
     let containing: Vec<f64> = (0..wanted.len())
-        .map(|term| matched.iter().filter(|(_, frequencies)| frequencies[term] > 0).count() as f64)
+        .map(|term| matched.iter().filter(|(_, _, _, frequencies)| frequencies[term] > 0).count() as f64)
         .collect();
-    let mut scored: Vec<Passage> = matched
+    let mut scored: Vec<(f64, Seq, Role, &PassageText)> = matched
         .into_iter()
-        .map(|(candidate, frequencies)| {
-            let length = candidate.passage.terms.len() as f64;
+        .map(|(seq, role, passage, frequencies)| {
+            let length = passage.terms.len() as f64;
             let mut score = 0.0;
             for (term, &tf) in frequencies.iter().enumerate() {
                 if tf == 0 {
@@ -70,13 +97,17 @@ pub fn rank(query: &RecallQuery, candidates: impl IntoIterator<Item = Candidate>
                 let tf = f64::from(tf);
                 score += idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * length / average));
             }
-            let Candidate { seq, role, passage } = candidate;
-            Passage::new(seq, role, passage.index, passage.text, score)
+            (score, seq, role, passage)
         })
         .collect();
-    scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(b.seq.cmp(&a.seq)).then(a.index.cmp(&b.index)));
-    scored.truncate(query.limit);
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).then(a.3.index.cmp(&b.3.index)));
     scored
+        .into_iter()
+        .take(query.limit)
+        .map(|(score, seq, role, passage)| {
+            Passage::new(seq, role, passage.index, passage.text.clone(), score)
+        })
+        .collect()
 }
 
 /// How often each of the sorted `wanted` terms occurs in `terms`.

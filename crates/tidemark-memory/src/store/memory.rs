@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use tidemark_core::recall::{
-    Candidate, Passage, PassageText, RARE_MESSAGES, RecallQuery, candidate_messages, passages, rank,
+    Passage, PassageText, RARE_MESSAGES, RecallQuery, candidate_messages, passages, rank_borrowed,
 };
 use tidemark_core::store::{ConversationStats, check_state};
 use tidemark_core::{
@@ -347,27 +347,23 @@ impl ConversationStore for InMemoryStore {
             return Ok(Vec::new());
         }
         let Some(entry) = self.existing(conversation) else { return Ok(Vec::new()) };
-        // Only the chosen messages' passages are copied out, and ranking runs after the lock is gone.
-        let candidates: Vec<Candidate> = {
-            let mut entry = lock(&entry);
-            entry.catch_up(query.below);
-            let found: Vec<Vec<Seq>> = wanted
-                .iter()
-                .map(|term| {
-                    let Some(seqs) = entry.postings.get(term) else { return Vec::new() };
-                    let below = seqs.partition_point(|seq| *seq < query.below);
-                    seqs[..below].iter().rev().take(RARE_MESSAGES + 1).copied().collect()
-                })
-                .collect();
-            candidate_messages(&found)
-                .into_iter()
-                .filter_map(|seq| Some((seq, entry.get(seq)?.message.role, entry.passages.get(&seq)?)))
-                .flat_map(|(seq, role, cut)| {
-                    cut.iter().map(move |passage| Candidate::new(seq, role, passage.clone()))
-                })
-                .collect()
-        };
-        Ok(rank(query, candidates))
+        // The chosen messages' passages are ranked where they are kept; only the answer is copied out.
+        let mut entry = lock(&entry);
+        entry.catch_up(query.below);
+        let found: Vec<Vec<Seq>> = wanted
+            .iter()
+            .map(|term| {
+                let Some(seqs) = entry.postings.get(term) else { return Vec::new() };
+                let below = seqs.partition_point(|seq| *seq < query.below);
+                seqs[..below].iter().rev().take(RARE_MESSAGES + 1).copied().collect()
+            })
+            .collect();
+        let chosen = candidate_messages(&found);
+        let candidates = chosen
+            .into_iter()
+            .filter_map(|seq| Some((seq, entry.get(seq)?.message.role, entry.passages.get(&seq)?)))
+            .flat_map(|(seq, role, cut)| cut.iter().map(move |passage| (seq, role, passage)));
+        Ok(rank_borrowed(query, candidates))
     }
 }
 

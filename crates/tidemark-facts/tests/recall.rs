@@ -97,7 +97,7 @@ async fn session<S: ConversationStore + Clone + 'static>(store: S) {
     let counter = HeuristicCounter::default();
     let asked = Arc::new(Mutex::new(Vec::new()));
     let recall = Arc::new(Recall::new(store.clone()));
-    let policy = TokenWindow::new(NonZeroU32::new(BUDGET).expect("non-zero"), counter.clone());
+    let policy = TokenWindow::new(NonZeroU32::new(BUDGET).expect("non-zero"), counter);
     let memory = CompactingMemory::new(store.clone(), policy, ConcatCompactor::capped(600))
         .with_context(Spy { inner: Arc::clone(&recall), asked: Arc::clone(&asked) }, ALLOWANCE);
     let id = ConversationId::new("long-session").expect("valid id");

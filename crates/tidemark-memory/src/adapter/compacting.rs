@@ -214,7 +214,7 @@ impl<S, P, C, O> CompactingMemory<S, P, C, O> {
     ///
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
     /// let counter = HeuristicCounter::default();
-    /// let policy = TokenWindow::new(NonZeroU32::new(300).unwrap(), counter.clone());
+    /// let policy = TokenWindow::new(NonZeroU32::new(300).unwrap(), counter);
     /// let memory = CompactingMemory::new(InMemoryStore::new(), policy, ConcatCompactor::capped(300))
     ///     .with_context(Hidden, 40);
     /// let id = ConversationId::new("demo")?;

@@ -347,7 +347,8 @@ fn load_recalls_early_turns_within_the_budget_and_search_finds_them() {
         tidemark(&["append", "--conversation", "rel", "-"], Some(transcript.as_bytes()), Some(&store));
     assert!(appended.status.success(), "{}", String::from_utf8_lossy(&appended.stderr));
 
-    let args = ["load", "--conversation", "rel", "--budget", "3000", "--recall", "--facts", "--stats", "json"];
+    let args =
+        ["load", "--conversation", "rel", "--budget", "3000", "--recall", "--facts", "--stats", "json"];
     let load = tidemark(&args, None, Some(&store));
     assert!(load.status.success(), "{}", String::from_utf8_lossy(&load.stderr));
     let prompt = messages(&load.stdout);

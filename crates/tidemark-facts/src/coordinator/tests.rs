@@ -64,5 +64,7 @@ async fn as_a_context_source_the_block_fits_the_memorys_allowance() {
     // Through an Arc, as a memory holds it.
     let shared = std::sync::Arc::new(coordinator);
     let request = ContextRequest::new(&conversation, "router", 10_000, &counter);
-    assert!(shared.context(&request).await.expect("read").is_some_and(|block| block.text().contains("AX-300")));
+    assert!(
+        shared.context(&request).await.expect("read").is_some_and(|block| block.text().contains("AX-300"))
+    );
 }

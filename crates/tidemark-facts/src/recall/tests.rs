@@ -85,8 +85,13 @@ fn near_repeats_are_told_apart_from_different_passages() {
     let a = words("Deploy service api-7 to europe-west4 at noon today please now");
     let b = words("deploy SERVICE api-7 to europe-west4, at noon today please now!");
     let c = words("The staging database listens on port 6543");
+    let d = words("Please add a --verbose flag to the cache module and log each step when it is set.");
+    let e = words("Please add a --verbose flag to the auth module and log each step when it is set.");
+    let f = words("Please add a --quiet switch to the auth module and log nothing at all.");
     assert!(near_repeat(&a, &b));
     assert!(!near_repeat(&a, &c));
+    assert!(near_repeat(&d, &e), "one word changed");
+    assert!(!near_repeat(&e, &f));
 }
 
 #[tokio::test]

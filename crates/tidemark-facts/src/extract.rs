@@ -128,7 +128,8 @@ use tools::tool_artifacts;
 use rules::{Claim, RULES, Rules};
 use sentences::split_sentences;
 use words::{
-    answer_text, capitalize, claim_stands_alone, clean, cut, pair_text, quote, substantial_question,
+    answer_text, asks_for_fact, capitalize, claim_stands_alone, clean, cut, pair_text, quote, states_value,
+    substantial_question,
 };
 
 /// What kind of statement a candidate came from.
@@ -555,7 +556,10 @@ impl Extractor {
         index: usize,
     ) -> Option<Candidate> {
         let question = sentences[index].iter().rev().find(|sentence| {
-            rules.is_question(sentence) && substantial_question(sentence) && !looks_like_code(sentence)
+            rules.is_question(sentence)
+                && substantial_question(sentence)
+                && asks_for_fact(sentence)
+                && !looks_like_code(sentence)
         })?;
         let mut answer = None;
         for (position, message) in evicted.iter().enumerate().skip(index + 1) {
@@ -564,7 +568,11 @@ impl Extractor {
                 Role::Assistant if !message.has_tool_calls() => {
                     let text = answer_text(rules, &sentences[position]);
                     if !text.is_empty() {
-                        answer = Some((position, text));
+                        // The first answer decides: a pair is kept only when it
+                        // states the fact in a short clause of its own.
+                        if states_value(&text) {
+                            answer = Some((position, text));
+                        }
                         break;
                     }
                 }

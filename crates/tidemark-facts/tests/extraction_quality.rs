@@ -22,7 +22,8 @@
 use std::collections::BTreeMap;
 
 use tidemark_core::{Message, Role, ToolCall};
-use tidemark_facts::extract::{Candidate, CandidateKind, Extractor};
+use tidemark_facts::extract::{Candidate, Extractor};
+use tidemark_testkit::judge::{Statement, is_real};
 use tidemark_testkit::transcripts::Session;
 use tidemark_testkit::workload::Rng;
 
@@ -161,29 +162,23 @@ const HELD_OUT_SECOND: &[Template] = &[
     tool("artifact-json", "git", "{\"branch\": \"{v}\", \"created\": true}", Value::Branch),
 ];
 
-/// Key values that the generated transcripts state on their own (the support customer's facts).
-const TRANSCRIPT_FACTS: &[&str] = &[
-    "Dana Whitfield",
-    "C-48213",
-    "bullet points",
-    "email",
-    "Harbour Lane",
-    "nights",
-    "NW-9",
-    "latex",
-    "unwrap",
+/// The sentences of the generated transcripts that the corpus labels as fact statements: the
+/// support customer's own facts (`tidemark_testkit::transcripts`, support `FACTS`), the coding
+/// user's standing rule, and the support template that reports damage to a named order (its order
+/// number varies, so it is matched by its two ends). Every other generated sentence is filler.
+const TRANSCRIPT_STATEMENTS: &[&str] = &[
+    "My name is Dana Whitfield and my customer id is C-48213.",
+    "Please always answer in short bullet points, I read these on my phone.",
+    "I prefer to be contacted by email, not by phone.",
+    "Actually, my address is 14 Harbour Lane, not 41 Harbour Lane.",
+    "I work nights, so deliveries after 2 pm are best for me.",
+    "Correction: the order number I gave you earlier was wrong, it is NW-90412.",
+    "I'm allergic to latex, so please make sure the packaging has none.",
+    "Remember: we never use unwrap in library code.",
 ];
 
-/// How the support transcript's own questions open, as question–answer texts.
-const SUPPORT_QUESTIONS: &[&str] = &[
-    "Q: Where is my parcel",
-    "Q: Can you change the delivery address",
-    "Q: The box for order",
-    "Q: What can I do",
-    "Q: How long does a refund",
-    "Q: Can I get the invoice",
-    "Q: Is weekend delivery",
-];
+/// The filler template labelled as a fact statement, by its opening and its end.
+const DAMAGED_ORDER: (&str, &str) = ("The box for order NW-", " arrived damaged.");
 
 const WORDS: &[&str] =
     &["orion", "vega", "lyra", "atlas", "nova", "pike", "delta", "ember", "quartz", "juno"];
@@ -254,6 +249,8 @@ struct Planted {
     family: &'static str,
     speaker: Speaker,
     value: String,
+    /// The sentence that states it, without the code around it.
+    statement: String,
 }
 
 /// `history` with one planted fact per template in `templates` inserted at turn boundaries.
@@ -297,7 +294,12 @@ fn plant(mut history: Vec<Message>, templates: &[Template], rng: &mut Rng) -> (V
             .collect();
         let at = boundaries[rng.between(0, boundaries.len() - 1)];
         history.splice(at..at, messages);
-        planted.push(Planted { family: template.family, speaker: template.speaker, value });
+        planted.push(Planted {
+            family: template.family,
+            speaker: template.speaker,
+            statement: template.text.replace("{v}", &value),
+            value,
+        });
         if serial % 3 == 0 {
             let at = history.len() - 1;
             let at = history[..at].iter().rposition(|message| message.role == Role::User).unwrap_or(at);
@@ -305,6 +307,23 @@ fn plant(mut history: Vec<Message>, templates: &[Template], rng: &mut Rng) -> (V
         }
     }
     (history, planted)
+}
+
+/// The fact statements of a session: the planted ones first, then the transcript's labelled ones.
+fn labelled(history: &[Message], planted: &[Planted]) -> Vec<Statement> {
+    let mut statements: Vec<Statement> =
+        planted.iter().map(|fact| Statement::keyed(fact.statement.clone(), fact.value.clone())).collect();
+    statements.extend(TRANSCRIPT_STATEMENTS.iter().map(|text| Statement::whole(*text)));
+    let (open, end) = DAMAGED_ORDER;
+    for message in history.iter().filter(|message| message.role == Role::User) {
+        let text = message.text();
+        if let Some(start) = text.find(open)
+            && let Some(stop) = text[start..].find(end)
+        {
+            statements.push(Statement::whole(&text[start..start + stop + end.len()]));
+        }
+    }
+    statements
 }
 
 /// Counts of found and total per group.
@@ -379,7 +398,8 @@ fn measure(templates: &[Template]) -> Figures {
             let candidates: Vec<Candidate> =
                 spans(evictable).into_iter().flat_map(|span| extractor.extract(span)).collect();
             for fact in &planted {
-                let hit = candidates.iter().any(|candidate| candidate.text.contains(&fact.value));
+                let statement = [Statement::keyed(fact.statement.clone(), fact.value.clone())];
+                let hit = candidates.iter().any(|candidate| is_real(&candidate.text, &statement));
                 figures.recall.add(hit);
                 figures.by_speaker.entry(fact.speaker).or_default().add(hit);
                 figures.by_family.entry(fact.family).or_default().add(hit);
@@ -387,16 +407,12 @@ fn measure(templates: &[Template]) -> Figures {
                     figures.missed.push(format!("{:?}/{}: {}", fact.speaker, fact.family, fact.value));
                 }
             }
+            let statements = labelled(&history, &planted);
             for candidate in &candidates {
-                let planted_hit = planted.iter().any(|fact| candidate.text.contains(&fact.value));
-                // The generated transcripts ask real questions; their answers are filler prose, so a
-                // pair is counted as the transcript's own, neither planted nor junk.
-                let transcript = TRANSCRIPT_FACTS.iter().any(|fact| candidate.text.contains(fact))
-                    || (candidate.kind == CandidateKind::QuestionAnswer
-                        && candidate.text.starts_with("Q: [turn "))
-                    || (candidate.kind == CandidateKind::QuestionAnswer
-                        && SUPPORT_QUESTIONS.iter().any(|question| candidate.text.starts_with(question)));
-                let genuine = planted_hit || transcript;
+                let planted_hit = planted.iter().any(|fact| candidate.text.contains(&fact.value))
+                    && is_real(&candidate.text, &statements[..planted.len()]);
+                let genuine = is_real(&candidate.text, &statements);
+                let transcript = genuine && !planted_hit;
                 *figures
                     .kinds
                     .entry((
@@ -412,7 +428,7 @@ fn measure(templates: &[Template]) -> Figures {
                     .or_default() += 1;
                 figures.strict.add(planted_hit);
                 figures.precision.add(genuine);
-                if !genuine && figures.junk.len() < 12 {
+                if !genuine && figures.junk.len() < 40 {
                     figures.junk.push(candidate.text.clone());
                 }
             }
@@ -423,7 +439,7 @@ fn measure(templates: &[Template]) -> Figures {
 
 fn report(name: &str, figures: &Figures) {
     println!(
-        "{name}: recall {:.1}% ({}/{}), precision {:.1}% ({}/{}), strict precision (planted only) {:.1}% ({}/{})",
+        "{name}: recall {:.1}% ({}/{}), precision {:.1}% ({}/{}), planted only {:.1}% ({}/{})",
         100.0 * figures.recall.ratio(),
         figures.recall.found,
         figures.recall.total,
@@ -441,7 +457,7 @@ fn report(name: &str, figures: &Figures) {
         },
     );
     println!(
-        "  strict precision without question-answer pairs: {:.1}% ({planted}/{facts})",
+        "  planted only, without question-answer pairs: {:.1}% ({planted}/{facts})",
         100.0 * planted as f64 / facts.max(1) as f64
     );
     for (speaker, tally) in &figures.by_speaker {

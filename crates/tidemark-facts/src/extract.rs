@@ -16,8 +16,10 @@
 //!   against the detail and reference shapes, in that order; the first kind
 //!   that matches wins, so "Actually, my name is Dana." is an identity and
 //!   "No, let's go with Postgres." a decision. A user question (a sentence
-//!   ending in `?`, or opening like one: "how do I…", "can you…") that is not
-//!   code also forms a question–answer pair with the next assistant answer.
+//!   ending in `?`, or opening like one: "what is…", "which one…") that asks
+//!   for a fact and is not code forms a question–answer pair with the next
+//!   assistant answer, when that answer states the fact in a short clause
+//!   (see [`CandidateKind::QuestionAnswer`]).
 //! - **Assistant messages**: artifacts the assistant reports ("Opened
 //!   INC-20931", "I've pushed branch fix/x-7"), in every message; and, only in
 //!   messages that make no tool call (their text is narration of the calls:
@@ -50,7 +52,7 @@
 //! - [`CandidateKind::Decision`], in [`Tier::AgentNotes`]:
 //!   `Decision by the user: "Let's go with Postgres."` or `Decision by the assistant: "I'll use…"`
 //! - [`CandidateKind::QuestionAnswer`], in [`Tier::AgentNotes`], without quotes:
-//!   `Q: How do I rotate the logs? A: Add a daily rule to /etc/logrotate.d/nginx.`
+//!   `Q: Which port does the admin console use? A: It listens on 8443.`
 //! - [`CandidateKind::Detail`], in [`Tier::AgentNotes`] (or an identity, when
 //!   the user states it about their own thing), the clause alone:
 //!   `Detail from the user: "Our production Postgres listens on port 6432"`
@@ -198,12 +200,21 @@ pub enum CandidateKind {
     ///
     /// The question is the last question sentence of a user message, with at
     /// least three keywords and one that is not a function word ("How are
-    /// you?" is skipped). The answer is the first assistant message after it
-    /// that makes no tool call and has text outside code blocks, found before
-    /// the next user message; its first sentence is kept, and a second one
-    /// when the first is short. Pleasantries ("Good question!") and
-    /// introductions ending in a colon ("Here's how:") are skipped; an answer
-    /// that opens by asking back ("Which format do you need?") makes no pair.
+    /// you?" is skipped), that asks for a fact: "what / which / where / when /
+    /// who / whose" or "how many / much / long / old / big / far / often"
+    /// among its first six words. "Why …?", "How do I …?" and yes-or-no
+    /// questions ask for explanations and verdicts and make no pair. The
+    /// answer is the first assistant message after it that makes no tool call
+    /// and has text outside code blocks, found before the next user message;
+    /// its first sentence is kept, and a second one when the first is short.
+    /// Pleasantries ("Good question!") and introductions ending in a colon
+    /// ("Here's how:") are skipped; an answer that opens by asking back
+    /// ("Which format do you need?") makes no pair. The kept answer must state
+    /// the fact in a short clause of its own: complete sentences of at most
+    /// 160 characters with a concrete word past the first (a number, an
+    /// identifier, an address, a proper name or a quoted string). Otherwise
+    /// the question makes no pair: chatter, explanations and run-on text are
+    /// not facts.
     QuestionAnswer,
     /// A named thing and its concrete value, kept in [`Tier::AgentNotes`].
     ///

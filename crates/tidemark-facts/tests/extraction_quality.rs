@@ -109,6 +109,10 @@ const DEV: &[Template] = &[
         "{\"number\": \"{v}\", \"url\": \"https://git.example/acme/api/issues/1\"}",
         Value::Ticket,
     ),
+    user("environment", "Staging box is called {v}.", Value::Host),
+    user("attribute", "Employee no. {v}, for the forms.", Value::Number),
+    user("environment", "Build host: {v}", Value::Host),
+    tool("artifact-line", "create_pr", "https://git.example/acme/api/pull/{v}", Value::Number),
 ];
 
 /// Phrasings written apart from the rules and not used while developing them.
@@ -166,6 +170,39 @@ const HELD_OUT_SECOND: &[Template] = &[
     tool("artifact-line", "git", "Pushed branch {v} to origin", Value::Branch),
     tool("artifact-json", "jira", "{\"issue\": {\"key\": \"{v}\", \"status\": \"created\"}}", Value::Ticket),
     tool("artifact-json", "git", "{\"branch\": \"{v}\", \"created\": true}", Value::Branch),
+];
+
+/// A third held-out set, written after the strict judge and the changes it
+/// led to (fact-question pairs, owner-less subjects, "no.", labelled values,
+/// bare URLs), and run once, blind: recall 78.9% (180/228), precision 100%
+/// (573/573). Its misses were four shapes: "Update:" opening a correction
+/// and a verb of time without a preposition ("starts 8 June"), "\<people\>
+/// call me \<Name\>", GitLab's `!123`, and kubectl's `kind/name created`.
+const HELD_OUT_THIRD: &[Template] = &[
+    user("attribute", "Oh and my staff number is {v}, HR asked me to pass it on.", Value::Number),
+    user("attribute", "Parking permit: {v}", Value::Ticket),
+    user("environment", "Our Elasticsearch node answers on port {v}.", Value::Port),
+    user("environment", "Jump host is {v} these days.", Value::Host),
+    user("environment", "The nightly export is written to {v}.", Value::Path),
+    user("environment", "our SFTP server resolves to {v}", Value::Address),
+    user("correction", "Wait, I got that wrong: the cutover is on {v}.", Value::Date),
+    user("correction", "Update: the freeze now starts {v}.", Value::Date),
+    user("reference", "We are tracking this under problem {v}.", Value::Ticket),
+    user("reference", "The invoice belongs to account {v}.", Value::Order),
+    user("identity", "Everyone here calls me {v}.", Value::Name),
+    assistant("artifact", "I raised {v} for the certificate renewal.", Value::Ticket),
+    assistant("artifact", "The hotfix is on branch {v}, already pushed.", Value::Branch),
+    assistant("environment", "Your sandbox lives at {v}.", Value::Host),
+    assistant("artifact", "Saved the new runbook as {v}.", Value::Path),
+    tool("artifact-line", "gitlab", "Merge request !{v} was opened", Value::Number),
+    tool("artifact-line", "kubectl", "deployment.apps/{v} created", Value::Region),
+    tool(
+        "artifact-json",
+        "servicenow",
+        "{\"result\": {\"number\": \"{v}\", \"state\": \"New\"}}",
+        Value::Ticket,
+    ),
+    tool("artifact-line", "open_ticket", "https://tickets.example/browse/{v}", Value::Ticket),
 ];
 
 /// The sentences of the generated transcripts that the corpus labels as fact statements: the
@@ -503,6 +540,14 @@ fn planted_facts_are_found_and_little_else_on_held_out_phrasings() {
 fn planted_facts_are_found_and_little_else_on_the_second_held_out_phrasings() {
     let figures = measure(HELD_OUT_SECOND);
     report("second held-out phrasings", &figures);
+    assert!(figures.recall.ratio() >= 0.95, "recall {}", figures.recall.ratio());
+    assert!(figures.precision.ratio() >= 0.90, "precision {}", figures.precision.ratio());
+}
+
+#[test]
+fn planted_facts_are_found_and_little_else_on_the_third_held_out_phrasings() {
+    let figures = measure(HELD_OUT_THIRD);
+    report("third held-out phrasings", &figures);
     assert!(figures.recall.ratio() >= 0.95, "recall {}", figures.recall.ratio());
     assert!(figures.precision.ratio() >= 0.90, "precision {}", figures.precision.ratio());
 }

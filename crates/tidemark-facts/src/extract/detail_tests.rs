@@ -315,3 +315,38 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn details_without_an_owner_word_and_labelled_values() {
+    for (text, expected) in [
+        ("Staging box is called orion-2.", Some("Detail from the user: \"Staging box is called orion-2\"")),
+        (
+            "Build server runs on ci-4.int.example now.",
+            Some("Detail from the user: \"Build server runs on ci-4.int.example now\""),
+        ),
+        (
+            "Staging host: vega-7.int.example",
+            Some("Detail from the user: \"Staging host: vega-7.int.example\""),
+        ),
+        ("My employee number: 88123.", Some("About the user: \"My employee number: 88123\"")),
+        ("Employee no. 88123, for the forms.", Some("Reference from the user: \"Employee no. 88123\"")),
+        ("It is called orion-2.", None),
+        ("Everything is at 5.", None),
+        ("Error: connection refused at 10.0.0.7", None),
+        ("port: 5432", None),
+        ("Note: see INC-2 later", None),
+    ] {
+        let candidates = from(Message::user(text));
+        assert_eq!(candidates.first().map(|candidate| candidate.text.as_str()), expected, "{text}");
+    }
+}
+
+#[test]
+fn a_bare_url_from_a_making_tool_is_an_artifact() {
+    assert_eq!(
+        from_tool("create_pr", "https://git.example/acme/api/pull/4821"),
+        ["Agent artifact: pr https://git.example/acme/api/pull/4821 was created (create_pr)"]
+    );
+    assert!(from_tool("fetch_page", "https://example.org/a").is_empty());
+    assert!(from_tool("create_pr", "https://example.org/a and more").is_empty());
+}

@@ -91,6 +91,60 @@ static DETAIL: LazyLock<Option<Regex>> = LazyLock::new(|| {
     ))
 });
 
+/// "Staging box is called orion-2": a named thing without an owner word, opening the sentence.
+static DETAIL_BARE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    compile(&format!(
+        r"(?ix) ^ (?P<subject> [a-z][\w'’+-]* (?: \s+ [\w'’+-]+ ){{1,3}}? )
+            \s+ (?P<link> {LINKS} ) \s+ (?P<value> \S.* )"
+    ))
+});
+
+/// "Staging host: vega-7.int.example", "My employee number: 88123": a label and its value, the whole sentence.
+static LABELLED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    compile(
+        r"(?x) ^ (?P<subject> (?: (?i: my | our | the | your ) \s+ [\w'’+-]+ | [A-Z][\w'’+-]* ) (?: \s+ [\w'’+-]+ ){0,3} )
+            \s* : \s+ (?P<value> [^\s:]+ (?: \s+ [^\s:]+ ){0,2}? ) \s* [.!]? $",
+    )
+});
+
+/// Labels that open log lines, notes and headings rather than name a thing.
+const NOT_LABELS: &[&str] = &[
+    "error",
+    "warning",
+    "warn",
+    "note",
+    "info",
+    "debug",
+    "trace",
+    "todo",
+    "fixme",
+    "hint",
+    "tip",
+    "example",
+    "output",
+    "input",
+    "result",
+    "answer",
+    "question",
+    "q",
+    "a",
+    "step",
+    "usage",
+    "caused",
+    "traceback",
+    "update",
+    "status",
+    "summary",
+    "edit",
+    "ps",
+    "re",
+    "fyi",
+    "see",
+    "source",
+    "sources",
+    "thread",
+];
+
 /// "ticket INC-20931", "order number 99-1842-X": a referent word and an identifier after it.
 static REFERENCE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     compile(
@@ -149,7 +203,44 @@ pub(super) fn detail(sentence: &str) -> Option<(&str, bool)> {
         let own = words(subject.as_str()).next().is_some_and(|word| word == "my");
         return Some((clause, own));
     }
-    None
+    bare_detail(sentence).or_else(|| labelled(sentence))
+}
+
+/// A detail whose subject opens the sentence without an owner word: "Staging box is called orion-2".
+fn bare_detail(sentence: &str) -> Option<(&str, bool)> {
+    let captures = DETAIL_BARE.as_ref()?.captures(sentence)?;
+    let (subject, value) = (captures.name("subject")?, captures.name("value")?);
+    let first = words(subject.as_str()).next()?;
+    // "It is …", "Everything is …": a pronoun or function word opens no named thing.
+    if STOPWORDS.contains(&first.as_str()) || NOT_REFERENTS.contains(&first.as_str()) {
+        return None;
+    }
+    if !named_thing(&format!("the {}", subject.as_str())) {
+        return None;
+    }
+    let value_end = value.start() + clause_end(value.as_str());
+    if !concrete_value(&sentence[value.start()..value_end]) {
+        return None;
+    }
+    Some((bounded(sentence, subject.start(), value_end), false))
+}
+
+/// A sentence that is a label and its value, "Staging host: vega-7.int.example", when the value is concrete.
+fn labelled(sentence: &str) -> Option<(&str, bool)> {
+    let captures = LABELLED.as_ref()?.captures(sentence.trim())?;
+    let (subject, value) = (captures.name("subject")?, captures.name("value")?);
+    let mut subject_words = words(subject.as_str());
+    let first = subject_words.next()?;
+    let own = first == "my";
+    let head = subject_words.last().unwrap_or_else(|| first.clone());
+    if NOT_LABELS.contains(&first.as_str()) || STOPWORDS.contains(&head.as_str()) {
+        return None;
+    }
+    let concrete = value.as_str().split_whitespace().any(|token| {
+        let token = token.trim_matches(|c: char| matches!(c, ',' | ';' | '.' | '!' | ')' | '('));
+        token.chars().any(|c| c.is_ascii_digit()) || identifier(token)
+    });
+    concrete.then(|| (sentence.trim().trim_end_matches(['.', '!']), own))
 }
 
 /// An identifier named with its referent in `sentence`: the clause around it.

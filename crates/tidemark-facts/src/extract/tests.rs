@@ -459,7 +459,7 @@ fn duplicates_are_dropped() {
 fn the_most_valuable_candidates_survive_the_cap_in_message_order() {
     let evicted = [
         Message::user("What is the retention period of the audit logs?"),
-        Message::assistant("Audit logs are kept for 400 days."),
+        Message::assistant("They are kept for 400 days."),
         Message::user("Let's go with the managed Redis instance."),
         Message::user("I prefer tabs over spaces."),
         Message::user("We'll use Terraform for the new environments."),

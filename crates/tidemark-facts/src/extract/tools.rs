@@ -83,6 +83,10 @@ pub(super) fn tool_artifacts(content: &str, tool: Option<&str>) -> Vec<String> {
         }
         return found;
     }
+    if let Some(clause) = made_url(trimmed, tool) {
+        found.push(clause);
+        return found;
+    }
     let mut scanned = 0;
     for line in trimmed.lines().take(MAX_SCANNED_LINES) {
         scanned += line.len();
@@ -101,6 +105,24 @@ pub(super) fn tool_artifacts(content: &str, tool: Option<&str>) -> Vec<String> {
         }
     }
     found
+}
+
+/// A result that is one bare URL from a tool whose name opens with a verb of making (`create_pr`
+/// answering `https://git.example/acme/api/pull/4821`): the address of the thing it made.
+fn made_url(content: &str, tool: Option<&str>) -> Option<String> {
+    let tool = tool?;
+    let lower = tool.to_lowercase();
+    let mut parts = lower.split(['_', '-', '.']);
+    let verb = parts.next().unwrap_or_default();
+    if !MAKING_TOOLS.contains(&verb)
+        || content.len() > 200
+        || content.contains(char::is_whitespace)
+        || !(content.starts_with("https://") || content.starts_with("http://"))
+    {
+        return None;
+    }
+    let thing = parts.next().filter(|thing| thing.len() <= 24).unwrap_or_default();
+    Some(format!("{} ({tool})", made_clause(thing, content, "created")))
 }
 
 /// The artifact a JSON object reports: an identifier, and a sign that it was just made.

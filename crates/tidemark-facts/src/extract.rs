@@ -157,7 +157,7 @@ pub enum CandidateKind {
     /// Phrasings opening a sentence: "Actually, …", "No, …" (with a comma or
     /// other punctuation after "no"), "That's / it's / this is wrong /
     /// incorrect / not right / not true / not what I meant", "You're wrong /
-    /// mistaken", "You got it wrong", "Correction: …", "To clarify, …", "To be
+    /// mistaken", "You got it wrong", "Correction: …", "Update: …", "To clarify, …", "To be
     /// clear, …", "I misspoke", "My mistake", "I was wrong"; and anywhere: "I
     /// meant …", "not X but Y" (not "not only X but…", not "not ideal but it
     /// works"), "… is X, not Y" (Y short, not "not sure why"). The claim must
@@ -169,7 +169,7 @@ pub enum CandidateKind {
     /// Who the user is, kept in [`Tier::UserProfile`].
     ///
     /// Phrasings: "my name is …", "call me \<Name\>" (opening a sentence or
-    /// after "please" / "you can"), "I go by \<Name\>", "I'm \<Name\>" as a
+    /// after "please" / "you can"), "I go by \<Name\>", "\<everyone / people / they …\> call(s) me \<Name\>", "I'm \<Name\>" as a
     /// whole clause, "I am / I'm a / an … \<role\>" (developer, engineer,
     /// student, manager, beginner, … within four words), "I'm new to …", "I'm
     /// fluent in …", "I'm a native speaker …", "I have N years of experience",
@@ -229,6 +229,12 @@ pub enum CandidateKind {
     /// great" has no concrete value and is no detail. The text is the clause
     /// from the owner to the end of the value, at most 200 characters.
     ///
+    /// Two more shapes: a named thing of two to four words opening the
+    /// sentence without an owner word ("Staging box is called orion-2"), and a
+    /// sentence that is only a capitalised label, a colon and a concrete value
+    /// ("Build host: ci-4.int.example"; not log and note labels such as
+    /// "Error:" or "Note:", nor lower-case keys such as `port: 5432`).
+    ///
     /// **Tier rule**: a detail is about the environment and goes to
     /// [`Tier::AgentNotes`], except when a user states it about a thing they own
     /// in the first person singular ("my employee number is 88123"): that is
@@ -254,7 +260,8 @@ pub enum CandidateKind {
     /// thing between ("Created branch fix/retry-backoff-7781", "I've opened
     /// ticket INC-20931"); the passive "\<thing\> \<id\> was / has been
     /// \<made\>"; git's `[new branch] a -> a` and "Switched to a new branch
-    /// 'a'"; and a tool result that is one JSON object holding an identifier
+    /// 'a'"; kubectl's `kind/name created`; one bare URL returned by a tool
+    /// whose name opens with a verb of making (`create_pr`); and a tool result that is one JSON object holding an identifier
     /// (`id`, `key`, `number`, `*_id` …) and a sign that it was just made (a
     /// status such as "created" or "opened", a `created` flag or time, or a
     /// tool whose name opens with a verb of making such as `create_ticket`).

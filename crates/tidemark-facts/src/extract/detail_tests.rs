@@ -350,3 +350,24 @@ fn a_bare_url_from_a_making_tool_is_an_artifact() {
     assert!(from_tool("fetch_page", "https://example.org/a").is_empty());
     assert!(from_tool("create_pr", "https://example.org/a and more").is_empty());
 }
+
+#[test]
+fn shapes_found_by_the_third_held_out_set() {
+    assert_eq!(
+        one(Message::user("Everyone here calls me Sam.")).0,
+        CandidateKind::Identity,
+        "what others call the speaker"
+    );
+    assert_eq!(
+        one(Message::user("Update: the freeze now starts 8 June.")).2,
+        "Correction from the user: \"The freeze now starts 8 June.\""
+    );
+    assert_eq!(
+        from_tool("gitlab", "Merge request !4312 was opened"),
+        ["Agent artifact: request !4312 was opened (gitlab)"]
+    );
+    assert_eq!(
+        from_tool("kubectl", "deployment.apps/api-7 created\nservice/web unchanged"),
+        ["Agent artifact: deployment api-7 was created (kubectl)"]
+    );
+}

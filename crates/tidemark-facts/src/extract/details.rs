@@ -81,7 +81,7 @@ const NOT_REFERENTS: &[&str] = &[
 
 /// An identifier in a pattern: a token with a digit or a separator between word characters somewhere in it.
 const ID_SHAPE: &str =
-    r"(?: \# | [/~.]{1,2} )? \w [^\s`'\x22,;()]*? (?: \d | \w [_./:@] \w ) [^\s`'\x22,;()]*";
+    r"(?: \# | ! | [/~.]{1,2} )? \w [^\s`'\x22,;()]*? (?: \d | \w [_./:@] \w ) [^\s`'\x22,;()]*";
 
 /// "the staging box is called orion-2": a named thing, a linking verb, and the value.
 static DETAIL: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -267,9 +267,19 @@ pub(super) fn reference(sentence: &str) -> Option<&str> {
     None
 }
 
+/// kubectl's report of a made object: `deployment.apps/api-7 created`, `service/web configured`.
+static KUBECTL_MADE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    compile(r"(?x) ^ (?P<thing> [a-z][a-z0-9.-]* ) / (?P<id> [a-z0-9][a-z0-9.-]* ) \s+ created \s* $")
+});
+
 /// An artifact the speaker says was made in `line`, as a short clause: "branch fix/x was pushed".
 pub(super) fn artifact(line: &str) -> Option<String> {
     let line = line.trim();
+    if let Some(captures) = KUBECTL_MADE.as_ref().and_then(|regex| regex.captures(line)) {
+        let thing = group(&captures, "thing")?;
+        let kind = thing.split('.').next().unwrap_or(thing);
+        return Some(made_clause(kind, group(&captures, "id")?, "created"));
+    }
     if let Some(captures) = GIT_BRANCH.as_ref().and_then(|regex| regex.captures(line)) {
         let thing = group(&captures, "thing").or_else(|| group(&captures, "thing2")).unwrap_or("branch");
         let id = group(&captures, "id").or_else(|| group(&captures, "id2"))?;
@@ -281,7 +291,7 @@ pub(super) fn artifact(line: &str) -> Option<String> {
         let (Some(verb), Some(id)) = (verb, group(&captures, "id")) else { continue };
         let thing = group(&captures, "thing").unwrap_or("");
         let thing_ok = thing.is_empty() || !NOT_REFERENTS.contains(&thing.to_lowercase().as_str());
-        let bare_number = id.trim_start_matches('#').chars().all(|c| c.is_ascii_digit());
+        let bare_number = id.trim_start_matches(['#', '!']).chars().all(|c| c.is_ascii_digit());
         // A bare number needs a referent ("PR 42"); a number of things ("3 files") is no artifact.
         if thing_ok && identifier(id) && !(bare_number && thing.is_empty()) {
             let verb = verb.to_lowercase();

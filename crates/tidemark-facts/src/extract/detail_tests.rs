@@ -371,3 +371,16 @@ fn shapes_found_by_the_third_held_out_set() {
         ["Agent artifact: deployment api-7 was created (kubectl)"]
     );
 }
+
+#[test]
+fn records_read_or_changed_by_tools_and_pointing_subjects_are_not_kept() {
+    let record = r#"{"reservation_id": "JG7FMM", "status": "open", "created_at": "2024-05-01T10:00:00"}"#;
+    assert!(from_tool("get_reservation_details", record).is_empty());
+    assert!(from_tool("update_reservation_flights", record).is_empty());
+    assert!(
+        from_tool("reservations", r#"{"reservation_id": "JG7FMM", "created_at": "2024-05-01"}"#).is_empty()
+    );
+    assert!(from(Message::user("Output of this snippet is `344`, but 345 is right.")).is_empty());
+    assert!(from(Message::user("Instead, use the goto 583 command.")).is_empty());
+    assert_eq!(from(Message::user("It should run in region europe-west4.")).len(), 1);
+}

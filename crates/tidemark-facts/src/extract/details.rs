@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use regex::{Captures, Regex};
 
 use super::rules::compile;
-use super::words::{STOPWORDS, cut, words};
+use super::words::{POINTERS, STOPWORDS, cut, words};
 
 /// The longest clause a detail, reference or artifact keeps, in characters.
 pub(super) const MAX_CLAUSE_CHARS: usize = 200;
@@ -31,7 +31,10 @@ const LINKS: &str = r"
       \s+ (?: on | at | in | to | under | behind | from | port | as | with )";
 
 /// Determiners that open a named thing.
-const OWNERS: &str = r"(?: my | our | the | your | their | this | that | his | her )";
+///
+/// Not "this" or "that": they point at something in the turn ("this snippet is `344`"), which is gone
+/// once the turn is.
+const OWNERS: &str = r"(?: my | our | the | your | their | his | her )";
 
 /// Past-tense verbs of making, and their participles for the short clause.
 const MADE: &[(&str, &str)] = &[
@@ -66,6 +69,15 @@ const MADE: &[(&str, &str)] = &[
     ("posted", "posted"),
     ("returned", "returned"),
     ("assigned", "assigned"),
+];
+
+/// Imperative verbs that, just before a referent, make it the name of a command to run.
+const INSTRUCTING: &[&str] = &["use", "run", "type", "enter", "try", "execute", "invoke", "press", "issue"];
+
+/// Words before a verb that make it no imperative: subjects, modals and "to".
+const NOT_IMPERATIVE: &[&str] = &[
+    "i", "we", "you", "they", "it", "he", "she", "should", "will", "would", "can", "could", "must", "may",
+    "might", "to", "shall", "also", "always", "never", "don't", "doesn't",
 ];
 
 /// Words that never name a referent: prepositions, verb forms and quantities.
@@ -215,6 +227,10 @@ fn bare_detail(sentence: &str) -> Option<(&str, bool)> {
     if STOPWORDS.contains(&first.as_str()) || NOT_REFERENTS.contains(&first.as_str()) {
         return None;
     }
+    // "Output of this snippet is `344`": a subject that points into the turn names nothing that lasts.
+    if words(subject.as_str()).any(|word| POINTERS.contains(&word.as_str())) {
+        return None;
+    }
     if !named_thing(&format!("the {}", subject.as_str())) {
         return None;
     }
@@ -258,7 +274,18 @@ pub(super) fn reference(sentence: &str) -> Option<&str> {
             && !word.ends_with("ly");
         // A reference names a code, so its identifier has a digit: "file src/main.rs" is a path, not a reference.
         let coded = id.as_str().chars().any(|c| c.is_ascii_digit());
-        if is_referent && coded && identifier(id.as_str()) && !id.as_str().contains("://") {
+        // "use the goto 583 command": an instruction names a command, not a thing. "It should run in
+        // region x" is no instruction: a subject or a modal comes before the verb.
+        let before: Vec<String> = sentence[..referent.start()]
+            .split_whitespace()
+            .map(|word| word.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase())
+            .collect();
+        let instructed = (1..=3.min(before.len())).any(|back| {
+            let at = before.len() - back;
+            INSTRUCTING.contains(&before[at].as_str())
+                && (at == 0 || !NOT_IMPERATIVE.contains(&before[at - 1].as_str()))
+        });
+        if is_referent && coded && !instructed && identifier(id.as_str()) && !id.as_str().contains("://") {
             let start = clause_start(sentence, referent.start());
             let end = id.end() + clause_end(&sentence[id.end()..]);
             return Some(bounded(sentence, start, end));

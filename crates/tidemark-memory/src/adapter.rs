@@ -20,6 +20,7 @@
 //! the counts are stored beside them.
 
 mod compacting;
+mod context;
 mod demoting;
 mod gate;
 mod policy_memory;
@@ -30,10 +31,12 @@ pub use compacting::CompactingMemory;
 pub use demoting::DemotingMemory;
 pub use policy_memory::PolicyMemory;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use tidemark_core::{
-    ConversationId, ConversationStore, MemoryError, MemoryPolicy, Message, SeqRange, TokenCounter,
+    ContextSource, ConversationId, ConversationStore, MemoryError, MemoryPolicy, Message, SeqRange,
+    TokenCounter,
 };
 
 use crate::counter::HeuristicCounter;
@@ -94,17 +97,22 @@ impl Default for Settings {
     }
 }
 
-/// What every adapter holds: the store, the policy and the counter to use when the policy has none.
+/// What every adapter holds: the store, the policy, the counter to use when the policy has none, and the context sources.
 #[derive(Debug, Clone)]
 struct Parts<S, P> {
     inner: S,
     policy: P,
     fallback: HeuristicCounter,
+    contexts: context::Contexts,
 }
 
 impl<S, P> Parts<S, P> {
     fn new(inner: S, policy: P) -> Self {
-        Self { inner, policy, fallback: HeuristicCounter::default() }
+        Self { inner, policy, fallback: HeuristicCounter::default(), contexts: context::Contexts::default() }
+    }
+
+    fn add_context(&mut self, source: impl ContextSource + 'static, max_tokens: u32) {
+        self.contexts.push(Arc::new(source), max_tokens);
     }
 }
 
@@ -129,7 +137,18 @@ impl<S: ConversationStore, P: MemoryPolicy> Parts<S, P> {
 
     /// Read the window of `conversation` and let the policy choose from it.
     async fn look(&self, conversation: &ConversationId) -> Result<window::Fit, MemoryError> {
-        Ok(window::View::read(&self.inner, conversation).await?.fit(&self.policy, self.counter()))
+        let view = window::View::read(&self.inner, conversation).await?;
+        Ok(self.fit(view))
+    }
+
+    /// Let the policy choose from `view`, with room for the context sources.
+    fn fit(&self, view: window::View) -> window::Fit {
+        view.fit(&self.policy, self.counter(), &self.contexts)
+    }
+
+    /// The prompt of `served`, with the blocks of the context sources it has room for.
+    async fn finish(&self, conversation: &ConversationId, served: window::Served) -> Vec<Message> {
+        self.contexts.compose(conversation, served, self.counter()).await
     }
 }
 

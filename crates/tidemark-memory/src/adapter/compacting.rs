@@ -6,14 +6,14 @@ use std::time::{Duration, Instant};
 use tidemark_core::error::chain_text;
 use tidemark_core::time::Sleep;
 use tidemark_core::{
-    CompactionError, CompactionEvent, CompactionObserver, Compactor, ConversationId, ConversationMemory,
-    ConversationStore, Lease, MemoryError, MemoryPolicy, Message, Outcome, Selection, SeqRange, StoreError,
-    StoredSummary, TokenCounter,
+    CompactionError, CompactionEvent, CompactionObserver, Compactor, ContextSource, ConversationId,
+    ConversationMemory, ConversationStore, Lease, MemoryError, MemoryPolicy, Message, Outcome, SeqRange,
+    StoreError, StoredSummary, TokenCounter,
 };
 
 use super::gate::Gates;
 use super::timer::{tokio_sleep, within};
-use super::window::{Fit, View};
+use super::window::{Chosen, Fit, Served, View};
 use super::{FailureMode, MAX_ATTEMPTS, Settings, WaitMode};
 use super::{Parts, accessors};
 
@@ -43,6 +43,10 @@ use super::{Parts, accessors};
 ///
 /// Every compaction emits a [`CompactionEvent`] to the observer and to
 /// `tracing` (target `tidemark::compaction`).
+///
+/// Context sources added with [`with_context`](CompactingMemory::with_context)
+/// (long-term facts, recalled passages of earlier turns) put their blocks in
+/// the same budget: `summary + context blocks + window` fits.
 ///
 /// ```
 /// use std::num::NonZeroU32;
@@ -163,6 +167,73 @@ impl<S, P, C, O> CompactingMemory<S, P, C, O> {
         self
     }
 
+    /// The same memory asking `source` for a block of at most `max_tokens` tokens at every load; call it once per source.
+    ///
+    /// - **Within budget.** The allowances of all sources are reserved before
+    ///   the policy fits the window: they count as fixed tokens, like the
+    ///   summary, so `summary + context blocks + window` stays within a budget
+    ///   policy's budget (plus the newest turn when that alone is over, as
+    ///   without context). Each block is counted again with the memory's
+    ///   counter and left out, with a warning, when it is over its allowance.
+    /// - **Newest turn first.** When the newest turn cannot fit beside every
+    ///   allowance (an allowance near or over the budget), the sources added
+    ///   last are given up for that load, one by one, until it fits; with
+    ///   none left the window is what it would be without context. The
+    ///   window is never cut for a block that cannot fit anyway.
+    /// - **Best effort.** A source that fails is logged with `tracing` and the
+    ///   load goes on without its block; nothing fails and nothing is lost.
+    /// - **Order.** The prompt is the summary, the window's leading system
+    ///   messages (a pinned system prompt), the blocks in the order the
+    ///   sources were added, then the rest of the window. The agent's own
+    ///   instructions come before quoted material, and the blocks, which
+    ///   change every turn, come after the prefix that changes only at a
+    ///   compaction.
+    ///
+    /// Each source is asked, in order, with one [`ContextRequest`](tidemark_core::ContextRequest):
+    /// the text of the latest user message of the window, the last assistant
+    /// text, the window's first sequence number and the retained messages
+    /// below it (so a source can leave out what the prompt already holds),
+    /// its allowance and the memory's counter (the policy's, or a
+    /// [`HeuristicCounter`](crate::HeuristicCounter) when it has none).
+    ///
+    /// ```
+    /// use std::num::NonZeroU32;
+    /// use tidemark_core::{ContextError, ContextRequest, ContextSource, ConversationId, ConversationMemory, Message, TokenCounter};
+    /// use tidemark_memory::{CompactingMemory, HeuristicCounter, InMemoryStore, TokenWindow};
+    /// use tidemark_testkit::reference::ConcatCompactor;
+    ///
+    /// /// Tells the model how many turns are out of sight.
+    /// struct Hidden;
+    ///
+    /// impl ContextSource for Hidden {
+    ///     async fn context(&self, request: &ContextRequest<'_>) -> Result<Option<Message>, ContextError> {
+    ///         let note = format!("Turns before #{} are summarized above.", request.below());
+    ///         Ok(Some(Message::system(note)))
+    ///     }
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let counter = HeuristicCounter::default();
+    /// let policy = TokenWindow::new(NonZeroU32::new(300).unwrap(), counter.clone());
+    /// let memory = CompactingMemory::new(InMemoryStore::new(), policy, ConcatCompactor::capped(300))
+    ///     .with_context(Hidden, 40);
+    /// let id = ConversationId::new("demo")?;
+    /// for turn in 0..30 {
+    ///     memory.append(&id, vec![Message::user(format!("question {turn}: what changed in the build?"))]).await?;
+    /// }
+    /// let prompt = memory.load(&id).await?;
+    /// assert!(prompt[0].text().starts_with("Summary of earlier messages"));
+    /// assert!(prompt[1].text().starts_with("Turns before #"));
+    /// assert!(counter.count_prompt(&prompt) <= 300);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # }).unwrap();
+    /// ```
+    #[must_use]
+    pub fn with_context(mut self, source: impl ContextSource + 'static, max_tokens: u32) -> Self {
+        self.parts.add_context(source, max_tokens);
+        self
+    }
+
     accessors!();
 
     /// The compactor.
@@ -192,7 +263,7 @@ const MAX_ROUNDS: usize = 2;
 /// How one compaction ended.
 enum Step {
     /// The prompt to return, nothing written (a degraded compaction).
-    Serve(Vec<Message>),
+    Serve(Served),
     /// The compaction was written; this is the window it leaves, to check against the policy once more.
     Applied(Box<View>),
     /// The state changed under us (a clear, another process): look again.
@@ -240,18 +311,14 @@ where
     ///
     /// `None` means the state moved between the read and the write (a clear,
     /// another process without a lease): the caller looks again.
-    async fn compact_held(
-        &self,
-        id: &ConversationId,
-        view: View,
-    ) -> Result<Option<Vec<Message>>, MemoryError> {
+    async fn compact_held(&self, id: &ConversationId, view: View) -> Result<Option<Served>, MemoryError> {
         let mut view = view.refresh(&self.parts.inner, id).await?;
         for round in 1..=MAX_ROUNDS {
-            let (evicting, selection) = match view.fit(&self.parts.policy, self.counter()) {
-                Fit::Fits(prompt) => return Ok(Some(prompt)),
-                Fit::Evicts(view, selection) => (view, selection),
+            let (evicting, chosen) = match self.parts.fit(view) {
+                Fit::Fits(served) => return Ok(Some(served)),
+                Fit::Evicts(view, chosen) => (view, chosen),
             };
-            match self.compact(id, evicting, selection).await? {
+            match self.compact(id, evicting, chosen).await? {
                 Step::Serve(prompt) => return Ok(Some(prompt)),
                 Step::Conflict => return Ok(None),
                 Step::Applied(next) => view = *next,
@@ -268,18 +335,14 @@ where
     }
 
     /// Compact the evicted part of `view` as `selection` decided, holding the conversation's gate and lease.
-    async fn compact(
-        &self,
-        id: &ConversationId,
-        view: View,
-        selection: Selection,
-    ) -> Result<Step, MemoryError> {
+    async fn compact(&self, id: &ConversationId, view: View, chosen: Chosen) -> Result<Step, MemoryError> {
+        let selection = &chosen.selection;
         let started = Instant::now();
         let counter = self.counter();
         let old_summary = view.state.summary.clone();
         let before_messages = view.messages.len() + usize::from(old_summary.is_some());
         let before_tokens = view.prompt_tokens(counter);
-        let plan = view.plan(&selection, None);
+        let plan = view.plan(selection, None);
         let evicted: Vec<Message> =
             plan.demoted.iter().map(|stored| Message::clone(&stored.message)).collect();
         let (hint, observer_error) = self.hint(id, plan.range, &evicted).await;
@@ -306,7 +369,7 @@ where
                         let mut event = event;
                         event.outcome = Outcome::Degraded;
                         self.emit(&event);
-                        Ok(Step::Serve(view.assemble(old_summary.as_ref(), &selection)))
+                        Ok(Step::Serve(view.assemble(old_summary.as_ref(), &chosen)))
                     }
                 };
             }
@@ -320,7 +383,7 @@ where
             Err(error) => return Err(error.into()),
         };
 
-        let next = view.applied(&selection, saved);
+        let next = view.applied(selection, saved);
         let after_tokens = next.prompt_tokens(counter);
         let summary_tokens = next.state.summary.as_ref().map_or(0, |summary| u64::from(summary.tokens));
         let event = CompactionEvent::new(id.clone(), self.compactor.name(), Outcome::Applied)
@@ -411,28 +474,31 @@ where
         loop {
             attempt += 1;
             // Read without any lock: most loads find that nothing must leave and end here.
-            let (view, selection) = match self.parts.look(conversation).await? {
-                Fit::Fits(prompt) => return Ok(prompt),
-                Fit::Evicts(view, selection) => (view, selection),
+            let (view, chosen) = match self.parts.look(conversation).await? {
+                Fit::Fits(served) => return Ok(self.parts.finish(conversation, served).await),
+                Fit::Evicts(view, chosen) => (view, chosen),
             };
             // Something must leave: take this process's gate, then the store's lease.
             let _flight = match self.gates.claim(conversation).try_acquire() {
                 Ok(flight) => flight,
-                Err(_) if self.settings.wait == WaitMode::ReturnPrevious => return Ok(view.serve(&selection)),
+                Err(_) if self.settings.wait == WaitMode::ReturnPrevious => {
+                    return Ok(self.parts.finish(conversation, view.serve(&chosen)).await);
+                }
                 Err(claim) => claim.acquire().await,
             };
             if !self.lease(conversation).await? {
-                return Ok(view.serve(&selection));
+                return Ok(self.parts.finish(conversation, view.serve(&chosen)).await);
             }
             let compacted = self.compact_held(conversation, view).await;
             self.release(conversation).await;
-            if let Some(prompt) = compacted? {
-                return Ok(prompt);
+            if let Some(served) = compacted? {
+                return Ok(self.parts.finish(conversation, served).await);
             }
             if attempt >= MAX_ATTEMPTS {
                 // Out of attempts: serve what the store holds now, without compacting.
                 let view = View::read(&self.parts.inner, conversation).await?;
-                return Ok(view.serve_as_is(&self.parts.policy, self.counter()));
+                let served = view.serve_as_is(&self.parts.policy, self.counter(), &self.parts.contexts);
+                return Ok(self.parts.finish(conversation, served).await);
             }
         }
     }

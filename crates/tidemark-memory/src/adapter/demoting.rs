@@ -3,7 +3,7 @@
 use tidemark_core::error::chain_text;
 use tidemark_core::{
     ConversationId, ConversationMemory, ConversationStore, DemotionHook, MemoryError, MemoryPolicy, Message,
-    SeqRange, StoreError, TokenCounter,
+    SeqRange, StoreError,
 };
 
 use super::gate::Gates;
@@ -89,12 +89,6 @@ impl<S, P, H> DemotingMemory<S, P, H> {
     }
 }
 
-impl<S: ConversationStore, P: MemoryPolicy, H: DemotionHook> DemotingMemory<S, P, H> {
-    fn counter(&self) -> &dyn TokenCounter {
-        self.parts.counter()
-    }
-}
-
 impl<S, P, H> ConversationMemory for DemotingMemory<S, P, H>
 where
     S: ConversationStore,
@@ -105,25 +99,25 @@ where
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let (view, selection) = match self.parts.look(conversation).await? {
-                Fit::Fits(prompt) => return Ok(prompt),
-                Fit::Evicts(view, selection) => (view, selection),
+            let (view, chosen) = match self.parts.look(conversation).await? {
+                Fit::Fits(served) => return Ok(self.parts.finish(conversation, served).await),
+                Fit::Evicts(view, chosen) => (view, chosen),
             };
-            let (_flight, view, selection) = match self.gates.claim(conversation).try_acquire() {
-                Ok(flight) => (flight, view, selection),
+            let (_flight, view, chosen) = match self.gates.claim(conversation).try_acquire() {
+                Ok(flight) => (flight, view, chosen),
                 Err(claim) => {
                     let flight = claim.acquire().await;
                     // The load before us has probably delivered and moved the
                     // watermark; the window is read again only if it did.
                     let view = view.refresh(&self.parts.inner, conversation).await?;
-                    match view.fit(&self.parts.policy, self.counter()) {
-                        Fit::Fits(prompt) => return Ok(prompt),
-                        Fit::Evicts(view, selection) => (flight, view, selection),
+                    match self.parts.fit(view) {
+                        Fit::Fits(served) => return Ok(self.parts.finish(conversation, served).await),
+                        Fit::Evicts(view, chosen) => (flight, view, chosen),
                     }
                 }
             };
             let summary = view.state.summary.clone();
-            let plan = view.plan(&selection, summary.clone());
+            let plan = view.plan(&chosen.selection, summary.clone());
             if let Err(error) = self.hook.on_demote(conversation, plan.range, &plan.demoted).await {
                 return match self.failure {
                     FailureMode::Propagate => Err(MemoryError::Hook(error)),
@@ -134,12 +128,16 @@ where
                             error = %chain_text(&error),
                             "demotion hook failed; serving the window without moving the watermark"
                         );
-                        Ok(view.assemble(summary.as_ref(), &selection))
+                        let served = view.assemble(summary.as_ref(), &chosen);
+                        Ok(self.parts.finish(conversation, served).await)
                     }
                 };
             }
             match self.parts.inner.save_state(conversation, view.state.generation, plan.state).await {
-                Ok(_) => return Ok(view.assemble(summary.as_ref(), &selection)),
+                Ok(_) => {
+                    let served = view.assemble(summary.as_ref(), &chosen);
+                    return Ok(self.parts.finish(conversation, served).await);
+                }
                 // A clear or another process changed the state; the hook saw the
                 // messages (at least once is the contract) and we look again.
                 Err(StoreError::StateConflict { .. }) if attempt < MAX_ATTEMPTS => continue,

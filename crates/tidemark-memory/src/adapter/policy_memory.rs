@@ -1,8 +1,8 @@
 //! [`PolicyMemory`]: a store behind a window policy, with the watermark kept in the store.
 
 use tidemark_core::{
-    ConversationId, ConversationMemory, ConversationStore, MemoryError, MemoryPolicy, Message, SeqRange,
-    StoreError,
+    ContextSource, ConversationId, ConversationMemory, ConversationStore, MemoryError, MemoryPolicy, Message,
+    SeqRange, StoreError,
 };
 
 use super::MAX_ATTEMPTS;
@@ -39,6 +39,17 @@ impl<S, P> PolicyMemory<S, P> {
         Self { parts: Parts::new(inner, policy) }
     }
 
+    /// The same memory asking `source` for a block of at most `max_tokens` tokens at every load; call it once per source.
+    ///
+    /// It works as [`CompactingMemory::with_context`](crate::CompactingMemory::with_context)
+    /// does: the allowances are reserved before the policy fits the window,
+    /// and a block that fails, or is over its allowance, is left out.
+    #[must_use]
+    pub fn with_context(mut self, source: impl ContextSource + 'static, max_tokens: u32) -> Self {
+        self.parts.add_context(source, max_tokens);
+        self
+    }
+
     accessors!();
 }
 
@@ -47,14 +58,17 @@ impl<S: ConversationStore, P: MemoryPolicy> ConversationMemory for PolicyMemory<
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let (view, selection) = match self.parts.look(conversation).await? {
-                Fit::Fits(prompt) => return Ok(prompt),
-                Fit::Evicts(view, selection) => (view, selection),
+            let (view, chosen) = match self.parts.look(conversation).await? {
+                Fit::Fits(served) => return Ok(self.parts.finish(conversation, served).await),
+                Fit::Evicts(view, chosen) => (view, chosen),
             };
             let summary = view.state.summary.clone();
-            let plan = view.plan(&selection, summary.clone());
+            let plan = view.plan(&chosen.selection, summary.clone());
             match self.parts.inner.save_state(conversation, view.state.generation, plan.state).await {
-                Ok(_) => return Ok(view.assemble(summary.as_ref(), &selection)),
+                Ok(_) => {
+                    let served = view.assemble(summary.as_ref(), &chosen);
+                    return Ok(self.parts.finish(conversation, served).await);
+                }
                 // Someone moved the state first (another load, a clear): look again.
                 Err(StoreError::StateConflict { .. }) if attempt < MAX_ATTEMPTS => {}
                 Err(error) => return Err(error.into()),

@@ -1,5 +1,6 @@
 //! The load path the adapters share: read the window from the store, let the policy choose, and plan the new state.
 
+use super::context::Contexts;
 use tidemark_core::{
     CompactionState, ConversationId, ConversationStore, MemoryPolicy, Message, Selection, Seq, SeqRange,
     StoreError, StoredMessage, StoredSummary, TokenCounter, Window,
@@ -86,9 +87,28 @@ impl View {
         summary.saturating_add(counter.prompt_overhead())
     }
 
-    /// Let `policy` choose from this window.
-    pub(crate) fn select<P: MemoryPolicy>(&self, policy: &P, counter: &dyn TokenCounter) -> Selection {
-        self.select_with_fixed(policy, self.fixed_tokens(counter))
+    /// Let `policy` choose from this window, with the allowances of as many leading context sources as fit reserved.
+    ///
+    /// The allowances are fixed tokens to the policy, so a budget policy
+    /// leaves room for them. When the newest turn cannot fit beside all of
+    /// them (the selection is over budget), the last sources are given up one
+    /// by one, and with none the window is chosen as without context: a
+    /// context block never costs the window its newest turn.
+    pub(crate) fn choose<P: MemoryPolicy>(
+        &self,
+        policy: &P,
+        counter: &dyn TokenCounter,
+        contexts: &Contexts,
+    ) -> Chosen {
+        let fixed = self.fixed_tokens(counter);
+        let mut granted = contexts.len();
+        loop {
+            let selection = self.select_with_fixed(policy, fixed.saturating_add(contexts.reserve(granted)));
+            if granted == 0 || !selection.over_budget() {
+                return Chosen { selection, granted };
+            }
+            granted -= 1;
+        }
     }
 
     pub(crate) fn select_with_fixed<P: MemoryPolicy>(&self, policy: &P, fixed: u32) -> Selection {
@@ -103,11 +123,7 @@ impl View {
     /// What applying `selection` changes: the demoted messages, the range the watermark moves past, and the state to write.
     pub(crate) fn plan(&self, selection: &Selection, summary: Option<StoredSummary>) -> Plan {
         let old = self.state.watermark;
-        let cut_seq = self.stored.get(selection.cut()).map_or_else(
-            || self.stored.last().map_or(old, |last| last.seq.after(1)),
-            |first_kept| first_kept.seq,
-        );
-        let watermark = cut_seq.max(old);
+        let watermark = self.window_start(selection);
         let retained: Vec<Seq> =
             selection.kept().map(|index| self.stored[index].seq).filter(|seq| *seq < watermark).collect();
         let demoted: Vec<StoredMessage> =
@@ -121,57 +137,113 @@ impl View {
     }
 
     /// The kept messages with the stored summary (if any) in front: the prompt when nothing new is written.
-    pub(crate) fn serve(self, selection: &Selection) -> Vec<Message> {
+    pub(crate) fn serve(self, chosen: &Chosen) -> Served {
         let summary = self.state.summary.clone();
-        self.assemble(summary.as_ref(), selection)
+        self.assemble(summary.as_ref(), chosen)
     }
 
-    /// Every message of the view with the stored summary in front.
-    pub(crate) fn into_prompt(self) -> Vec<Message> {
-        let mut prompt = Vec::with_capacity(self.messages.len() + 1);
-        prompt.extend(self.state.summary.map(|summary| summary.message));
-        prompt.extend(self.messages);
-        prompt
+    /// Every message of the view with the stored summary in front, without room for context.
+    pub(crate) fn into_prompt(self) -> Served {
+        let chosen = Chosen { selection: Selection::keep_all(self.messages.len()), granted: 0 };
+        self.serve(&chosen)
     }
 
     /// The kept messages with `summary` in front, moving them out of the view.
-    pub(crate) fn assemble(self, summary: Option<&StoredSummary>, selection: &Selection) -> Vec<Message> {
-        let mut prompt = Vec::with_capacity(selection.kept_len() + 1);
-        prompt.extend(summary.map(|summary| summary.message.clone()));
+    pub(crate) fn assemble(self, summary: Option<&StoredSummary>, chosen: &Chosen) -> Served {
+        let selection = &chosen.selection;
+        let below = self.window_start(selection);
+        let mut window = Vec::with_capacity(selection.kept_len());
+        let mut in_prompt = Vec::new();
         let mut retained = selection.retained().iter().copied().peekable();
-        for (index, message) in self.messages.into_iter().enumerate() {
+        for (index, (message, stored)) in self.messages.into_iter().zip(&self.stored).enumerate() {
             if index >= selection.cut() || retained.next_if_eq(&index).is_some() {
-                prompt.push(message);
+                if stored.seq < below {
+                    in_prompt.push(stored.seq);
+                }
+                window.push(message);
             }
         }
+        in_prompt.sort_unstable();
+        Served {
+            summary: summary.map(|summary| summary.message.clone()),
+            window,
+            below,
+            in_prompt,
+            granted: chosen.granted,
+        }
+    }
+
+    /// The first sequence number of the window `selection` keeps: every stored message from it on is in the prompt.
+    ///
+    /// It is where [`plan`](View::plan) moves the watermark, so it is never below the stored watermark.
+    fn window_start(&self, selection: &Selection) -> Seq {
+        let old = self.state.watermark;
+        let cut_seq = self.stored.get(selection.cut()).map_or_else(
+            || self.stored.last().map_or(old, |last| last.seq.after(1)),
+            |first_kept| first_kept.seq,
+        );
+        cut_seq.max(old)
+    }
+}
+
+/// A policy's selection, and how many of the memory's context sources (the first ones) have their allowance reserved in it.
+pub(crate) struct Chosen {
+    pub(crate) selection: Selection,
+    pub(crate) granted: usize,
+}
+
+/// A prompt before its context blocks: the summary, the window, and which messages the window holds.
+pub(crate) struct Served {
+    pub(crate) summary: Option<Message>,
+    pub(crate) window: Vec<Message>,
+    /// The window's first sequence number: every message from it on is in the window.
+    pub(crate) below: Seq,
+    /// The messages below `below` that the window holds anyway (retained ones), ascending.
+    pub(crate) in_prompt: Vec<Seq>,
+    /// How many context sources, in order, have room reserved.
+    pub(crate) granted: usize,
+}
+
+impl Served {
+    /// The prompt without context blocks.
+    pub(crate) fn into_messages(self) -> Vec<Message> {
+        let mut prompt = Vec::with_capacity(self.window.len() + 1);
+        prompt.extend(self.summary);
+        prompt.extend(self.window);
         prompt
     }
 }
 
 /// What a policy made of a window: the prompt when every message stays, or the view and the selection to act on.
-#[expect(
-    clippy::large_enum_variant,
-    reason = "made once per load and taken apart at once; boxing would only add an allocation"
-)]
 pub(crate) enum Fit {
     /// Nothing leaves: the prompt to return.
-    Fits(Vec<Message>),
-    /// Something must leave: the view it was chosen from and the selection.
-    Evicts(View, Selection),
+    Fits(Served),
+    /// Something must leave: the view it was chosen from and the choice.
+    Evicts(View, Chosen),
 }
 
 impl View {
-    /// Let `policy` choose, and serve the window at once when it keeps every message.
-    pub(crate) fn fit<P: MemoryPolicy>(self, policy: &P, counter: &dyn TokenCounter) -> Fit {
-        let selection = self.select(policy, counter);
-        if selection.keeps_all() { Fit::Fits(self.serve(&selection)) } else { Fit::Evicts(self, selection) }
+    /// Let `policy` choose (see [`choose`](View::choose)), and serve the window at once when it keeps every message.
+    pub(crate) fn fit<P: MemoryPolicy>(
+        self,
+        policy: &P,
+        counter: &dyn TokenCounter,
+        contexts: &Contexts,
+    ) -> Fit {
+        let chosen = self.choose(policy, counter, contexts);
+        if chosen.selection.keeps_all() { Fit::Fits(self.serve(&chosen)) } else { Fit::Evicts(self, chosen) }
     }
 
     /// The prompt as the store holds it, whatever the policy would evict: [`fit`](View::fit) without acting on it.
-    pub(crate) fn serve_as_is<P: MemoryPolicy>(self, policy: &P, counter: &dyn TokenCounter) -> Vec<Message> {
-        match self.fit(policy, counter) {
-            Fit::Fits(prompt) => prompt,
-            Fit::Evicts(view, selection) => view.serve(&selection),
+    pub(crate) fn serve_as_is<P: MemoryPolicy>(
+        self,
+        policy: &P,
+        counter: &dyn TokenCounter,
+        contexts: &Contexts,
+    ) -> Served {
+        match self.fit(policy, counter, contexts) {
+            Fit::Fits(served) => served,
+            Fit::Evicts(view, chosen) => view.serve(&chosen),
         }
     }
 }

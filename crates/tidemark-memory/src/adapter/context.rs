@@ -1,0 +1,120 @@
+//! Context sources in a load: their allowances, reserved before the policy fits the window, and their blocks, asked for once the window is chosen.
+
+use std::fmt;
+use std::sync::Arc;
+
+use tidemark_core::boxed::DynContextSource;
+use tidemark_core::context::ContextRequest;
+use tidemark_core::error::chain_text;
+use tidemark_core::{ConversationId, Message, Part, Role, TokenCounter};
+
+use super::window::Served;
+
+/// The context sources of a memory, in the order they were added, each with its allowance in tokens.
+#[derive(Clone, Default)]
+pub(crate) struct Contexts {
+    sources: Vec<(Arc<dyn DynContextSource>, u32)>,
+}
+
+impl fmt::Debug for Contexts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let allowances: Vec<u32> = self.sources.iter().map(|(_, allowance)| *allowance).collect();
+        f.debug_struct("Contexts").field("allowances", &allowances).finish()
+    }
+}
+
+impl Contexts {
+    pub(crate) fn push(&mut self, source: Arc<dyn DynContextSource>, max_tokens: u32) {
+        self.sources.push((source, max_tokens));
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.sources.len()
+    }
+
+    /// The tokens the first `granted` sources may take together, saturating.
+    pub(crate) fn reserve(&self, granted: usize) -> u32 {
+        self.sources.iter().take(granted).fold(0, |total, (_, allowance)| total.saturating_add(*allowance))
+    }
+
+    /// The prompt of `served` with the blocks of its granted sources, counted with `counter`.
+    ///
+    /// The blocks go after the summary and after the window's leading system
+    /// messages: a pinned system prompt is retained below the watermark for
+    /// ever and always leads the window, and the agent's own instructions
+    /// should come before quoted material. It also keeps the prefix that
+    /// changes only at a compaction (summary and system prompt) ahead of the
+    /// blocks, which change with every turn, for providers that cache
+    /// prompt prefixes.
+    ///
+    /// A source that fails, answers with a block over its allowance, or with a
+    /// block that carries tool calls or results (which would break the
+    /// prompt's tool units) is logged and left out; the load goes on.
+    pub(crate) async fn compose(
+        &self,
+        conversation: &ConversationId,
+        served: Served,
+        counter: &dyn TokenCounter,
+    ) -> Vec<Message> {
+        if served.granted == 0 {
+            return served.into_messages();
+        }
+        let query = latest_text(&served.window, Role::User).unwrap_or_default();
+        let last_reply = latest_text(&served.window, Role::Assistant);
+        let mut blocks = Vec::new();
+        for (position, (source, allowance)) in self.sources.iter().take(served.granted).enumerate() {
+            let request = ContextRequest::new(conversation, &query, *allowance, counter)
+                .with_window(served.below, &served.in_prompt);
+            let request = match &last_reply {
+                Some(reply) => request.with_last_reply(reply),
+                None => request,
+            };
+            match source.context_boxed(&request).await {
+                Ok(Some(block)) => match unfit(&block, *allowance, counter) {
+                    None => blocks.push(block),
+                    Some(reason) => tracing::warn!(
+                        conversation = %conversation,
+                        source = position,
+                        "context block left out: {reason}"
+                    ),
+                },
+                Ok(None) => {}
+                Err(error) => tracing::warn!(
+                    conversation = %conversation,
+                    source = position,
+                    error = %chain_text(&error),
+                    "context source failed; loading without its block"
+                ),
+            }
+        }
+        let Served { summary, window, .. } = served;
+        let leading = window.iter().take_while(|message| message.role == Role::System).count();
+        let mut prompt = Vec::with_capacity(window.len() + blocks.len() + 1);
+        prompt.extend(summary);
+        let mut window = window.into_iter();
+        prompt.extend(window.by_ref().take(leading));
+        prompt.extend(blocks);
+        prompt.extend(window);
+        prompt
+    }
+}
+
+/// Why a block may not enter the prompt, if it may not.
+fn unfit(block: &Message, allowance: u32, counter: &dyn TokenCounter) -> Option<String> {
+    let tool_part = block.parts.iter().any(|part| matches!(part, Part::ToolCall(_) | Part::ToolResult(_)));
+    if block.role == Role::Tool || tool_part {
+        return Some("it carries tool calls or results".to_owned());
+    }
+    let tokens = counter.count(block);
+    (tokens > allowance).then(|| format!("{tokens} tokens over its allowance of {allowance}"))
+}
+
+/// The text of the newest message of `role` with any text, if there is one.
+fn latest_text(window: &[Message], role: Role) -> Option<String> {
+    window
+        .iter()
+        .rev()
+        .filter(|message| message.role == role)
+        .map(|message| message.text().into_owned())
+        .find(|text| !text.trim().is_empty())
+}

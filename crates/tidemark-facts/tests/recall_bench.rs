@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use tidemark_core::{ConversationId, ConversationMemory, FactFilter, FactStore, Message, Role, TokenCounter};
-use tidemark_facts::FactCoordinator;
+use tidemark_facts::{FactCoordinator, Recall};
 use tidemark_memory::{CompactingMemory, HeuristicCounter, SqliteStore, TokenWindow};
 use tidemark_providers::wire::from_wire;
 use tidemark_testkit::judge::is_real;
@@ -31,6 +31,12 @@ use tidemark_testkit::reference::ConcatCompactor;
 
 /// The budget of issue 15.
 const BUDGET: u32 = 8_000;
+
+/// The facts block's allowance, in tokens (the benchmark's too).
+const FACTS_TOKENS: u32 = 600;
+
+/// The recall block's allowance, in tokens (the benchmark's too).
+const RECALL_TOKENS: u32 = 1_200;
 
 /// The recorded transcripts shipped with tidemark-providers (see its `tests/data/SOURCES.md`).
 fn recorded() -> Vec<Vec<Message>> {
@@ -88,10 +94,12 @@ async fn run(session: &PlantedSession) -> Figures {
         TokenWindow::new(budget, counter.clone()),
         ConcatCompactor::capped(4_096),
     )
-    .with_observer(Arc::clone(&coordinator));
+    .with_observer(Arc::clone(&coordinator))
+    .with_context(Arc::clone(&coordinator), FACTS_TOKENS)
+    .with_context(Recall::new(store.clone()), RECALL_TOKENS);
     let conversation = ConversationId::new("recall-bench").expect("valid id");
     let mut figures = Figures::default();
-    let mut check = |prompt: &[Message], figures: &mut Figures| {
+    let check = |prompt: &[Message], figures: &mut Figures| {
         figures.loads += 1;
         if counter.count_prompt(prompt) > BUDGET {
             figures.over_budget += 1;

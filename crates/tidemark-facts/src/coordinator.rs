@@ -37,8 +37,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use quick_cache::unsync::Cache;
 use tidemark_core::fact::rank;
 use tidemark_core::{
-    CompactionEvent, CompactionObserver, ConversationId, Fact, FactError, FactFilter, FactStore, Message,
-    NewFact, ObserverError, Put, Scope, SeqRange, StatusFilter, Tier,
+    CompactionEvent, CompactionObserver, ContextError, ContextRequest, ContextSource, ConversationId, Fact,
+    FactError, FactFilter, FactStore, Message, NewFact, ObserverError, Put, Scope, SeqRange, StatusFilter,
+    Tier, TokenCounter,
 };
 
 pub use inject::Injection;
@@ -371,9 +372,21 @@ impl<S: FactStore> FactCoordinator<S> {
         conversation: &ConversationId,
         latest_user_message: &str,
     ) -> Result<Option<Message>, FactError> {
+        let injection = &self.injection;
+        self.block(conversation, latest_user_message, injection.max_tokens, &*injection.counter).await
+    }
+
+    /// The block of facts for `query`, at most [`Injection::top_k`] facts in at most `max_tokens` as `counter` counts.
+    async fn block(
+        &self,
+        conversation: &ConversationId,
+        query: &str,
+        max_tokens: u32,
+        counter: &dyn TokenCounter,
+    ) -> Result<Option<Message>, FactError> {
         let facts = self.snapshot(conversation).await?;
         let texts: Vec<&str> = facts.iter().map(|fact| fact.text.as_str()).collect();
-        let scores = rank::bm25(latest_user_message, &texts);
+        let scores = rank::bm25(query, &texts);
         let mut order: Vec<usize> = (0..facts.len())
             .filter(|&index| scores[index] > 0.0 || facts[index].tier == Tier::UserProfile)
             .collect();
@@ -389,7 +402,7 @@ impl<S: FactStore> FactCoordinator<S> {
                 break;
             }
             chosen.push(&facts[index]);
-            if self.injection.counter.count(&render(&chosen)) > self.injection.max_tokens {
+            if counter.count(&render(&chosen)) > max_tokens {
                 chosen.pop();
             }
         }
@@ -470,6 +483,21 @@ fn hint(kept: &[Candidate]) -> Option<String> {
         text.push_str(&item);
     }
     Some(text)
+}
+
+/// The facts block of [`inject`](FactCoordinator::inject), as a context source of a memory.
+///
+/// The facts are ranked against [`ContextRequest::query`] and packed into
+/// [`ContextRequest::max_tokens`] as [`ContextRequest::counter`] counts them,
+/// so the memory's budget, not [`Injection::max_tokens`], sizes the block;
+/// [`Injection::top_k`] still bounds it. A store failure is the source's error,
+/// and the memory loads without the block.
+impl<S: FactStore> ContextSource for FactCoordinator<S> {
+    async fn context(&self, request: &ContextRequest<'_>) -> Result<Option<Message>, ContextError> {
+        self.block(request.conversation(), request.query(), request.max_tokens(), request.counter())
+            .await
+            .map_err(ContextError::new)
+    }
 }
 
 impl<S: FactStore> CompactionObserver for FactCoordinator<S> {

@@ -10,6 +10,8 @@
 //! - [`extract`]: the heuristic that proposes facts from evicted messages.
 //! - [`scan`]: the security scan (prompt injection, exfiltration, hidden
 //!   characters, secrets) every fact passes.
+//! - [`Recall`]: a context source that quotes the passages of earlier turns,
+//!   no longer in the prompt, that bear on the turn at hand.
 //! - [`pass`]: [`FactPass`](pass::FactPass)es over stored facts, such as
 //!   [`ConsolidationPass`](pass::ConsolidationPass), driven by a
 //!   [`PassRunner`](pass::PassRunner) that applies a run whole or not at all.
@@ -20,6 +22,8 @@
 pub mod coordinator;
 pub mod extract;
 pub mod pass;
+pub mod recall;
 pub mod scan;
 
 pub use coordinator::{ExtractError, FactCoordinator, Injection, RememberError, Remembered, SessionCounters};
+pub use recall::{Recall, RecallCounters};

@@ -199,7 +199,7 @@ fn p50(times: &[Duration]) -> Duration {
 
 /// Runs the recall benchmark: quality at the session length, cost at 8,000 turns.
 pub fn run(smoke: bool) -> Result<Section, String> {
-    let (turns, facts, long) = if smoke { (60, 6, 120) } else { (640, 24, 8_000) };
+    let (turns, facts, long) = if smoke { (60, 6, 80) } else { (640, 24, 8_000) };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -223,7 +223,8 @@ pub fn run(smoke: bool) -> Result<Section, String> {
         let tokens = if run.recall_tokens.is_empty() {
             "–".to_owned()
         } else {
-            let mean = run.recall_tokens.iter().map(|&t| f64::from(t)).sum::<f64>() / run.recall_tokens.len() as f64;
+            let mean =
+                run.recall_tokens.iter().map(|&t| f64::from(t)).sum::<f64>() / run.recall_tokens.len() as f64;
             format!("{mean:.0} / {}", run.recall_tokens.iter().max().copied().unwrap_or(0))
         };
         table.row(vec![

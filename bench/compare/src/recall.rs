@@ -140,7 +140,7 @@ async fn replay(session: &PlantedSession, blocks: Blocks, ask: bool, dir: &Path)
     let recall_tokens = Arc::new(Mutex::new(Vec::new()));
     let mut memory = CompactingMemory::new(
         store.clone(),
-        TokenWindow::new(budget, counter.clone()),
+        TokenWindow::new(budget, counter),
         ConcatCompactor::capped(CAP),
     )
     .with_observer(Arc::clone(&coordinator));

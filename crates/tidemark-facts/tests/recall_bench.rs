@@ -91,7 +91,7 @@ async fn run(session: &PlantedSession) -> Figures {
     let budget = NonZeroU32::new(BUDGET).expect("non-zero");
     let memory = CompactingMemory::new(
         store.clone(),
-        TokenWindow::new(budget, counter.clone()),
+        TokenWindow::new(budget, counter),
         ConcatCompactor::capped(4_096),
     )
     .with_observer(Arc::clone(&coordinator))

@@ -138,12 +138,9 @@ async fn replay(session: &PlantedSession, blocks: Blocks, ask: bool, dir: &Path)
     let counter = HeuristicCounter::default();
     let budget = NonZeroU32::new(BUDGET).ok_or("zero budget")?;
     let recall_tokens = Arc::new(Mutex::new(Vec::new()));
-    let mut memory = CompactingMemory::new(
-        store.clone(),
-        TokenWindow::new(budget, counter),
-        ConcatCompactor::capped(CAP),
-    )
-    .with_observer(Arc::clone(&coordinator));
+    let mut memory =
+        CompactingMemory::new(store.clone(), TokenWindow::new(budget, counter), ConcatCompactor::capped(CAP))
+            .with_observer(Arc::clone(&coordinator));
     if blocks != Blocks::SummaryOnly {
         memory = memory.with_context(Arc::clone(&coordinator), FACTS_TOKENS);
     }

@@ -30,6 +30,8 @@ pub(crate) enum Command {
     Count(CountArgs),
     /// Replay a transcript turn by turn as an agent would, and report what the memory did.
     Replay(ReplayArgs),
+    /// Search a stored conversation's earlier turns for passages, best match first.
+    Search(SearchArgs),
     /// List, search, add and delete long-term facts.
     #[command(subcommand)]
     Facts(FactsCommand),
@@ -280,10 +282,47 @@ pub(crate) struct LoadArgs {
     /// Print statistics on standard error.
     #[arg(long, value_enum)]
     pub(crate) stats: Option<StatsFormat>,
-    /// Keep facts from the turns this load compacts in the store's long-term memory, and print the
-    /// facts relevant to the latest user message first, as one system message.
+    /// Keep facts from the turns this load compacts in the store's long-term memory, and put the
+    /// facts relevant to the latest user message in the prompt, as one system message within the budget.
     #[arg(long)]
     pub(crate) facts: bool,
+    /// The most tokens the facts may take [default: 10% of --budget, or 400 with --last].
+    #[arg(long, value_name = "TOKENS", requires = "facts")]
+    pub(crate) facts_tokens: Option<u32>,
+    #[command(flatten)]
+    pub(crate) recall: RecallArgs,
+}
+
+/// Recall: passages of earlier turns that left the window, quoted when they bear on the latest user message.
+#[derive(Clone, Copy, Debug, Args)]
+pub(crate) struct RecallArgs {
+    /// Quote the passages of earlier turns, no longer in the prompt, that best match the latest user
+    /// message, as one system message within the budget.
+    #[arg(long)]
+    pub(crate) recall: bool,
+    /// The most tokens the quoted passages may take [default: 15% of the budget, or 600 with --last].
+    #[arg(long, value_name = "TOKENS", requires = "recall")]
+    pub(crate) recall_tokens: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct SearchArgs {
+    /// The words to look for.
+    pub(crate) query: String,
+    /// The conversation to search.
+    #[arg(long, value_parser = conversation_id)]
+    pub(crate) conversation: ConversationId,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+    /// At most this many passages.
+    #[arg(long, default_value_t = 10)]
+    pub(crate) limit: usize,
+    /// Only turns (sequence numbers) below this one.
+    #[arg(long, value_name = "TURN")]
+    pub(crate) below: Option<u64>,
+    /// Print JSON lines instead of a table.
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -334,6 +373,8 @@ pub(crate) struct ReplayArgs {
     /// Write a self-contained HTML report with a chart here.
     #[arg(long, value_name = "FILE.html")]
     pub(crate) report: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) recall: RecallArgs,
 }
 
 /// Parse and validate a conversation id, so that a bad one is a usage error (status 2).

@@ -4,4 +4,5 @@ pub(crate) mod compact;
 pub(crate) mod count;
 pub(crate) mod facts;
 pub(crate) mod replay;
+pub(crate) mod search;
 pub(crate) mod store;

@@ -35,6 +35,7 @@ fn main() -> ExitCode {
             Command::Inspect(args) => cmd::store::inspect(args).await,
             Command::Count(args) => cmd::count::run(args),
             Command::Replay(args) => cmd::replay::run(args).await,
+            Command::Search(args) => cmd::search::run(args).await,
             Command::Facts(command) => cmd::facts::run(command).await,
         }
     });

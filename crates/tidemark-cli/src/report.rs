@@ -28,11 +28,13 @@ pub(crate) struct Summary {
     pub(crate) p99: Duration,
     pub(crate) total: Duration,
     pub(crate) file: String,
+    /// What recall did, when the replay used it.
+    pub(crate) recall: Option<tidemark_facts::RecallCounters>,
 }
 
 impl Summary {
     fn rows(&self) -> Vec<(&'static str, String)> {
-        vec![
+        let mut rows = vec![
             ("turns", self.turns.to_string()),
             ("raw history tokens", self.raw_tokens.to_string()),
             ("largest prompt", format!("{} (budget {})", self.largest_prompt, self.budget)),
@@ -41,7 +43,13 @@ impl Summary {
             ("p50 load", format!("{:.1} µs", self.p50.as_secs_f64() * 1e6)),
             ("p99 load", format!("{:.1} µs", self.p99.as_secs_f64() * 1e6)),
             ("total", format!("{:.1} ms", self.total.as_secs_f64() * 1e3)),
-        ]
+        ];
+        if let Some(recall) = &self.recall {
+            rows.push(("recall hits", format!("{} of {} loads", recall.hits, recall.loads)));
+            rows.push(("passages quoted", recall.quoted.to_string()));
+            rows.push(("passages withheld", format!("{} (security scan)", recall.withheld)));
+        }
+        rows
     }
 
     /// The table printed at the end of a replay.

@@ -6,10 +6,13 @@ use std::sync::Arc;
 use tidemark_compaction::{LlmCompactor, TemplateCompactor};
 use tidemark_core::boxed::{BoxCompactor, BoxModel};
 use tidemark_core::{
-    Completion, CompletionError, CompletionModel, CompletionRequest, FinishReason, MemoryPolicy, Selection,
-    TokenCounter, Usage, Window as PolicyWindow,
+    Completion, CompletionError, CompletionModel, CompletionRequest, ContextSource, FinishReason,
+    MemoryPolicy, Selection, TokenCounter, Usage, Window as PolicyWindow,
 };
-use tidemark_memory::{HeuristicCounter, SlidingWindow, TiktokenCounter, TokenWindow};
+use tidemark_facts::{FactCoordinator, Recall};
+use tidemark_memory::{
+    CompactingMemory, HeuristicCounter, PolicyMemory, SlidingWindow, TiktokenCounter, TokenWindow,
+};
 
 use crate::store::AnyStore;
 use tidemark_providers::{OpenAiConfig, OpenAiModel};
@@ -132,4 +135,60 @@ pub(crate) async fn store(location: &str) -> Result<AnyStore, CliError> {
 /// The budget of `window`, if it has one.
 pub(crate) fn budget(window: Window) -> Option<NonZeroU32> {
     window.budget
+}
+
+/// The token allowance of a context source: `tokens` when given, else `percent` of the budget, else `fallback` (a window counted in messages has no budget).
+pub(crate) fn allowance(tokens: Option<u32>, budget: Option<NonZeroU32>, percent: u32, fallback: u32) -> u32 {
+    match (tokens, budget) {
+        (Some(tokens), _) => tokens,
+        (None, Some(budget)) => {
+            u32::try_from(u64::from(budget.get()) * u64::from(percent) / 100).unwrap_or(u32::MAX)
+        }
+        (None, None) => fallback,
+    }
+}
+
+/// The share of the budget the facts take unless told otherwise, and their allowance with `--last`.
+pub(crate) const FACTS_PERCENT: (u32, u32) = (10, 400);
+/// The share of the budget recall takes unless told otherwise, and its allowance with `--last`.
+pub(crate) const RECALL_PERCENT: (u32, u32) = (15, 600);
+
+/// The context sources of a load or a replay, each with its allowance: facts first, then recall.
+///
+/// The order is the prompt's order and the priority under a tight budget:
+/// the memory gives up the sources added last first.
+#[derive(Default)]
+pub(crate) struct Contexts {
+    pub(crate) facts: Option<(Arc<FactCoordinator<AnyStore>>, u32)>,
+    pub(crate) recall: Option<(Arc<Recall<AnyStore>>, u32)>,
+}
+
+impl Contexts {
+    /// `memory` with these sources added in order.
+    pub(crate) fn apply<M: WithContext>(&self, mut memory: M) -> M {
+        if let Some((facts, tokens)) = &self.facts {
+            memory = memory.add_context(Arc::clone(facts), *tokens);
+        }
+        if let Some((recall, tokens)) = &self.recall {
+            memory = memory.add_context(Arc::clone(recall), *tokens);
+        }
+        memory
+    }
+}
+
+/// The memories that take context sources.
+pub(crate) trait WithContext: Sized {
+    fn add_context(self, source: impl ContextSource + 'static, tokens: u32) -> Self;
+}
+
+impl<S, P, C, O> WithContext for CompactingMemory<S, P, C, O> {
+    fn add_context(self, source: impl ContextSource + 'static, tokens: u32) -> Self {
+        self.with_context(source, tokens)
+    }
+}
+
+impl<S, P> WithContext for PolicyMemory<S, P> {
+    fn add_context(self, source: impl ContextSource + 'static, tokens: u32) -> Self {
+        self.with_context(source, tokens)
+    }
 }

@@ -1,4 +1,4 @@
-//! Context sources: blocks a memory adds in front of the window, inside the same token budget.
+//! Context sources: blocks a memory adds to the prompt before the conversation, inside the same token budget.
 //!
 //! A [`ContextSource`] is asked, at every load, for one message of context
 //! for the turn at hand: long-term facts relevant to the latest user message,
@@ -143,6 +143,9 @@ impl std::fmt::Debug for ContextRequest<'_> {
 /// - Text from a conversation is data: a block that quotes it says so, and
 ///   delimits it, so that quoted instructions are not taken as the caller's.
 /// - It is best effort: an error is logged and the load goes on without the block.
+/// - A block is one message, usually a system message, with no tool calls
+///   or results and not of the tool role: tool parts would break the
+///   prompt's tool units, so tidemark-memory leaves such a block out.
 pub trait ContextSource: Send + Sync {
     /// The block for this request, or `None` when there is nothing worth adding.
     fn context(

@@ -1,14 +1,19 @@
 //! Context sources in a load: blocks inside the one budget, failures left out, and what a source is told about the window.
 
+mod support;
+
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 
 use proptest::prelude::*;
+use support::{Probe, Recorder, turn};
 use tidemark_core::{
     ContextError, ContextRequest, ContextSource, ConversationId, ConversationMemory, ConversationStore,
     Message, Part, Seq, TokenCounter, ToolCall, validate,
 };
-use tidemark_memory::{CompactingMemory, HeuristicCounter, InMemoryStore, PolicyMemory, TokenWindow};
+use tidemark_memory::{
+    CompactingMemory, DemotingMemory, HeuristicCounter, InMemoryStore, PolicyMemory, TokenWindow, WaitMode,
+};
 use tidemark_testkit::reference::ConcatCompactor;
 
 fn id(name: &str) -> ConversationId {
@@ -392,4 +397,50 @@ async fn without_sources_a_load_is_unchanged() {
             quiet.load(&conversation).await.expect("load")
         );
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_load_that_does_not_wait_for_a_compaction_still_gets_its_blocks_within_budget() {
+    let (probe, entered, release) = Probe::gated();
+    let source = Scripted::new(0, Answer::Fits(100));
+    let memory = Arc::new(
+        CompactingMemory::new(InMemoryStore::new(), token_window(3_000), probe.clone())
+            .with_wait_mode(WaitMode::ReturnPrevious)
+            .with_context(source.clone(), 200),
+    );
+    let conversation = id("impatient");
+    for i in 0..16 {
+        memory.append(&conversation, turn(i)).await.expect("append");
+    }
+    let first = {
+        let (memory, conversation) = (Arc::clone(&memory), conversation.clone());
+        tokio::spawn(async move { memory.load(&conversation).await })
+    };
+    entered.notified().await;
+    // The compactor is held at its gate: this load serves the policy's window around it, with the block.
+    let quick = memory.load(&conversation).await.expect("load");
+    assert_eq!(quick.iter().filter_map(block_mark).collect::<Vec<_>>(), vec![0]);
+    assert!(HeuristicCounter::default().count_prompt(&quick) <= 3_000);
+    let told = source.seen().last().cloned().expect("asked");
+    assert!(told.below > Seq(0), "the evicted messages, not compacted yet, are not in the prompt");
+    release.notify_one();
+    let compacted = first.await.expect("joined").expect("loaded");
+    assert_eq!(compacted.iter().filter_map(block_mark).collect::<Vec<_>>(), vec![0]);
+    assert!(HeuristicCounter::default().count_prompt(&compacted) <= 3_000);
+    assert_eq!(probe.calls(), 1);
+}
+
+#[tokio::test]
+async fn a_demoting_memory_takes_context_sources_too() {
+    let source = Scripted::new(0, Answer::Fits(100));
+    let memory = DemotingMemory::new(InMemoryStore::new(), token_window(500), Recorder::default())
+        .with_context(source.clone(), 80);
+    let conversation = id("demoting");
+    chat(&memory, &conversation, 30).await;
+    let prompt = memory.load(&conversation).await.expect("load");
+    assert_eq!(prompt.iter().filter_map(block_mark).collect::<Vec<_>>(), vec![0]);
+    assert!(HeuristicCounter::default().count_prompt(&prompt) <= 500);
+    let watermark = memory.get_ref().state(&conversation).await.expect("state").watermark;
+    assert!(watermark > Seq(0));
+    assert_eq!(source.seen().last().map(|seen| seen.below), Some(watermark));
 }

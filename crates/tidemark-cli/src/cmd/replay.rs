@@ -9,6 +9,7 @@ use tidemark_core::{
     CompactionEvent, CompactionObserver, ConversationMemory, ConversationStore, Message, Outcome, Role,
     TokenCounter,
 };
+use tidemark_facts::Recall;
 use tidemark_memory::{CompactingMemory, PolicyMemory};
 
 use crate::args::{ReplayArgs, Window};
@@ -60,11 +61,21 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
     store.clear(&id).await.map_err(|error| CliError::runtime("clearing the replay conversation", error))?;
     let events = Events::default();
     let policy = setup::policy(Window { budget: Some(args.budget), last: None }, &counter);
+    let recall = args.recall.recall.then(|| Arc::new(Recall::new(store.clone())));
+    let (percent, fallback) = setup::RECALL_PERCENT;
+    let contexts = setup::Contexts {
+        facts: None,
+        recall: recall.as_ref().map(|recall| {
+            let tokens = setup::allowance(args.recall.recall_tokens, Some(args.budget), percent, fallback);
+            (Arc::clone(recall), tokens)
+        }),
+    };
     let memory: BoxMemory = match compactor {
-        Some(compactor) => {
-            Box::new(CompactingMemory::new(store.clone(), policy, compactor).with_observer(events.clone()))
-        }
-        None => Box::new(PolicyMemory::new(store.clone(), policy)),
+        Some(compactor) => Box::new(
+            contexts
+                .apply(CompactingMemory::new(store.clone(), policy, compactor).with_observer(events.clone())),
+        ),
+        None => Box::new(contexts.apply(PolicyMemory::new(store.clone(), policy))),
     };
     let turns = turns(&transcript.messages);
     let progress = ProgressBar::new(turns.len() as u64);
@@ -104,6 +115,7 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
         p99: percentile(&loads, 0.99),
         total,
         file: args.file.display().to_string(),
+        recall: recall.map(|recall| recall.counters(&id)),
     };
     println!("{}", summary.table());
     if let Some(path) = &args.report {

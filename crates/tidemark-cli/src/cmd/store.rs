@@ -1,9 +1,10 @@
 //! The commands on a stored conversation: `append`, `load`, `clear` and `inspect`.
 
 use std::io::Write;
+use std::sync::Arc;
 
-use tidemark_core::{CompactionState, ConversationMemory, ConversationStore, Message, Role, TokenCounter};
-use tidemark_facts::FactCoordinator;
+use tidemark_core::{CompactionState, ConversationMemory, ConversationStore, Message, TokenCounter};
+use tidemark_facts::{FactCoordinator, Recall};
 use tidemark_memory::{CompactingMemory, PolicyMemory};
 
 use crate::store::AnyStore;
@@ -41,26 +42,33 @@ pub(crate) async fn load(args: LoadArgs) -> Result<(), CliError> {
     let stats_before =
         store.stats(id).await.map_err(|error| CliError::runtime("reading the store", error))?;
     let policy = setup::policy(args.window, &counter);
-    let facts = args.facts.then(|| FactCoordinator::new(store.clone()));
+    let budget = setup::budget(args.window);
+    let facts = args.facts.then(|| Arc::new(FactCoordinator::new(store.clone())));
+    let (facts_percent, facts_fallback) = setup::FACTS_PERCENT;
+    let (recall_percent, recall_fallback) = setup::RECALL_PERCENT;
+    let contexts = setup::Contexts {
+        facts: facts.as_ref().map(|facts| {
+            (Arc::clone(facts), setup::allowance(args.facts_tokens, budget, facts_percent, facts_fallback))
+        }),
+        recall: args.recall.recall.then(|| {
+            let tokens = setup::allowance(args.recall.recall_tokens, budget, recall_percent, recall_fallback);
+            (Arc::new(Recall::new(store.clone())), tokens)
+        }),
+    };
+    // The facts and the quoted passages are context blocks of the memory: their
+    // allowances are reserved before the window is fitted, inside the one budget.
     let loaded = match (compactor, &facts) {
         (Some(compactor), Some(facts)) => {
-            CompactingMemory::new(store.clone(), policy, compactor).with_observer(facts).load(id).await
+            let memory =
+                CompactingMemory::new(store.clone(), policy, compactor).with_observer(Arc::clone(facts));
+            contexts.apply(memory).load(id).await
         }
-        (Some(compactor), None) => CompactingMemory::new(store.clone(), policy, compactor).load(id).await,
-        (None, _) => PolicyMemory::new(store.clone(), policy).load(id).await,
+        (Some(compactor), None) => {
+            contexts.apply(CompactingMemory::new(store.clone(), policy, compactor)).load(id).await
+        }
+        (None, _) => contexts.apply(PolicyMemory::new(store.clone(), policy)).load(id).await,
     };
-    let mut prompt = loaded.map_err(|error| CliError::runtime("loading", error))?;
-    if let Some(facts) = &facts {
-        let latest =
-            prompt.iter().rev().find(|message| message.role == Role::User).map(|m| m.text().into_owned());
-        let block = facts
-            .inject(id, latest.as_deref().unwrap_or_default())
-            .await
-            .map_err(|error| CliError::runtime("reading the facts", error))?;
-        if let Some(block) = block {
-            prompt.insert(0, block);
-        }
-    }
+    let prompt = loaded.map_err(|error| CliError::runtime("loading", error))?;
     let after = state(&store, id).await?;
     write_transcript(&prompt, None)?;
     if let Some(format) = args.stats {

@@ -34,3 +34,37 @@ fn the_default_bound_is_documented_and_a_zero_bound_is_raised_to_one() {
     assert_eq!(coordinator.conversation_capacity(), FactCoordinator::<InMemoryStore>::DEFAULT_CONVERSATIONS);
     assert_eq!(coordinator.with_conversation_capacity(0).conversation_capacity(), 1);
 }
+
+#[tokio::test]
+async fn as_a_context_source_the_block_fits_the_memorys_allowance() {
+    let coordinator = FactCoordinator::new(InMemoryStore::new());
+    let conversation = id(0);
+    for text in [
+        "The user prefers answers in metric units.",
+        "The user's router is an AX-300 in the hallway.",
+        "The user works night shifts and reads replies in the morning.",
+    ] {
+        let fact = NewFact::new(Scope::Conversation(conversation.clone()), Tier::UserProfile, text);
+        coordinator.remember(fact).await.expect("stored");
+    }
+    let counter = tidemark_core::HeuristicCounter::default();
+    let full = coordinator.inject(&conversation, "router").await.expect("read").expect("a block");
+    let full_tokens = counter.count(&full);
+    for max_tokens in [0, full_tokens / 2, full_tokens, 10_000] {
+        let request = ContextRequest::new(&conversation, "router", max_tokens, &counter);
+        let block = coordinator.context(&request).await.expect("read");
+        match block {
+            Some(block) => {
+                assert!(counter.count(&block) <= max_tokens, "{max_tokens}");
+                assert!(block.text().starts_with(OPEN) && block.text().ends_with(CLOSE));
+            }
+            None => assert!(max_tokens < full_tokens, "a block that fits is offered"),
+        }
+    }
+    // Through an Arc, as a memory holds it.
+    let shared = std::sync::Arc::new(coordinator);
+    let request = ContextRequest::new(&conversation, "router", 10_000, &counter);
+    assert!(
+        shared.context(&request).await.expect("read").is_some_and(|block| block.text().contains("AX-300"))
+    );
+}

@@ -85,8 +85,13 @@ fn near_repeats_are_told_apart_from_different_passages() {
     let a = words("Deploy service api-7 to europe-west4 at noon today please now");
     let b = words("deploy SERVICE api-7 to europe-west4, at noon today please now!");
     let c = words("The staging database listens on port 6543");
+    let d = words("Please add a --verbose flag to the cache module and log each step when it is set.");
+    let e = words("Please add a --verbose flag to the auth module and log each step when it is set.");
+    let f = words("Please add a --quiet switch to the auth module and log nothing at all.");
     assert!(near_repeat(&a, &b));
     assert!(!near_repeat(&a, &c));
+    assert!(near_repeat(&d, &e), "one word changed");
+    assert!(!near_repeat(&e, &f));
 }
 
 #[tokio::test]
@@ -153,5 +158,41 @@ async fn bad_queries_never_fail() {
     let megabyte = "near( \"* ".repeat(120_000);
     for query in ["", "   ", "the and of", "\"", "*", "NEAR(", "\u{0}\u{7}\u{1b}[31m", megabyte.as_str()] {
         let _ = ask(&recall, query, 1, 200).await;
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Any stored messages and any query: recall answers, within its allowance, delimited once, quoting only turns below the window.
+    #[test]
+    fn any_history_and_query_give_a_bounded_block_or_none(
+        history in proptest::collection::vec(tidemark_testkit::strategies::arb_message(), 0..30),
+        query in ".{0,200}",
+        below in 0..40u64,
+        max_tokens in 0..600u32,
+        pick in proptest::option::of(0..30usize),
+    ) {
+        // Half the time the query is one of the stored messages, so that there are hits.
+        let query = match pick {
+            Some(index) if !history.is_empty() => history[index % history.len()].text().into_owned(),
+            _ => query,
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread().build().expect("runtime");
+        let text = runtime.block_on(async {
+            let store = store_with(history).await;
+            ask(&Recall::new(store), &query, below, max_tokens).await
+        });
+        if let Some(text) = text {
+            let counter = HeuristicCounter::default();
+            proptest::prop_assert!(counter.count(&Message::system(text.clone())) <= max_tokens);
+            proptest::prop_assert!(text.starts_with(OPEN) && text.ends_with(CLOSE));
+            proptest::prop_assert_eq!(text.matches(OPEN).count(), 1);
+            proptest::prop_assert_eq!(text.matches(CLOSE).count(), 1);
+            for line in text.lines().filter_map(|line| line.strip_prefix("- turn ")) {
+                let turn: u64 = line.split(' ').next().and_then(|n| n.parse().ok()).expect("a label");
+                proptest::prop_assert!(turn < below);
+            }
+        }
     }
 }

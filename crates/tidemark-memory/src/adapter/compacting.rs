@@ -214,7 +214,7 @@ impl<S, P, C, O> CompactingMemory<S, P, C, O> {
     ///
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
     /// let counter = HeuristicCounter::default();
-    /// let policy = TokenWindow::new(NonZeroU32::new(300).unwrap(), counter.clone());
+    /// let policy = TokenWindow::new(NonZeroU32::new(300).unwrap(), counter);
     /// let memory = CompactingMemory::new(InMemoryStore::new(), policy, ConcatCompactor::capped(300))
     ///     .with_context(Hidden, 40);
     /// let id = ConversationId::new("demo")?;
@@ -313,7 +313,7 @@ where
     /// another process without a lease): the caller looks again.
     async fn compact_held(&self, id: &ConversationId, view: View) -> Result<Option<Served>, MemoryError> {
         let mut view = view.refresh(&self.parts.inner, id).await?;
-        for round in 1..=MAX_ROUNDS {
+        for _ in 0..MAX_ROUNDS {
             let (evicting, chosen) = match self.parts.fit(view) {
                 Fit::Fits(served) => return Ok(Some(served)),
                 Fit::Evicts(view, chosen) => (view, chosen),
@@ -323,15 +323,19 @@ where
                 Step::Conflict => return Ok(None),
                 Step::Applied(next) => view = *next,
             }
-            if round == MAX_ROUNDS {
+        }
+        // The window the last round left: served with its context blocks when it fits.
+        match self.parts.fit(view) {
+            Fit::Fits(served) => Ok(Some(served)),
+            Fit::Evicts(view, _) => {
                 // Compacting again now could loop; the next load cuts afresh.
                 tracing::warn!(
                     conversation = %id,
-                    "the summary leaves the window over budget after {round} compactions; is the summary cap larger than the budget?"
+                    "the summary leaves the window over budget after {MAX_ROUNDS} compactions; is the summary cap larger than the budget?"
                 );
+                Ok(Some(view.into_prompt()))
             }
         }
-        Ok(Some(view.into_prompt()))
     }
 
     /// Compact the evicted part of `view` as `selection` decided, holding the conversation's gate and lease.

@@ -2,8 +2,8 @@
 
 use tidemark_core::error::chain_text;
 use tidemark_core::{
-    ConversationId, ConversationMemory, ConversationStore, DemotionHook, MemoryError, MemoryPolicy, Message,
-    SeqRange, StoreError,
+    ContextSource, ConversationId, ConversationMemory, ConversationStore, DemotionHook, MemoryError,
+    MemoryPolicy, Message, SeqRange, StoreError,
 };
 
 use super::gate::Gates;
@@ -73,6 +73,17 @@ impl<S, P, H> DemotingMemory<S, P, H> {
     #[must_use]
     pub fn with_failure_mode(mut self, failure: FailureMode) -> Self {
         self.failure = failure;
+        self
+    }
+
+    /// The same memory asking `source` for a block of at most `max_tokens` tokens at every load; call it once per source.
+    ///
+    /// It works as [`CompactingMemory::with_context`](crate::CompactingMemory::with_context)
+    /// does: the allowances are reserved before the policy fits the window,
+    /// and a block that fails, or is over its allowance, is left out.
+    #[must_use]
+    pub fn with_context(mut self, source: impl ContextSource + 'static, max_tokens: u32) -> Self {
+        self.parts.add_context(source, max_tokens);
         self
     }
 

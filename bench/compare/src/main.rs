@@ -13,10 +13,15 @@
 //! - `overhead`: a `CompactingMemory` load with nothing to compact against a
 //!   `PolicyMemory` load of the same window.
 //! - `concurrency`: 1,000 conversations loaded from 2 and from 8 tasks.
+//! - `recall`: planted facts asked about after a 640-turn session at an
+//!   8,000-token budget (recall, stored-fact precision, recall block tokens,
+//!   prompts over budget), and the load p50 with and without recall at 8,000
+//!   turns on SQLite.
 
 mod concurrency;
 mod count;
 mod overhead;
+mod recall;
 mod replay;
 mod report;
 mod svg;
@@ -37,6 +42,7 @@ Commands:
   count [--smoke] [--python PATH --tiktoken-cache DIR]
   overhead [--smoke]
   concurrency [--smoke]
+  recall [--smoke]
 
 `--smoke` runs each part on a small input, to check that it works; its figures mean nothing.
 ";
@@ -113,6 +119,7 @@ fn main() -> ExitCode {
         "count" => count::run(&args.count_options()).map(|section| print!("{}", section.markdown())),
         "overhead" => overhead::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "concurrency" => concurrency::run(args.smoke).map(|section| print!("{}", section.markdown())),
+        "recall" => recall::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())
@@ -154,6 +161,8 @@ fn all(args: &Args) -> Result<(), String> {
     sections.push(overhead::run(args.smoke)?);
     eprintln!("concurrency …");
     sections.push(concurrency::run(args.smoke)?);
+    eprintln!("recall …");
+    sections.push(recall::run(args.smoke)?);
 
     let mut text = String::from("# tidemark benchmark report\n\n");
     text.push_str(&machine_line());

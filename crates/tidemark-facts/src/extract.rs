@@ -16,8 +16,10 @@
 //!   against the detail and reference shapes, in that order; the first kind
 //!   that matches wins, so "Actually, my name is Dana." is an identity and
 //!   "No, let's go with Postgres." a decision. A user question (a sentence
-//!   ending in `?`, or opening like one: "how do I…", "can you…") that is not
-//!   code also forms a question–answer pair with the next assistant answer.
+//!   ending in `?`, or opening like one: "what is…", "which one…") that asks
+//!   for a fact and is not code forms a question–answer pair with the next
+//!   assistant answer, when that answer states the fact in a short clause
+//!   (see [`CandidateKind::QuestionAnswer`]).
 //! - **Assistant messages**: artifacts the assistant reports ("Opened
 //!   INC-20931", "I've pushed branch fix/x-7"), in every message; and, only in
 //!   messages that make no tool call (their text is narration of the calls:
@@ -50,7 +52,7 @@
 //! - [`CandidateKind::Decision`], in [`Tier::AgentNotes`]:
 //!   `Decision by the user: "Let's go with Postgres."` or `Decision by the assistant: "I'll use…"`
 //! - [`CandidateKind::QuestionAnswer`], in [`Tier::AgentNotes`], without quotes:
-//!   `Q: How do I rotate the logs? A: Add a daily rule to /etc/logrotate.d/nginx.`
+//!   `Q: Which port does the admin console use? A: It listens on 8443.`
 //! - [`CandidateKind::Detail`], in [`Tier::AgentNotes`] (or an identity, when
 //!   the user states it about their own thing), the clause alone:
 //!   `Detail from the user: "Our production Postgres listens on port 6432"`
@@ -128,7 +130,8 @@ use tools::tool_artifacts;
 use rules::{Claim, RULES, Rules};
 use sentences::split_sentences;
 use words::{
-    answer_text, capitalize, claim_stands_alone, clean, cut, pair_text, quote, substantial_question,
+    answer_text, asks_for_fact, capitalize, claim_stands_alone, clean, cut, pair_text, quote, states_value,
+    substantial_question,
 };
 
 /// What kind of statement a candidate came from.
@@ -154,7 +157,7 @@ pub enum CandidateKind {
     /// Phrasings opening a sentence: "Actually, …", "No, …" (with a comma or
     /// other punctuation after "no"), "That's / it's / this is wrong /
     /// incorrect / not right / not true / not what I meant", "You're wrong /
-    /// mistaken", "You got it wrong", "Correction: …", "To clarify, …", "To be
+    /// mistaken", "You got it wrong", "Correction: …", "Update: …", "To clarify, …", "To be
     /// clear, …", "I misspoke", "My mistake", "I was wrong"; and anywhere: "I
     /// meant …", "not X but Y" (not "not only X but…", not "not ideal but it
     /// works"), "… is X, not Y" (Y short, not "not sure why"). The claim must
@@ -166,7 +169,7 @@ pub enum CandidateKind {
     /// Who the user is, kept in [`Tier::UserProfile`].
     ///
     /// Phrasings: "my name is …", "call me \<Name\>" (opening a sentence or
-    /// after "please" / "you can"), "I go by \<Name\>", "I'm \<Name\>" as a
+    /// after "please" / "you can"), "I go by \<Name\>", "\<everyone / people / they …\> call(s) me \<Name\>", "I'm \<Name\>" as a
     /// whole clause, "I am / I'm a / an … \<role\>" (developer, engineer,
     /// student, manager, beginner, … within four words), "I'm new to …", "I'm
     /// fluent in …", "I'm a native speaker …", "I have N years of experience",
@@ -197,12 +200,21 @@ pub enum CandidateKind {
     ///
     /// The question is the last question sentence of a user message, with at
     /// least three keywords and one that is not a function word ("How are
-    /// you?" is skipped). The answer is the first assistant message after it
-    /// that makes no tool call and has text outside code blocks, found before
-    /// the next user message; its first sentence is kept, and a second one
-    /// when the first is short. Pleasantries ("Good question!") and
-    /// introductions ending in a colon ("Here's how:") are skipped; an answer
-    /// that opens by asking back ("Which format do you need?") makes no pair.
+    /// you?" is skipped), that asks for a fact: "what / which / where / when /
+    /// who / whose" or "how many / much / long / old / big / far / often"
+    /// among its first six words. "Why …?", "How do I …?" and yes-or-no
+    /// questions ask for explanations and verdicts and make no pair. The
+    /// answer is the first assistant message after it that makes no tool call
+    /// and has text outside code blocks, found before the next user message;
+    /// its first sentence is kept, and a second one when the first is short.
+    /// Pleasantries ("Good question!") and introductions ending in a colon
+    /// ("Here's how:") are skipped; an answer that opens by asking back
+    /// ("Which format do you need?") makes no pair. The kept answer must state
+    /// the fact in a short clause of its own: complete sentences of at most
+    /// 160 characters with a concrete word past the first (a number, an
+    /// identifier, an address, a proper name or a quoted string). Otherwise
+    /// the question makes no pair: chatter, explanations and run-on text are
+    /// not facts.
     QuestionAnswer,
     /// A named thing and its concrete value, kept in [`Tier::AgentNotes`].
     ///
@@ -216,6 +228,12 @@ pub enum CandidateKind {
     /// "fix/retry"), an address, a quoted string or a proper name. "The plan is
     /// great" has no concrete value and is no detail. The text is the clause
     /// from the owner to the end of the value, at most 200 characters.
+    ///
+    /// Two more shapes: a named thing of two to four words opening the
+    /// sentence without an owner word ("Staging box is called orion-2"), and a
+    /// sentence that is only a capitalised label, a colon and a concrete value
+    /// ("Build host: ci-4.int.example"; not log and note labels such as
+    /// "Error:" or "Note:", nor lower-case keys such as `port: 5432`).
     ///
     /// **Tier rule**: a detail is about the environment and goes to
     /// [`Tier::AgentNotes`], except when a user states it about a thing they own
@@ -242,7 +260,8 @@ pub enum CandidateKind {
     /// thing between ("Created branch fix/retry-backoff-7781", "I've opened
     /// ticket INC-20931"); the passive "\<thing\> \<id\> was / has been
     /// \<made\>"; git's `[new branch] a -> a` and "Switched to a new branch
-    /// 'a'"; and a tool result that is one JSON object holding an identifier
+    /// 'a'"; kubectl's `kind/name created`; one bare URL returned by a tool
+    /// whose name opens with a verb of making (`create_pr`); and a tool result that is one JSON object holding an identifier
     /// (`id`, `key`, `number`, `*_id` …) and a sign that it was just made (a
     /// status such as "created" or "opened", a `created` flag or time, or a
     /// tool whose name opens with a verb of making such as `create_ticket`).
@@ -555,7 +574,10 @@ impl Extractor {
         index: usize,
     ) -> Option<Candidate> {
         let question = sentences[index].iter().rev().find(|sentence| {
-            rules.is_question(sentence) && substantial_question(sentence) && !looks_like_code(sentence)
+            rules.is_question(sentence)
+                && substantial_question(sentence)
+                && asks_for_fact(sentence)
+                && !looks_like_code(sentence)
         })?;
         let mut answer = None;
         for (position, message) in evicted.iter().enumerate().skip(index + 1) {
@@ -564,7 +586,11 @@ impl Extractor {
                 Role::Assistant if !message.has_tool_calls() => {
                     let text = answer_text(rules, &sentences[position]);
                     if !text.is_empty() {
-                        answer = Some((position, text));
+                        // The first answer decides: a pair is kept only when it
+                        // states the fact in a short clause of its own.
+                        if states_value(&text) {
+                            answer = Some((position, text));
+                        }
                         break;
                     }
                 }

@@ -4,25 +4,32 @@
 //! support, research) with facts planted between its turns, spoken by the
 //! user, the assistant or a tool, in several phrasing families. The session
 //! is cut into spans the way a compaction evicts them and each span goes
-//! through the default [`Extractor`]. A planted fact is recalled when its key
-//! value appears in the text of some candidate; a candidate is genuine when
-//! its text holds a planted key value or a fact the generated transcript
-//! itself states (the support customer's identity, preferences and order
-//! numbers, and the question–answer pairs built on its own questions, whose
-//! answers are generated filler), and junk otherwise. Strict precision counts
-//! planted facts only. Run with `--nocapture` to see the figures.
+//! through the default [`Extractor`].
 //!
-//! The first held-out set was measured once, blind, before any rule was
-//! changed for it: recall 89.0% (203/228), precision 99.2% (989/997). Its
-//! misses were two shapes the rules lacked (a participle before a preposition,
-//! "is mounted at", and a path as an identifier); both were generalised, and
-//! the second held-out set, written before that change, was first run after
-//! it. The first set's figures since then are no longer blind.
+//! Both figures use the strict judge of `tidemark_testkit::judge`: a
+//! candidate is real only when it is traceable to a sentence this corpus
+//! labels as a fact statement, the planted sentences and the few generated
+//! sentences listed in [`TRANSCRIPT_STATEMENTS`] and [`DAMAGED_ORDER`]; it
+//! must carry the statement's key value (or, for an unkeyed statement, at
+//! least half of it) and nothing from outside it. Code, questions, filler,
+//! partial clauses and question–answer pairs glued from chatter are false
+//! positives. A planted fact is recalled when some candidate is real for its
+//! statement. Run with `--nocapture` to see the figures.
+//!
+//! History of the figures: the first held-out set was measured once, blind,
+//! under the earlier lenient judge (any transcript-stated fact counted, and
+//! pairs built on the transcript's own questions): recall 89.0% (203/228),
+//! precision 99.2% (989/997). Under the strict judge, before the question–answer
+//! rule asked for a fact question and a short stated answer, all three sets
+//! measured 100% recall and 23–24% precision (2,001 of about 2,620 candidates
+//! were pairs of a generated question and filler). The figures since are in
+//! `docs/benchmarks.md`.
 
 use std::collections::BTreeMap;
 
 use tidemark_core::{Message, Role, ToolCall};
-use tidemark_facts::extract::{Candidate, CandidateKind, Extractor};
+use tidemark_facts::extract::{Candidate, Extractor};
+use tidemark_testkit::judge::{Statement, is_real};
 use tidemark_testkit::transcripts::Session;
 use tidemark_testkit::workload::Rng;
 
@@ -102,6 +109,10 @@ const DEV: &[Template] = &[
         "{\"number\": \"{v}\", \"url\": \"https://git.example/acme/api/issues/1\"}",
         Value::Ticket,
     ),
+    user("environment", "Staging box is called {v}.", Value::Host),
+    user("attribute", "Employee no. {v}, for the forms.", Value::Number),
+    user("environment", "Build host: {v}", Value::Host),
+    tool("artifact-line", "create_pr", "https://git.example/acme/api/pull/{v}", Value::Number),
 ];
 
 /// Phrasings written apart from the rules and not used while developing them.
@@ -161,29 +172,56 @@ const HELD_OUT_SECOND: &[Template] = &[
     tool("artifact-json", "git", "{\"branch\": \"{v}\", \"created\": true}", Value::Branch),
 ];
 
-/// Key values that the generated transcripts state on their own (the support customer's facts).
-const TRANSCRIPT_FACTS: &[&str] = &[
-    "Dana Whitfield",
-    "C-48213",
-    "bullet points",
-    "email",
-    "Harbour Lane",
-    "nights",
-    "NW-9",
-    "latex",
-    "unwrap",
+/// A third held-out set, written after the strict judge and the changes it
+/// led to (fact-question pairs, owner-less subjects, "no.", labelled values,
+/// bare URLs), and run once, blind: recall 78.9% (180/228), precision 100%
+/// (573/573). Its misses were four shapes: "Update:" opening a correction
+/// and a verb of time without a preposition ("starts 8 June"), "\<people\>
+/// call me \<Name\>", GitLab's `!123`, and kubectl's `kind/name created`.
+const HELD_OUT_THIRD: &[Template] = &[
+    user("attribute", "Oh and my staff number is {v}, HR asked me to pass it on.", Value::Number),
+    user("attribute", "Parking permit: {v}", Value::Ticket),
+    user("environment", "Our Elasticsearch node answers on port {v}.", Value::Port),
+    user("environment", "Jump host is {v} these days.", Value::Host),
+    user("environment", "The nightly export is written to {v}.", Value::Path),
+    user("environment", "our SFTP server resolves to {v}", Value::Address),
+    user("correction", "Wait, I got that wrong: the cutover is on {v}.", Value::Date),
+    user("correction", "Update: the freeze now starts {v}.", Value::Date),
+    user("reference", "We are tracking this under problem {v}.", Value::Ticket),
+    user("reference", "The invoice belongs to account {v}.", Value::Order),
+    user("identity", "Everyone here calls me {v}.", Value::Name),
+    assistant("artifact", "I raised {v} for the certificate renewal.", Value::Ticket),
+    assistant("artifact", "The hotfix is on branch {v}, already pushed.", Value::Branch),
+    assistant("environment", "Your sandbox lives at {v}.", Value::Host),
+    assistant("artifact", "Saved the new runbook as {v}.", Value::Path),
+    tool("artifact-line", "gitlab", "Merge request !{v} was opened", Value::Number),
+    tool("artifact-line", "kubectl", "deployment.apps/{v} created", Value::Region),
+    tool(
+        "artifact-json",
+        "servicenow",
+        "{\"result\": {\"number\": \"{v}\", \"state\": \"New\"}}",
+        Value::Ticket,
+    ),
+    tool("artifact-line", "open_ticket", "https://tickets.example/browse/{v}", Value::Ticket),
 ];
 
-/// How the support transcript's own questions open, as question–answer texts.
-const SUPPORT_QUESTIONS: &[&str] = &[
-    "Q: Where is my parcel",
-    "Q: Can you change the delivery address",
-    "Q: The box for order",
-    "Q: What can I do",
-    "Q: How long does a refund",
-    "Q: Can I get the invoice",
-    "Q: Is weekend delivery",
+/// The sentences of the generated transcripts that the corpus labels as fact statements: the
+/// support customer's own facts (`tidemark_testkit::transcripts`, support `FACTS`), the coding
+/// user's standing rule, and the support template that reports damage to a named order (its order
+/// number varies, so it is matched by its two ends). Every other generated sentence is filler.
+const TRANSCRIPT_STATEMENTS: &[&str] = &[
+    "My name is Dana Whitfield and my customer id is C-48213.",
+    "Please always answer in short bullet points, I read these on my phone.",
+    "I prefer to be contacted by email, not by phone.",
+    "Actually, my address is 14 Harbour Lane, not 41 Harbour Lane.",
+    "I work nights, so deliveries after 2 pm are best for me.",
+    "Correction: the order number I gave you earlier was wrong, it is NW-90412.",
+    "I'm allergic to latex, so please make sure the packaging has none.",
+    "Remember: we never use unwrap in library code.",
 ];
+
+/// The filler template labelled as a fact statement, by its opening and its end.
+const DAMAGED_ORDER: (&str, &str) = ("The box for order NW-", " arrived damaged.");
 
 const WORDS: &[&str] =
     &["orion", "vega", "lyra", "atlas", "nova", "pike", "delta", "ember", "quartz", "juno"];
@@ -254,6 +292,8 @@ struct Planted {
     family: &'static str,
     speaker: Speaker,
     value: String,
+    /// The sentence that states it, without the code around it.
+    statement: String,
 }
 
 /// `history` with one planted fact per template in `templates` inserted at turn boundaries.
@@ -297,7 +337,12 @@ fn plant(mut history: Vec<Message>, templates: &[Template], rng: &mut Rng) -> (V
             .collect();
         let at = boundaries[rng.between(0, boundaries.len() - 1)];
         history.splice(at..at, messages);
-        planted.push(Planted { family: template.family, speaker: template.speaker, value });
+        planted.push(Planted {
+            family: template.family,
+            speaker: template.speaker,
+            statement: template.text.replace("{v}", &value),
+            value,
+        });
         if serial % 3 == 0 {
             let at = history.len() - 1;
             let at = history[..at].iter().rposition(|message| message.role == Role::User).unwrap_or(at);
@@ -305,6 +350,23 @@ fn plant(mut history: Vec<Message>, templates: &[Template], rng: &mut Rng) -> (V
         }
     }
     (history, planted)
+}
+
+/// The fact statements of a session: the planted ones first, then the transcript's labelled ones.
+fn labelled(history: &[Message], planted: &[Planted]) -> Vec<Statement> {
+    let mut statements: Vec<Statement> =
+        planted.iter().map(|fact| Statement::keyed(fact.statement.clone(), fact.value.clone())).collect();
+    statements.extend(TRANSCRIPT_STATEMENTS.iter().map(|text| Statement::whole(*text)));
+    let (open, end) = DAMAGED_ORDER;
+    for message in history.iter().filter(|message| message.role == Role::User) {
+        let text = message.text();
+        if let Some(start) = text.find(open)
+            && let Some(stop) = text[start..].find(end)
+        {
+            statements.push(Statement::whole(&text[start..start + stop + end.len()]));
+        }
+    }
+    statements
 }
 
 /// Counts of found and total per group.
@@ -379,7 +441,8 @@ fn measure(templates: &[Template]) -> Figures {
             let candidates: Vec<Candidate> =
                 spans(evictable).into_iter().flat_map(|span| extractor.extract(span)).collect();
             for fact in &planted {
-                let hit = candidates.iter().any(|candidate| candidate.text.contains(&fact.value));
+                let statement = [Statement::keyed(fact.statement.clone(), fact.value.clone())];
+                let hit = candidates.iter().any(|candidate| is_real(&candidate.text, &statement));
                 figures.recall.add(hit);
                 figures.by_speaker.entry(fact.speaker).or_default().add(hit);
                 figures.by_family.entry(fact.family).or_default().add(hit);
@@ -387,16 +450,12 @@ fn measure(templates: &[Template]) -> Figures {
                     figures.missed.push(format!("{:?}/{}: {}", fact.speaker, fact.family, fact.value));
                 }
             }
+            let statements = labelled(&history, &planted);
             for candidate in &candidates {
-                let planted_hit = planted.iter().any(|fact| candidate.text.contains(&fact.value));
-                // The generated transcripts ask real questions; their answers are filler prose, so a
-                // pair is counted as the transcript's own, neither planted nor junk.
-                let transcript = TRANSCRIPT_FACTS.iter().any(|fact| candidate.text.contains(fact))
-                    || (candidate.kind == CandidateKind::QuestionAnswer
-                        && candidate.text.starts_with("Q: [turn "))
-                    || (candidate.kind == CandidateKind::QuestionAnswer
-                        && SUPPORT_QUESTIONS.iter().any(|question| candidate.text.starts_with(question)));
-                let genuine = planted_hit || transcript;
+                let planted_hit = planted.iter().any(|fact| candidate.text.contains(&fact.value))
+                    && is_real(&candidate.text, &statements[..planted.len()]);
+                let genuine = is_real(&candidate.text, &statements);
+                let transcript = genuine && !planted_hit;
                 *figures
                     .kinds
                     .entry((
@@ -412,7 +471,7 @@ fn measure(templates: &[Template]) -> Figures {
                     .or_default() += 1;
                 figures.strict.add(planted_hit);
                 figures.precision.add(genuine);
-                if !genuine && figures.junk.len() < 12 {
+                if !genuine && figures.junk.len() < 40 {
                     figures.junk.push(candidate.text.clone());
                 }
             }
@@ -423,7 +482,7 @@ fn measure(templates: &[Template]) -> Figures {
 
 fn report(name: &str, figures: &Figures) {
     println!(
-        "{name}: recall {:.1}% ({}/{}), precision {:.1}% ({}/{}), strict precision (planted only) {:.1}% ({}/{})",
+        "{name}: recall {:.1}% ({}/{}), precision {:.1}% ({}/{}), planted only {:.1}% ({}/{})",
         100.0 * figures.recall.ratio(),
         figures.recall.found,
         figures.recall.total,
@@ -441,7 +500,7 @@ fn report(name: &str, figures: &Figures) {
         },
     );
     println!(
-        "  strict precision without question-answer pairs: {:.1}% ({planted}/{facts})",
+        "  planted only, without question-answer pairs: {:.1}% ({planted}/{facts})",
         100.0 * planted as f64 / facts.max(1) as f64
     );
     for (speaker, tally) in &figures.by_speaker {
@@ -481,6 +540,14 @@ fn planted_facts_are_found_and_little_else_on_held_out_phrasings() {
 fn planted_facts_are_found_and_little_else_on_the_second_held_out_phrasings() {
     let figures = measure(HELD_OUT_SECOND);
     report("second held-out phrasings", &figures);
+    assert!(figures.recall.ratio() >= 0.95, "recall {}", figures.recall.ratio());
+    assert!(figures.precision.ratio() >= 0.90, "precision {}", figures.precision.ratio());
+}
+
+#[test]
+fn planted_facts_are_found_and_little_else_on_the_third_held_out_phrasings() {
+    let figures = measure(HELD_OUT_THIRD);
+    report("third held-out phrasings", &figures);
     assert!(figures.recall.ratio() >= 0.95, "recall {}", figures.recall.ratio());
     assert!(figures.precision.ratio() >= 0.90, "precision {}", figures.precision.ratio());
 }

@@ -13,12 +13,16 @@
 //!   [`MemoryPolicy`](tidemark_core::MemoryPolicy) or
 //!   [`Compactor`](tidemark_core::Compactor) against the contract written in its docs.
 //!   Run them on your own implementations from an ordinary test.
+//! - [`judge`]: the strict judge of stored facts, for measuring an extractor's precision.
+//! - [`planted`]: long sessions with planted facts and a question about each, for recall benchmarks.
 //! - [`counters`]: token counters whose counts are easy to work out by hand.
 //! - [`transcripts`]: seeded, realistic agent sessions (coding, support, research).
 //! - [`workload`]: seeded, reproducible agent workloads for benchmarks.
 
 pub mod conformance;
 pub mod counters;
+pub mod judge;
+pub mod planted;
 pub mod reference;
 pub mod scripted;
 pub mod strategies;

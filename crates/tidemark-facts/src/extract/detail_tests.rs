@@ -315,3 +315,72 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn details_without_an_owner_word_and_labelled_values() {
+    for (text, expected) in [
+        ("Staging box is called orion-2.", Some("Detail from the user: \"Staging box is called orion-2\"")),
+        (
+            "Build server runs on ci-4.int.example now.",
+            Some("Detail from the user: \"Build server runs on ci-4.int.example now\""),
+        ),
+        (
+            "Staging host: vega-7.int.example",
+            Some("Detail from the user: \"Staging host: vega-7.int.example\""),
+        ),
+        ("My employee number: 88123.", Some("About the user: \"My employee number: 88123\"")),
+        ("Employee no. 88123, for the forms.", Some("Reference from the user: \"Employee no. 88123\"")),
+        ("It is called orion-2.", None),
+        ("Everything is at 5.", None),
+        ("Error: connection refused at 10.0.0.7", None),
+        ("port: 5432", None),
+        ("Note: see INC-2 later", None),
+    ] {
+        let candidates = from(Message::user(text));
+        assert_eq!(candidates.first().map(|candidate| candidate.text.as_str()), expected, "{text}");
+    }
+}
+
+#[test]
+fn a_bare_url_from_a_making_tool_is_an_artifact() {
+    assert_eq!(
+        from_tool("create_pr", "https://git.example/acme/api/pull/4821"),
+        ["Agent artifact: pr https://git.example/acme/api/pull/4821 was created (create_pr)"]
+    );
+    assert!(from_tool("fetch_page", "https://example.org/a").is_empty());
+    assert!(from_tool("create_pr", "https://example.org/a and more").is_empty());
+}
+
+#[test]
+fn shapes_found_by_the_third_held_out_set() {
+    assert_eq!(
+        one(Message::user("Everyone here calls me Sam.")).0,
+        CandidateKind::Identity,
+        "what others call the speaker"
+    );
+    assert_eq!(
+        one(Message::user("Update: the freeze now starts 8 June.")).2,
+        "Correction from the user: \"The freeze now starts 8 June.\""
+    );
+    assert_eq!(
+        from_tool("gitlab", "Merge request !4312 was opened"),
+        ["Agent artifact: request !4312 was opened (gitlab)"]
+    );
+    assert_eq!(
+        from_tool("kubectl", "deployment.apps/api-7 created\nservice/web unchanged"),
+        ["Agent artifact: deployment api-7 was created (kubectl)"]
+    );
+}
+
+#[test]
+fn records_read_or_changed_by_tools_and_pointing_subjects_are_not_kept() {
+    let record = r#"{"reservation_id": "JG7FMM", "status": "open", "created_at": "2024-05-01T10:00:00"}"#;
+    assert!(from_tool("get_reservation_details", record).is_empty());
+    assert!(from_tool("update_reservation_flights", record).is_empty());
+    assert!(
+        from_tool("reservations", r#"{"reservation_id": "JG7FMM", "created_at": "2024-05-01"}"#).is_empty()
+    );
+    assert!(from(Message::user("Output of this snippet is `344`, but 345 is right.")).is_empty());
+    assert!(from(Message::user("Instead, use the goto 583 command.")).is_empty());
+    assert_eq!(from(Message::user("It should run in region europe-west4.")).len(), 1);
+}

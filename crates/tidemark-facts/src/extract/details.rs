@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use regex::{Captures, Regex};
 
 use super::rules::compile;
-use super::words::{STOPWORDS, cut, words};
+use super::words::{POINTERS, STOPWORDS, cut, words};
 
 /// The longest clause a detail, reference or artifact keeps, in characters.
 pub(super) const MAX_CLAUSE_CHARS: usize = 200;
@@ -31,7 +31,10 @@ const LINKS: &str = r"
       \s+ (?: on | at | in | to | under | behind | from | port | as | with )";
 
 /// Determiners that open a named thing.
-const OWNERS: &str = r"(?: my | our | the | your | their | this | that | his | her )";
+///
+/// Not "this" or "that": they point at something in the turn ("this snippet is `344`"), which is gone
+/// once the turn is.
+const OWNERS: &str = r"(?: my | our | the | your | their | his | her )";
 
 /// Past-tense verbs of making, and their participles for the short clause.
 const MADE: &[(&str, &str)] = &[
@@ -68,6 +71,15 @@ const MADE: &[(&str, &str)] = &[
     ("assigned", "assigned"),
 ];
 
+/// Imperative verbs that, just before a referent, make it the name of a command to run.
+const INSTRUCTING: &[&str] = &["use", "run", "type", "enter", "try", "execute", "invoke", "press", "issue"];
+
+/// Words before a verb that make it no imperative: subjects, modals and "to".
+const NOT_IMPERATIVE: &[&str] = &[
+    "i", "we", "you", "they", "it", "he", "she", "should", "will", "would", "can", "could", "must", "may",
+    "might", "to", "shall", "also", "always", "never", "don't", "doesn't",
+];
+
 /// Words that never name a referent: prepositions, verb forms and quantities.
 const NOT_REFERENTS: &[&str] = &[
     "into", "onto", "under", "via", "per", "near", "after", "before", "since", "until", "than", "over",
@@ -81,7 +93,7 @@ const NOT_REFERENTS: &[&str] = &[
 
 /// An identifier in a pattern: a token with a digit or a separator between word characters somewhere in it.
 const ID_SHAPE: &str =
-    r"(?: \# | [/~.]{1,2} )? \w [^\s`'\x22,;()]*? (?: \d | \w [_./:@] \w ) [^\s`'\x22,;()]*";
+    r"(?: \# | ! | [/~.]{1,2} )? \w [^\s`'\x22,;()]*? (?: \d | \w [_./:@] \w ) [^\s`'\x22,;()]*";
 
 /// "the staging box is called orion-2": a named thing, a linking verb, and the value.
 static DETAIL: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -90,6 +102,60 @@ static DETAIL: LazyLock<Option<Regex>> = LazyLock::new(|| {
             \s+ (?P<link> {LINKS} ) \s+ (?P<value> \S.* )"
     ))
 });
+
+/// "Staging box is called orion-2": a named thing without an owner word, opening the sentence.
+static DETAIL_BARE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    compile(&format!(
+        r"(?ix) ^ (?P<subject> [a-z][\w'’+-]* (?: \s+ [\w'’+-]+ ){{1,3}}? )
+            \s+ (?P<link> {LINKS} ) \s+ (?P<value> \S.* )"
+    ))
+});
+
+/// "Staging host: vega-7.int.example", "My employee number: 88123": a label and its value, the whole sentence.
+static LABELLED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    compile(
+        r"(?x) ^ (?P<subject> (?: (?i: my | our | the | your ) \s+ [\w'’+-]+ | [A-Z][\w'’+-]* ) (?: \s+ [\w'’+-]+ ){0,3} )
+            \s* : \s+ (?P<value> [^\s:]+ (?: \s+ [^\s:]+ ){0,2}? ) \s* [.!]? $",
+    )
+});
+
+/// Labels that open log lines, notes and headings rather than name a thing.
+const NOT_LABELS: &[&str] = &[
+    "error",
+    "warning",
+    "warn",
+    "note",
+    "info",
+    "debug",
+    "trace",
+    "todo",
+    "fixme",
+    "hint",
+    "tip",
+    "example",
+    "output",
+    "input",
+    "result",
+    "answer",
+    "question",
+    "q",
+    "a",
+    "step",
+    "usage",
+    "caused",
+    "traceback",
+    "update",
+    "status",
+    "summary",
+    "edit",
+    "ps",
+    "re",
+    "fyi",
+    "see",
+    "source",
+    "sources",
+    "thread",
+];
 
 /// "ticket INC-20931", "order number 99-1842-X": a referent word and an identifier after it.
 static REFERENCE: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -149,7 +215,48 @@ pub(super) fn detail(sentence: &str) -> Option<(&str, bool)> {
         let own = words(subject.as_str()).next().is_some_and(|word| word == "my");
         return Some((clause, own));
     }
-    None
+    bare_detail(sentence).or_else(|| labelled(sentence))
+}
+
+/// A detail whose subject opens the sentence without an owner word: "Staging box is called orion-2".
+fn bare_detail(sentence: &str) -> Option<(&str, bool)> {
+    let captures = DETAIL_BARE.as_ref()?.captures(sentence)?;
+    let (subject, value) = (captures.name("subject")?, captures.name("value")?);
+    let first = words(subject.as_str()).next()?;
+    // "It is …", "Everything is …": a pronoun or function word opens no named thing.
+    if STOPWORDS.contains(&first.as_str()) || NOT_REFERENTS.contains(&first.as_str()) {
+        return None;
+    }
+    // "Output of this snippet is `344`": a subject that points into the turn names nothing that lasts.
+    if words(subject.as_str()).any(|word| POINTERS.contains(&word.as_str())) {
+        return None;
+    }
+    if !named_thing(&format!("the {}", subject.as_str())) {
+        return None;
+    }
+    let value_end = value.start() + clause_end(value.as_str());
+    if !concrete_value(&sentence[value.start()..value_end]) {
+        return None;
+    }
+    Some((bounded(sentence, subject.start(), value_end), false))
+}
+
+/// A sentence that is a label and its value, "Staging host: vega-7.int.example", when the value is concrete.
+fn labelled(sentence: &str) -> Option<(&str, bool)> {
+    let captures = LABELLED.as_ref()?.captures(sentence.trim())?;
+    let (subject, value) = (captures.name("subject")?, captures.name("value")?);
+    let mut subject_words = words(subject.as_str());
+    let first = subject_words.next()?;
+    let own = first == "my";
+    let head = subject_words.last().unwrap_or_else(|| first.clone());
+    if NOT_LABELS.contains(&first.as_str()) || STOPWORDS.contains(&head.as_str()) {
+        return None;
+    }
+    let concrete = value.as_str().split_whitespace().any(|token| {
+        let token = token.trim_matches(|c: char| matches!(c, ',' | ';' | '.' | '!' | ')' | '('));
+        token.chars().any(|c| c.is_ascii_digit()) || identifier(token)
+    });
+    concrete.then(|| (sentence.trim().trim_end_matches(['.', '!']), own))
 }
 
 /// An identifier named with its referent in `sentence`: the clause around it.
@@ -167,7 +274,18 @@ pub(super) fn reference(sentence: &str) -> Option<&str> {
             && !word.ends_with("ly");
         // A reference names a code, so its identifier has a digit: "file src/main.rs" is a path, not a reference.
         let coded = id.as_str().chars().any(|c| c.is_ascii_digit());
-        if is_referent && coded && identifier(id.as_str()) && !id.as_str().contains("://") {
+        // "use the goto 583 command": an instruction names a command, not a thing. "It should run in
+        // region x" is no instruction: a subject or a modal comes before the verb.
+        let before: Vec<String> = sentence[..referent.start()]
+            .split_whitespace()
+            .map(|word| word.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase())
+            .collect();
+        let instructed = (1..=3.min(before.len())).any(|back| {
+            let at = before.len() - back;
+            INSTRUCTING.contains(&before[at].as_str())
+                && (at == 0 || !NOT_IMPERATIVE.contains(&before[at - 1].as_str()))
+        });
+        if is_referent && coded && !instructed && identifier(id.as_str()) && !id.as_str().contains("://") {
             let start = clause_start(sentence, referent.start());
             let end = id.end() + clause_end(&sentence[id.end()..]);
             return Some(bounded(sentence, start, end));
@@ -176,9 +294,19 @@ pub(super) fn reference(sentence: &str) -> Option<&str> {
     None
 }
 
+/// kubectl's report of a made object: `deployment.apps/api-7 created`, `service/web configured`.
+static KUBECTL_MADE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    compile(r"(?x) ^ (?P<thing> [a-z][a-z0-9.-]* ) / (?P<id> [a-z0-9][a-z0-9.-]* ) \s+ created \s* $")
+});
+
 /// An artifact the speaker says was made in `line`, as a short clause: "branch fix/x was pushed".
 pub(super) fn artifact(line: &str) -> Option<String> {
     let line = line.trim();
+    if let Some(captures) = KUBECTL_MADE.as_ref().and_then(|regex| regex.captures(line)) {
+        let thing = group(&captures, "thing")?;
+        let kind = thing.split('.').next().unwrap_or(thing);
+        return Some(made_clause(kind, group(&captures, "id")?, "created"));
+    }
     if let Some(captures) = GIT_BRANCH.as_ref().and_then(|regex| regex.captures(line)) {
         let thing = group(&captures, "thing").or_else(|| group(&captures, "thing2")).unwrap_or("branch");
         let id = group(&captures, "id").or_else(|| group(&captures, "id2"))?;
@@ -190,7 +318,7 @@ pub(super) fn artifact(line: &str) -> Option<String> {
         let (Some(verb), Some(id)) = (verb, group(&captures, "id")) else { continue };
         let thing = group(&captures, "thing").unwrap_or("");
         let thing_ok = thing.is_empty() || !NOT_REFERENTS.contains(&thing.to_lowercase().as_str());
-        let bare_number = id.trim_start_matches('#').chars().all(|c| c.is_ascii_digit());
+        let bare_number = id.trim_start_matches(['#', '!']).chars().all(|c| c.is_ascii_digit());
         // A bare number needs a referent ("PR 42"); a number of things ("3 files") is no artifact.
         if thing_ok && identifier(id) && !(bare_number && thing.is_empty()) {
             let verb = verb.to_lowercase();

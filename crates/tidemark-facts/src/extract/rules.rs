@@ -82,6 +82,14 @@ pub(super) fn identity_specs() -> Vec<(String, Check)> {
             Check::None,
         ),
         (r"(?ix) \b I \s+ go \s+ by \s+ (?-i:\p{Lu})".into(), Check::None),
+        // "Everyone here calls me Sam", "people call me Sam": what others call the speaker.
+        (
+            r"(?ix) \b (?: everyone | everybody | people | friends | colleagues | most\s+people | they | folks
+                | the\s+team ) (?: \s+ (?: here | at\s+work | on\s+the\s+team ) )? \s+ (?: usually\s+ | just\s+ )?
+                calls? \s+ me \s+ (?-i:\p{Lu})"
+                .into(),
+            Check::None,
+        ),
         (
             r"(?ix) ^ I (?: 'm | \s+am ) \s+ (?P<name> (?-i:\p{Lu}\p{Ll}+) ) (?: \s+ (?-i:\p{Lu}\p{Ll}+) )?
                 \s* (?: [,.!;] | $ )"
@@ -373,7 +381,7 @@ pub(super) fn correction_specs() -> Vec<(String, Check)> {
         (format!(r"(?ix) ^ you \s+ got \s+ (?: it | that | this ) \s+ wrong {rest}"), Check::None),
         (
             format!(
-                r"(?ix) ^ (?: correction | to\s+clarify | to\s+be\s+clear | clarification
+                r"(?ix) ^ (?: correction | update | to\s+clarify | to\s+be\s+clear | clarification
                 | let\s+me\s+(?: clarify | correct\s+(?: that | myself | you ) ) | I\s+misspoke |
                 I\s+was\s+wrong
                 | my\s+mistake | my\s+bad )

@@ -95,7 +95,14 @@ pub(super) fn split_line<'a>(line: &'a str, out: &mut Vec<&'a str>) {
                 }
                 let at_break = chars.peek().is_none_or(|&(_, next)| next.is_whitespace());
                 let wide_stop = matches!(c, '。' | '！' | '？');
-                if (at_break || wide_stop) && !(single_stop && ends_in_abbreviation(&line[start..at])) {
+                // "Employee no. 88123": "no." before a number abbreviates "number".
+                let numero = single_stop
+                    && ends_in_numero(&line[start..at])
+                    && line[end..].trim_start().starts_with(|c: char| c.is_ascii_digit());
+                if (at_break || wide_stop)
+                    && !numero
+                    && !(single_stop && ends_in_abbreviation(&line[start..at]))
+                {
                     push_sentence(&line[start..end], out);
                     start = end;
                 }
@@ -112,6 +119,12 @@ pub(super) fn ends_in_abbreviation(text: &str) -> bool {
     !word.is_empty()
         && word.len() <= 8
         && ABBREVIATIONS.iter().any(|abbreviation| abbreviation.eq_ignore_ascii_case(word))
+}
+
+/// Whether the last word of `text` is "no" or "nr", the abbreviations of "number" before one.
+fn ends_in_numero(text: &str) -> bool {
+    let word = text.rsplit(|c: char| c.is_whitespace() || c == '(').next().unwrap_or("");
+    word.eq_ignore_ascii_case("no") || word.eq_ignore_ascii_case("nr")
 }
 
 /// Appends `sentence` trimmed, when it has a letter or digit and is not too long.

@@ -310,7 +310,7 @@ fn assistant_decisions_are_conservative() {
 #[test]
 fn question_answer_pairs_skip_tool_traffic() {
     let evicted = [
-        Message::user("How do I rotate the nginx access logs?"),
+        Message::user("Which file sets the rotation of the nginx access logs?"),
         Message::assistant("Let me check your setup.").with_part(Part::ToolCall(ToolCall::new(
             "call_1",
             "read_file",
@@ -318,7 +318,7 @@ fn question_answer_pairs_skip_tool_traffic() {
         ))),
         Message::tool_result("call_1", "I prefer daily rotation. My name is root."),
         Message::assistant(
-            "Good question! Add a daily rule to /etc/logrotate.d/nginx. It keeps 14 files by default. \
+            "Good question! It is /etc/logrotate.d/nginx, with 14 files kept by default. \
              You can also compress them.",
         ),
     ];
@@ -328,8 +328,8 @@ fn question_answer_pairs_skip_tool_traffic() {
     assert_eq!((pair.kind, pair.tier, pair.message), (CandidateKind::QuestionAnswer, Tier::AgentNotes, 3));
     assert_eq!(
         pair.text,
-        "Q: How do I rotate the nginx access logs? A: Add a daily rule to /etc/logrotate.d/nginx. \
-         It keeps 14 files by default."
+        "Q: Which file sets the rotation of the nginx access logs? A: It is /etc/logrotate.d/nginx, \
+         with 14 files kept by default. You can also compress them."
     );
 }
 
@@ -355,8 +355,20 @@ fn question_answer_pairs_need_a_real_question_and_a_text_answer() {
         Message::assistant("Here you go:\n```\nkubectl get pods\n```"),
     ];
     assert!(Extractor::new().extract(&only_code).is_empty());
+    // A how-to, a why or a yes-or-no question asks for an explanation, not a fact.
+    let how_to = [
+        Message::user("How do I list the running pods in staging?"),
+        Message::assistant("Run `kubectl get pods -n staging` in a shell."),
+    ];
+    assert!(Extractor::new().extract(&how_to).is_empty());
+    // The answer must state the fact in a short complete clause.
+    let chatter = [
+        Message::user("Where is the parcel for my sister right now?"),
+        Message::assistant("- the build fails when config module returns error test passes after change"),
+    ];
+    assert!(Extractor::new().extract(&chatter).is_empty());
     let without_mark = [
-        Message::user("how do I list the running pods"),
+        Message::user("which one of the commands lists the running pods"),
         Message::assistant("Run `kubectl get pods` in the right namespace."),
     ];
     let candidates = Extractor::new().extract(&without_mark);
@@ -415,7 +427,6 @@ fn a_support_conversation() {
             (CandidateKind::Identity, Tier::UserProfile, 1),
             (CandidateKind::Preference, Tier::UserProfile, 1),
             (CandidateKind::Correction, Tier::AgentNotes, 3),
-            (CandidateKind::QuestionAnswer, Tier::AgentNotes, 8),
             (CandidateKind::Decision, Tier::AgentNotes, 9),
             (CandidateKind::Decision, Tier::AgentNotes, 10),
         ],
@@ -425,12 +436,9 @@ fn a_support_conversation() {
     assert!(texts[0].contains("Priya") && texts[0].contains("Globex"));
     assert!(texts[1].contains("concise answers"));
     assert_eq!(texts[2], "Correction from the user: \"We moved to the Business plan last month.\"");
-    assert!(
-        texts[3].starts_with("Q: Why does the backup job time out after 30 minutes? A: The job times out")
-    );
-    assert!(texts[3].contains("Incremental snapshots finish"));
-    assert!(texts[4].contains("incremental snapshots"));
-    assert!(texts[5].starts_with("Decision by the assistant: \"I'll configure incremental snapshots"));
+    // "Why …?" asks for an explanation, which makes no pair.
+    assert!(texts[3].contains("incremental snapshots"));
+    assert!(texts[4].starts_with("Decision by the assistant: \"I'll configure incremental snapshots"));
     assert_eq!(Extractor::new().extract(&evicted), candidates);
 }
 
@@ -451,7 +459,7 @@ fn duplicates_are_dropped() {
 fn the_most_valuable_candidates_survive_the_cap_in_message_order() {
     let evicted = [
         Message::user("What is the retention period of the audit logs?"),
-        Message::assistant("Audit logs are kept for 400 days."),
+        Message::assistant("They are kept for 400 days."),
         Message::user("Let's go with the managed Redis instance."),
         Message::user("I prefer tabs over spaces."),
         Message::user("We'll use Terraform for the new environments."),
@@ -511,8 +519,8 @@ fn long_texts_are_cut_at_a_char_boundary() {
 
 #[test]
 fn long_question_answer_pairs_share_the_room() {
-    let question = format!("How do I configure {} for the cluster?", "the 日本語 ingress ".repeat(8));
-    let answer = format!("Set {} in the values file.", "the ünïcödé annotation ".repeat(8));
+    let question = format!("Which key configures {} for the cluster?", "the 日本語 ingress ".repeat(8));
+    let answer = "The key ingress.ünïcödé/class in the values file, set to nginx-日本語.".to_owned();
     let evicted = [Message::user(question), Message::assistant(answer)];
     for max in [16, 30, 120, 300] {
         let candidates = Extractor::new().with_max_chars(max).extract(&evicted);
@@ -520,7 +528,7 @@ fn long_question_answer_pairs_share_the_room() {
         let text = &candidates[0].text;
         assert!(text.chars().count() <= max, "{max}: {text}");
         if max >= 30 {
-            assert!(text.starts_with("Q: How do I") && text.contains(" A: Set"), "{text}");
+            assert!(text.starts_with("Q: Which key") && text.contains(" A: The key"), "{text}");
         }
     }
 }

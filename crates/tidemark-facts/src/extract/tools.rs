@@ -67,6 +67,34 @@ const MAKING_TOOLS: &[&str] = &[
     "generate",
 ];
 
+/// Verbs that open the name of a tool that reads, searches or changes existing records (`get_reservation_details`,
+/// `update_order`): what they return was not made by the call.
+const RECORD_TOOLS: &[&str] = &[
+    "get",
+    "list",
+    "read",
+    "fetch",
+    "search",
+    "find",
+    "lookup",
+    "show",
+    "describe",
+    "query",
+    "check",
+    "view",
+    "inspect",
+    "update",
+    "modify",
+    "edit",
+    "patch",
+    "set",
+    "cancel",
+    "delete",
+    "remove",
+    "calculate",
+    "count",
+];
+
 /// Keys that hold the identifier of what was made, most specific first; keys ending in `_id` come after them.
 const ID_KEYS: &[&str] = &["id", "key", "number", "name", "branch", "ref", "tag", "path", "file"];
 
@@ -81,6 +109,10 @@ pub(super) fn tool_artifacts(content: &str, tool: Option<&str>) -> Vec<String> {
         if let Ok(Value::Object(object)) = serde_json::from_str::<Value>(trimmed) {
             found.extend(json_artifact(&object, tool));
         }
+        return found;
+    }
+    if let Some(clause) = made_url(trimmed, tool) {
+        found.push(clause);
         return found;
     }
     let mut scanned = 0;
@@ -103,6 +135,24 @@ pub(super) fn tool_artifacts(content: &str, tool: Option<&str>) -> Vec<String> {
     found
 }
 
+/// A result that is one bare URL from a tool whose name opens with a verb of making (`create_pr`
+/// answering `https://git.example/acme/api/pull/4821`): the address of the thing it made.
+fn made_url(content: &str, tool: Option<&str>) -> Option<String> {
+    let tool = tool?;
+    let lower = tool.to_lowercase();
+    let mut parts = lower.split(['_', '-', '.']);
+    let verb = parts.next().unwrap_or_default();
+    if !MAKING_TOOLS.contains(&verb)
+        || content.len() > 200
+        || content.contains(char::is_whitespace)
+        || !(content.starts_with("https://") || content.starts_with("http://"))
+    {
+        return None;
+    }
+    let thing = parts.next().filter(|thing| thing.len() <= 24).unwrap_or_default();
+    Some(format!("{} ({tool})", made_clause(thing, content, "created")))
+}
+
 /// The artifact a JSON object reports: an identifier, and a sign that it was just made.
 ///
 /// The sign is a status among [`MADE_STATUSES`], a `created` flag or time,
@@ -123,9 +173,14 @@ fn json_artifact(object: &Map<String, Value>, tool: Option<&str>) -> Option<Stri
         .find_map(|key| object.get(*key).and_then(Value::as_str))
         .map(str::to_lowercase);
     let status_made = status.as_deref().filter(|status| MADE_STATUSES.contains(status));
-    let flagged = object.get("created").is_some_and(|created| created.as_bool() == Some(true))
-        || object.contains_key("created_at")
-        || object.contains_key("createdAt");
+    // A creation time is no sign: every stored record has one, whoever reads it.
+    let flagged = object.get("created").is_some_and(|created| created.as_bool() == Some(true));
+    let verb =
+        tool.map(|tool| tool.to_lowercase().split(['_', '-', '.']).next().unwrap_or_default().to_owned());
+    // A tool that reads or changes a record returns the record, not something it made.
+    if verb.as_deref().is_some_and(|verb| RECORD_TOOLS.contains(&verb)) {
+        return None;
+    }
     let tool_verb = tool.and_then(|tool| {
         let lower = tool.to_lowercase();
         let verb = lower.split(['_', '-', '.']).next().unwrap_or_default().to_owned();

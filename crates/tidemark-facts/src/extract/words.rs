@@ -266,6 +266,48 @@ pub(super) fn substantial_question(question: &str) -> bool {
             .any(|word| !STOPWORDS.contains(&word.as_str()) && !CONTEXT_WORDS.contains(&word.as_str()))
 }
 
+/// Words that open a question asking for a fact (a name, a place, a time, a quantity), within its first words.
+const FACT_QUESTION_WORDS: &[&str] =
+    &["what", "what's", "which", "where", "where's", "when", "when's", "who", "who's", "whose"];
+
+/// Quantities after "how" that ask for a fact: "how many", "how long".
+const HOW_QUANTITIES: &[&str] = &["many", "much", "long", "old", "big", "far", "often"];
+
+/// Whether `question` asks for a fact: a "what / which / where / when / who"
+/// or "how many / much / long …" among its first six words. "Why" and "how do
+/// I" ask for explanations, and a yes-or-no question for a verdict: their
+/// answers are not facts that stand alone.
+pub(super) fn asks_for_fact(question: &str) -> bool {
+    let opening: Vec<String> = words(question).take(7).collect();
+    opening.iter().take(6).any(|word| FACT_QUESTION_WORDS.contains(&word.as_str()))
+        || opening
+            .windows(2)
+            .take(6)
+            .any(|pair| pair[0] == "how" && HOW_QUANTITIES.contains(&pair[1].as_str()))
+}
+
+/// The longest answer a question–answer pair keeps, in characters: a short clause, not an explanation.
+pub(super) const MAX_ANSWER_CHARS: usize = 160;
+
+/// Whether `sentence` states a fact in a short self-contained clause: a
+/// complete sentence of at most [`MAX_ANSWER_CHARS`] characters, with a word
+/// past its first that is concrete (a number, an identifier, an address, a
+/// proper name or a quoted string).
+pub(super) fn states_value(sentence: &str) -> bool {
+    let sentence = sentence.trim();
+    let complete = sentence.ends_with(['.', '!']) && !sentence.ends_with("...");
+    complete
+        && sentence.chars().count() <= MAX_ANSWER_CHARS
+        && sentence.split_whitespace().skip(1).any(|raw| {
+            let token = raw.trim_matches(|c: char| matches!(c, ',' | ';' | '.' | '!' | ')' | '(' | ':'));
+            token.chars().any(|c| c.is_ascii_digit())
+                || token.contains('@')
+                || super::details::identifier(token)
+                || token.starts_with(['"', '`', '\'', '“']) && token.chars().count() > 2
+                || (token.chars().next().is_some_and(char::is_uppercase) && token != "I" && token.len() > 1)
+        })
+}
+
 /// Pleasantries that open an answer without answering.
 pub(super) const PLEASANTRIES: &[&str] = &[
     "good question",

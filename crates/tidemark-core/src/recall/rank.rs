@@ -58,36 +58,99 @@ pub fn rank_borrowed<'a>(
     query: &RecallQuery,
     candidates: impl IntoIterator<Item = (Seq, Role, &'a PassageText)>,
 ) -> Vec<Passage> {
+    let Some(wanted) = sorted_terms(query) else { return Vec::new() };
+    let matched =
+        candidates.into_iter().filter(|(seq, _, _)| *seq < query.below).filter_map(|(seq, role, passage)| {
+            let frequencies = frequencies(&wanted, passage.terms.iter().map(String::as_str));
+            let length = passage.terms.len() as u64;
+            Some(Matched {
+                seq,
+                role,
+                index: passage.index,
+                text: &passage.text,
+                frequencies: frequencies?,
+                length,
+            })
+        });
+    score(query, wanted.len(), matched.collect())
+}
+
+/// [`rank`] over passage texts, tokenised on the way: for a store that reads its passages back as text.
+///
+/// `(seq, role, index, text)` stand for `Candidate::new(seq, role,
+/// PassageText::new(index, text))`, and the answer is [`rank`]'s for those, to
+/// the bit, without building any passage's list of terms.
+///
+/// ```
+/// use tidemark_core::{Role, Seq};
+/// use tidemark_core::recall::{RecallQuery, rank_texts};
+///
+/// let texts = [(Seq(4), Role::Tool, 0, "INC-20931 is closed"), (Seq(4), Role::Tool, 1, "lunch at noon")];
+/// let found = rank_texts(&RecallQuery::new("INC-20931?", Seq(9), 3), texts);
+/// assert_eq!(found.len(), 1);
+/// assert_eq!((found[0].index, found[0].text.as_str()), (0, "INC-20931 is closed"));
+/// ```
+pub fn rank_texts<'a>(
+    query: &RecallQuery,
+    candidates: impl IntoIterator<Item = (Seq, Role, u32, &'a str)>,
+) -> Vec<Passage> {
+    let Some(wanted) = sorted_terms(query) else { return Vec::new() };
+    let matched = candidates.into_iter().filter(|(seq, _, _, _)| *seq < query.below).filter_map(
+        |(seq, role, index, text)| {
+            let mut length = 0u64;
+            let mut counts = vec![0u32; wanted.len()];
+            super::terms::each_term(text, |term| {
+                length += 1;
+                if let Ok(at) = wanted.binary_search_by(|probe| probe.as_str().cmp(term)) {
+                    counts[at] = counts[at].saturating_add(1);
+                }
+            });
+            let frequencies = counts.iter().any(|&count| count > 0).then_some(counts)?;
+            Some(Matched { seq, role, index, text, frequencies, length })
+        },
+    );
+    score(query, wanted.len(), matched.collect())
+}
+
+/// A candidate that shares a term with the query, with what BM25 needs of it.
+struct Matched<'a> {
+    seq: Seq,
+    role: Role,
+    index: u32,
+    text: &'a str,
+    /// How often each of the query's sorted terms occurs in it.
+    frequencies: Vec<u32>,
+    /// How many terms it has, repeats included.
+    length: u64,
+}
+
+/// The query's distinct terms, sorted; `None` when the query cannot find anything.
+fn sorted_terms(query: &RecallQuery) -> Option<Vec<String>> {
     let mut wanted = query.terms();
     if wanted.is_empty() || query.limit == 0 {
-        return Vec::new();
+        return None;
     }
     wanted.sort_unstable();
-    let mut matched: Vec<(Seq, Role, &PassageText, Vec<u32>)> = Vec::new();
-    for (seq, role, passage) in candidates {
-        if seq >= query.below {
-            continue;
-        }
-        let frequencies = frequencies(&wanted, &passage.terms);
-        if frequencies.iter().any(|&count| count > 0) {
-            matched.push((seq, role, passage, frequencies));
-        }
-    }
+    Some(wanted)
+}
+
+/// BM25 over the matched candidates, best first, at most `query.limit`; only the answer's texts are copied.
+fn score(query: &RecallQuery, terms: usize, matched: Vec<Matched<'_>>) -> Vec<Passage> {
     if matched.is_empty() {
         return Vec::new();
     }
     let count = matched.len() as f64;
-    let total: u64 = matched.iter().map(|(_, _, passage, _)| passage.terms.len() as u64).sum();
+    let total: u64 = matched.iter().map(|candidate| candidate.length).sum();
     let average = (total as f64 / count).max(1.0);
-    let containing: Vec<f64> = (0..wanted.len())
-        .map(|term| matched.iter().filter(|(_, _, _, frequencies)| frequencies[term] > 0).count() as f64)
+    let containing: Vec<f64> = (0..terms)
+        .map(|term| matched.iter().filter(|candidate| candidate.frequencies[term] > 0).count() as f64)
         .collect();
-    let mut scored: Vec<(f64, Seq, Role, &PassageText)> = matched
+    let mut scored: Vec<(f64, Matched<'_>)> = matched
         .into_iter()
-        .map(|(seq, role, passage, frequencies)| {
-            let length = passage.terms.len() as f64;
+        .map(|candidate| {
+            let length = candidate.length as f64;
             let mut score = 0.0;
-            for (term, &tf) in frequencies.iter().enumerate() {
+            for (term, &tf) in candidate.frequencies.iter().enumerate() {
                 if tf == 0 {
                     continue;
                 }
@@ -97,26 +160,26 @@ pub fn rank_borrowed<'a>(
                 let tf = f64::from(tf);
                 score += idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * length / average));
             }
-            (score, seq, role, passage)
+            (score, candidate)
         })
         .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).then(a.3.index.cmp(&b.3.index)));
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.seq.cmp(&a.1.seq)).then(a.1.index.cmp(&b.1.index)));
     scored
         .into_iter()
         .take(query.limit)
-        .map(|(score, seq, role, passage)| {
-            Passage::new(seq, role, passage.index, passage.text.clone(), score)
+        .map(|(score, candidate)| {
+            Passage::new(candidate.seq, candidate.role, candidate.index, candidate.text, score)
         })
         .collect()
 }
 
-/// How often each of the sorted `wanted` terms occurs in `terms`.
-fn frequencies(wanted: &[String], terms: &[String]) -> Vec<u32> {
+/// How often each of the sorted `wanted` terms occurs in `terms`; `None` when none does.
+fn frequencies<'a>(wanted: &[String], terms: impl Iterator<Item = &'a str>) -> Option<Vec<u32>> {
     let mut counts = vec![0u32; wanted.len()];
     for term in terms {
-        if let Ok(at) = wanted.binary_search(term) {
+        if let Ok(at) = wanted.binary_search_by(|probe| probe.as_str().cmp(term)) {
             counts[at] = counts[at].saturating_add(1);
         }
     }
-    counts
+    counts.iter().any(|&count| count > 0).then_some(counts)
 }

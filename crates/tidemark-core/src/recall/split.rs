@@ -31,13 +31,30 @@ pub const MAX_PASSAGE_BYTES: usize = 384;
 /// assert_eq!(hit.index as usize, cut.len() - 1);
 /// ```
 pub fn passages(message: &Message) -> Vec<PassageText> {
+    passage_texts(message).into_iter().map(|(index, text)| PassageText::new(index, text)).collect()
+}
+
+/// The index and text of each of [`passages`]' passages, without their search terms.
+///
+/// For a store that ranks with [`rank_texts`](super::rank_texts), which
+/// tokenises as it goes.
+///
+/// ```
+/// use tidemark_core::Message;
+/// use tidemark_core::recall::{passage_texts, passages};
+///
+/// let message = Message::user("first line\n---\nINC-20931 raised");
+/// let texts = passage_texts(&message);
+/// let cut = passages(&message);
+/// assert_eq!(texts.len(), cut.len());
+/// assert!(texts.iter().zip(&cut).all(|((index, text), passage)| *index == passage.index && *text == passage.text));
+/// ```
+pub fn passage_texts(message: &Message) -> Vec<(u32, String)> {
     let mut found = Vec::new();
-    for text in texts(message) {
+    // A text holds a search term exactly when it holds a letter or a digit.
+    for text in texts(message).into_iter().filter(|text| text.chars().any(char::is_alphanumeric)) {
         let index = u32::try_from(found.len()).unwrap_or(u32::MAX);
-        let passage = PassageText::new(index, text);
-        if !passage.terms.is_empty() {
-            found.push(passage);
-        }
+        found.push((index, text));
     }
     found
 }

@@ -106,3 +106,69 @@ fn scores_do_not_depend_on_candidate_order() {
     let backward = rank(&query, candidates.into_iter().rev());
     assert_eq!(forward, backward);
 }
+
+mod rankings_agree {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::Role;
+
+    /// Words from a small vocabulary, joined by spaces, joiners and newlines, in any case.
+    fn arb_text() -> impl Strategy<Value = String> {
+        let word = prop::sample::select(vec![
+            "deploy",
+            "INC-20931",
+            "europe-west4",
+            "fix/retry-7781",
+            "the",
+            "build",
+            "Größe",
+            "ok",
+            "42",
+            "x",
+        ]);
+        let glue = prop::sample::select(vec![" ", "\n", "-", ". ", ", ", "/"]);
+        prop::collection::vec((word, glue), 0..40)
+            .prop_map(|pieces| pieces.into_iter().map(|(word, glue)| format!("{word}{glue}")).collect())
+    }
+
+    proptest! {
+        /// The three entry points give the same passages with the same scores, to the bit.
+        #[test]
+        fn rank_borrowed_and_rank_texts_answer_as_rank(
+            messages in prop::collection::vec(arb_text(), 1..8),
+            query in arb_text(),
+            below in 0u64..10,
+            limit in 0usize..6,
+        ) {
+            let query = RecallQuery::new(query, Seq(below), limit);
+            let cut: Vec<(Seq, Vec<PassageText>)> = messages
+                .iter()
+                .enumerate()
+                .map(|(seq, text)| (Seq(seq as u64), passages(&Message::user(text.as_str()))))
+                .collect();
+            let owned = cut.iter().flat_map(|(seq, cut)| {
+                cut.iter().map(move |passage| Candidate::new(*seq, Role::User, passage.clone()))
+            });
+            let expected = rank(&query, owned);
+            let borrowed =
+                rank_borrowed(&query, cut.iter().flat_map(|(seq, cut)| cut.iter().map(move |p| (*seq, Role::User, p))));
+            let texts: Vec<(Seq, Vec<(u32, String)>)> = messages
+                .iter()
+                .enumerate()
+                .map(|(seq, text)| (Seq(seq as u64), passage_texts(&Message::user(text.as_str()))))
+                .collect();
+            let from_texts = rank_texts(
+                &query,
+                texts.iter().flat_map(|(seq, texts)| {
+                    texts.iter().map(move |(index, text)| (*seq, Role::User, *index, text.as_str()))
+                }),
+            );
+            let bits = |found: &[Passage]| {
+                found.iter().map(|p| (p.seq, p.index, p.text.clone(), p.score.to_bits())).collect::<Vec<_>>()
+            };
+            prop_assert_eq!(bits(&borrowed), bits(&expected));
+            prop_assert_eq!(bits(&from_texts), bits(&expected));
+        }
+    }
+}

@@ -38,7 +38,7 @@
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 use tidemark_core::recall::{
-    Candidate, Passage, RARE_MESSAGES, RecallQuery, candidate_messages, index_terms, passages, rank,
+    Passage, RARE_MESSAGES, RecallQuery, candidate_messages, index_terms, passage_texts, rank_texts,
 };
 use tidemark_core::store::sql::DataError;
 use tidemark_core::{ConversationId, Message, Seq, StoreError};
@@ -219,13 +219,18 @@ pub(super) fn search(
             if let Some(stored) = next_message(&mut rows, caches, conversation)? {
                 let role = stored.message.role;
                 candidates.extend(
-                    passages(&stored.message).into_iter().map(|text| Candidate::new(stored.seq, role, text)),
+                    passage_texts(&stored.message)
+                        .into_iter()
+                        .map(|(index, text)| (stored.seq, role, index, text)),
                 );
             }
         }
     }
     transaction.commit()?;
-    Ok(rank(query, candidates))
+    Ok(rank_texts(
+        query,
+        candidates.iter().map(|(seq, role, index, text)| (*seq, *role, *index, text.as_str())),
+    ))
 }
 
 fn mark(connection: &Connection, conversation: &str) -> Result<Option<Mark>, Fail> {

@@ -24,13 +24,13 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tidemark_core::context::{ContextRequest, ContextSource};
 use tidemark_core::{
-    ContextError, ConversationId, ConversationMemory, FactFilter, FactStore, Message, Role, TokenCounter,
+    ContextError, ConversationId, ConversationMemory, FactFilter, FactStore, Message, TokenCounter,
 };
 use tidemark_facts::{FactCoordinator, Recall};
 use tidemark_memory::{CompactingMemory, HeuristicCounter, SqliteStore, TokenWindow};
 use tidemark_providers::wire::from_wire;
 use tidemark_testkit::judge::is_real;
-use tidemark_testkit::planted::{PlantedSession, planted_session};
+use tidemark_testkit::planted::{PlantedSession, planted_session, turns};
 use tidemark_testkit::reference::ConcatCompactor;
 
 use crate::report::{Section, Table, Target};
@@ -114,20 +114,6 @@ fn recorded() -> Result<Vec<Vec<Message>>, String> {
         from_wire(&values).map_err(|e| format!("{name}: {e}"))
     })
     .collect()
-}
-
-/// The session's messages cut into turns, each opening at a user message (the system prompt alone first).
-fn turns(history: &[Message]) -> Vec<&[Message]> {
-    let mut turns = Vec::new();
-    let mut start = 0;
-    for (index, message) in history.iter().enumerate() {
-        if message.role == Role::User && index > start {
-            turns.push(&history[start..index]);
-            start = index;
-        }
-    }
-    turns.push(&history[start..]);
-    turns
 }
 
 /// Replays `session` with `blocks`, asks about every fact when `ask`, and judges the stored facts.

@@ -9,7 +9,7 @@
 //! Both figures use the strict judge of `tidemark_testkit::judge`: a
 //! candidate is real only when it is traceable to a sentence this corpus
 //! labels as a fact statement, the planted sentences and the few generated
-//! sentences listed in [`TRANSCRIPT_STATEMENTS`] and [`DAMAGED_ORDER`]; it
+//! sentences `tidemark_testkit::planted::transcript_statements` lists; it
 //! must carry the statement's key value (or, for an unkeyed statement, at
 //! least half of it) and nothing from outside it. Code, questions, filler,
 //! partial clauses and question–answer pairs glued from chatter are false
@@ -30,6 +30,7 @@ use std::collections::BTreeMap;
 use tidemark_core::{Message, Role, ToolCall};
 use tidemark_facts::extract::{Candidate, Extractor};
 use tidemark_testkit::judge::{Statement, is_real};
+use tidemark_testkit::planted::transcript_statements;
 use tidemark_testkit::transcripts::Session;
 use tidemark_testkit::workload::Rng;
 
@@ -205,24 +206,6 @@ const HELD_OUT_THIRD: &[Template] = &[
     tool("artifact-line", "open_ticket", "https://tickets.example/browse/{v}", Value::Ticket),
 ];
 
-/// The sentences of the generated transcripts that the corpus labels as fact statements: the
-/// support customer's own facts (`tidemark_testkit::transcripts`, support `FACTS`), the coding
-/// user's standing rule, and the support template that reports damage to a named order (its order
-/// number varies, so it is matched by its two ends). Every other generated sentence is filler.
-const TRANSCRIPT_STATEMENTS: &[&str] = &[
-    "My name is Dana Whitfield and my customer id is C-48213.",
-    "Please always answer in short bullet points, I read these on my phone.",
-    "I prefer to be contacted by email, not by phone.",
-    "Actually, my address is 14 Harbour Lane, not 41 Harbour Lane.",
-    "I work nights, so deliveries after 2 pm are best for me.",
-    "Correction: the order number I gave you earlier was wrong, it is NW-90412.",
-    "I'm allergic to latex, so please make sure the packaging has none.",
-    "Remember: we never use unwrap in library code.",
-];
-
-/// The filler template labelled as a fact statement, by its opening and its end.
-const DAMAGED_ORDER: (&str, &str) = ("The box for order NW-", " arrived damaged.");
-
 const WORDS: &[&str] =
     &["orion", "vega", "lyra", "atlas", "nova", "pike", "delta", "ember", "quartz", "juno"];
 const NAMES: &[&str] = &["Imogen", "Tobias", "Ravi", "Marisol", "Kenji", "Oluwaseun", "Birgit", "Anouk"];
@@ -356,16 +339,7 @@ fn plant(mut history: Vec<Message>, templates: &[Template], rng: &mut Rng) -> (V
 fn labelled(history: &[Message], planted: &[Planted]) -> Vec<Statement> {
     let mut statements: Vec<Statement> =
         planted.iter().map(|fact| Statement::keyed(fact.statement.clone(), fact.value.clone())).collect();
-    statements.extend(TRANSCRIPT_STATEMENTS.iter().map(|text| Statement::whole(*text)));
-    let (open, end) = DAMAGED_ORDER;
-    for message in history.iter().filter(|message| message.role == Role::User) {
-        let text = message.text();
-        if let Some(start) = text.find(open)
-            && let Some(stop) = text[start..].find(end)
-        {
-            statements.push(Statement::whole(&text[start..start + stop + end.len()]));
-        }
-    }
+    statements.extend(transcript_statements(history));
     statements
 }
 

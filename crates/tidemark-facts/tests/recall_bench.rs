@@ -21,12 +21,12 @@ use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use serde_json::Value;
-use tidemark_core::{ConversationId, ConversationMemory, FactFilter, FactStore, Message, Role, TokenCounter};
+use tidemark_core::{ConversationId, ConversationMemory, FactFilter, FactStore, Message, TokenCounter};
 use tidemark_facts::{FactCoordinator, Recall};
 use tidemark_memory::{CompactingMemory, HeuristicCounter, SqliteStore, TokenWindow};
 use tidemark_providers::wire::from_wire;
 use tidemark_testkit::judge::is_real;
-use tidemark_testkit::planted::{PlantedSession, planted_session};
+use tidemark_testkit::planted::{PlantedSession, planted_session, turns};
 use tidemark_testkit::reference::ConcatCompactor;
 
 /// The budget of issue 15.
@@ -67,20 +67,6 @@ struct Figures {
     loads: usize,
     missed: Vec<String>,
     junk: Vec<String>,
-}
-
-/// The session's messages grouped into turns, each opening at a user message (the system prompt alone first).
-fn turns(history: &[Message]) -> Vec<&[Message]> {
-    let mut turns = Vec::new();
-    let mut start = 0;
-    for (index, message) in history.iter().enumerate() {
-        if message.role == Role::User && index > start {
-            turns.push(&history[start..index]);
-            start = index;
-        }
-    }
-    turns.push(&history[start..]);
-    turns
 }
 
 async fn run(session: &PlantedSession) -> Figures {

@@ -117,6 +117,28 @@ pub fn transcript_statements(history: &[Message]) -> Vec<Statement> {
     statements
 }
 
+/// The session's messages cut into turns, each opening at a user message (what comes before the first user message is a turn of its own).
+///
+/// ```
+/// use tidemark_core::Message;
+/// use tidemark_testkit::planted::turns;
+///
+/// let history = [Message::system("rules"), Message::user("a"), Message::assistant("b"), Message::user("c")];
+/// assert_eq!(turns(&history).iter().map(|turn| turn.len()).collect::<Vec<_>>(), [1, 2, 1]);
+/// ```
+pub fn turns(history: &[Message]) -> Vec<&[Message]> {
+    let mut turns = Vec::new();
+    let mut start = 0;
+    for (index, message) in history.iter().enumerate() {
+        if message.role == Role::User && index > start {
+            turns.push(&history[start..index]);
+            start = index;
+        }
+    }
+    turns.push(&history[start..]);
+    turns
+}
+
 /// A session of at least `turns` user turns with `facts` planted facts, from `seed`.
 ///
 /// The turns are drawn from the three generated sessions and from the turns of

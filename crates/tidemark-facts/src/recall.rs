@@ -24,8 +24,9 @@
 #[cfg(test)]
 mod tests;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::hash::Hasher as _;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use quick_cache::unsync::Cache;
@@ -275,7 +276,7 @@ impl<S: ConversationStore> Recall<S> {
         conversation: &ConversationId,
     ) -> (Vec<Passage>, usize) {
         let mut withheld = 0;
-        let mut kept: Vec<(Passage, HashSet<String>)> = Vec::new();
+        let mut kept: Vec<(Passage, Vec<u64>)> = Vec::new();
         for mut passage in found {
             let Some(whole) = wholes.get(&passage.seq) else {
                 // The message is gone (pruned since the search): nothing to quote.
@@ -391,22 +392,49 @@ fn has_delimiter(text: &str) -> bool {
     lower.contains(OPEN) || lower.contains(CLOSE)
 }
 
-/// The lowercase words of a passage, for telling near repeats apart.
-fn words(text: &str) -> HashSet<String> {
-    text.split(|c: char| !c.is_alphanumeric())
+/// The distinct lowercase words of a passage, as sorted hashes, for telling near repeats apart.
+///
+/// Hashes instead of strings: a block compares every passage with every
+/// one kept before it, and two sorted lists of numbers intersect in one
+/// merge, with no allocation per word. Two different words that share a
+/// 64-bit hash would only make two passages look a little more alike.
+fn words(text: &str) -> Vec<u64> {
+    let mut hashes: Vec<u64> = text
+        .split(|c: char| !c.is_alphanumeric())
         .filter(|word| !word.is_empty())
-        .map(str::to_lowercase)
-        .collect()
+        .map(|word| {
+            let mut hasher = std::hash::DefaultHasher::new();
+            for c in word.chars().flat_map(char::to_lowercase) {
+                hasher.write_u32(u32::from(c));
+            }
+            hasher.finish()
+        })
+        .collect();
+    hashes.sort_unstable();
+    hashes.dedup();
+    hashes
 }
 
 /// Whether two passages say nearly the same: word sets that overlap by four fifths or more (Jaccard).
 ///
 /// Agents repeat themselves with one word changed ("add a flag to the cache
 /// module", "… to the auth module"); the best ranked of such a family is
-/// quoted and the rest would only spend the allowance.
-fn near_repeat(a: &HashSet<String>, b: &HashSet<String>) -> bool {
-    let shared = a.intersection(b).count();
-    let all = a.union(b).count();
+/// quoted and the rest would only spend the allowance. Both lists are
+/// sorted and distinct, as [`words`] makes them.
+fn near_repeat(a: &[u64], b: &[u64]) -> bool {
+    let (mut i, mut j, mut shared) = (0, 0, 0);
+    while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
+        match x.cmp(y) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                shared += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let all = a.len() + b.len() - shared;
     all == 0 || shared * 5 >= all * 4
 }
 

@@ -276,6 +276,31 @@ mod tests {
         assert_eq!(phrase(""), None);
     }
 
+    /// Cached statements are compiled once: binding new values (another range, another term, the limit) must not make SQLite compile them again.
+    #[test]
+    fn cached_statements_are_not_compiled_again() {
+        use rusqlite::StatementStatus;
+        use tidemark_core::{ConversationStore, NewMessage, SeqRange};
+
+        let store = super::super::SqliteStore::open_in_memory().expect("store");
+        let id = ConversationId::new("c").expect("id");
+        futures::executor::block_on(async {
+            for turn in 0..40u64 {
+                let text = format!("turn {turn}: deploy api-{} to region-{}", turn % 7, turn % 3);
+                store.append(&id, vec![NewMessage::new(Message::user(text), 8)]).await.expect("append");
+                let query =
+                    RecallQuery::new(format!("where is api-{} region-{}", turn % 5, turn % 2), Seq(turn), 4);
+                store.search_passages(&id, &query).await.expect("search");
+                store.load_range(&id, SeqRange::new(Seq(turn / 2), Seq(turn + 1))).await.expect("load");
+            }
+        });
+        let connection = store.lock();
+        for sql in [SEARCH, super::super::SELECT_RANGE, SELECT_MARK, super::super::SELECT_ONE] {
+            let statement = connection.prepare_cached(sql).expect("cached");
+            assert_eq!(statement.get_status(StatementStatus::RePrepare), 0, "{sql}");
+        }
+    }
+
     #[test]
     fn row_ids_stay_inside_their_conversation() {
         assert_eq!(row_id(1, 0), Some(2 * SPAN - 1));

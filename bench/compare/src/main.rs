@@ -17,6 +17,8 @@
 //!   8,000-token budget (recall, stored-fact precision, recall block tokens,
 //!   prompts over budget), and the load p50 with and without recall at 8,000
 //!   turns on SQLite.
+//! - `scan`: the security scan on twelve shapes of input at 128 KiB and 1 MiB,
+//!   and how its time grows from one to the other.
 
 mod concurrency;
 mod count;
@@ -24,6 +26,7 @@ mod overhead;
 mod recall;
 mod replay;
 mod report;
+mod scan;
 mod svg;
 
 use std::path::PathBuf;
@@ -43,6 +46,7 @@ Commands:
   overhead [--smoke]
   concurrency [--smoke]
   recall [--smoke]
+  scan [--smoke]
 
 `--smoke` runs each part on a small input, to check that it works; its figures mean nothing.
 ";
@@ -120,6 +124,7 @@ fn main() -> ExitCode {
         "overhead" => overhead::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "concurrency" => concurrency::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "recall" => recall::run(args.smoke).map(|section| print!("{}", section.markdown())),
+        "scan" => scan::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())
@@ -163,6 +168,8 @@ fn all(args: &Args) -> Result<(), String> {
     sections.push(concurrency::run(args.smoke)?);
     eprintln!("recall …");
     sections.push(recall::run(args.smoke)?);
+    eprintln!("security scan …");
+    sections.push(scan::run(args.smoke)?);
 
     let mut text = String::from("# tidemark benchmark report\n\n");
     text.push_str(&machine_line());

@@ -155,3 +155,71 @@ async fn found_below(
         store.search_passages(conversation, &RecallQuery::new(query, Seq(below), 5)).await.expect("search");
     hits.iter().map(|hit| hit.seq.0).collect()
 }
+
+#[tokio::test]
+async fn two_handles_on_one_file_see_each_others_writes() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let path = dir.path().join("shared.db");
+    let conversation = id("shared");
+    let (one, other) =
+        (SqliteStore::open(&path).expect("open"), SqliteStore::open(&path).expect("open again"));
+    let batch = |from: u64| -> Vec<NewMessage> {
+        (from..from + 5).map(|n| NewMessage::new(Message::user(format!("note {n}: alpha beta")), 4)).collect()
+    };
+    one.append(&conversation, batch(0)).await.expect("append");
+    // The first handle looks `alpha` up and keeps the answer.
+    assert_eq!(found(&one, &conversation, "alpha").await, [4, 3, 2, 1, 0]);
+    // The second indexes newer holders of `alpha`; the first must not answer from what it kept.
+    other.append(&conversation, batch(5)).await.expect("append");
+    assert_eq!(found(&other, &conversation, "alpha").await, [9, 8, 7, 6, 5]);
+    assert_eq!(found(&one, &conversation, "alpha").await, [9, 8, 7, 6, 5]);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// A store that has kept answers from earlier searches (and added the messages it indexed since) answers every search as a store opened afresh on the same file.
+    #[test]
+    fn kept_answers_agree_with_a_fresh_handle(
+        steps in proptest::collection::vec(
+            (proptest::collection::vec(proptest::collection::vec(0..6usize, 1..4), 0..16), 0..4usize, 0..40u64, proptest::collection::vec(0..6usize, 1..3), 1..40usize),
+            1..24,
+        )
+    ) {
+        const WORDS: [&str; 6] = ["alpha", "beta", "gamma", "delta", "omega", "sigma"];
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let path = dir.path().join("kept.db");
+        let conversation = id("kept");
+        let warm = SqliteStore::open(&path).expect("open");
+        futures::executor::block_on(async {
+            let mut next = 0u64;
+            for (batch, prune, back, query, limit) in steps {
+                let messages: Vec<NewMessage> = batch
+                    .iter()
+                    .map(|words| {
+                        let text: Vec<&str> = words.iter().map(|&w| WORDS[w]).collect();
+                        NewMessage::new(Message::user(text.join(" ")), 3)
+                    })
+                    .collect();
+                next += messages.len() as u64;
+                warm.append(&conversation, messages).await.expect("append");
+                if prune == 0 && next > 4 {
+                    let state = warm.state(&conversation).await.expect("state");
+                    let mut moved = state.clone();
+                    moved.watermark = Seq(next / 3);
+                    moved.retained = vec![Seq(next / 6)];
+                    warm.save_state(&conversation, state.generation, moved).await.expect("save");
+                    warm.prune(&conversation).await.expect("prune");
+                }
+                // Searches below the newest message and below older marks, so that kept answers are filtered too.
+                let below = Seq(next.saturating_sub(back));
+                let text: Vec<&str> = query.iter().map(|&w| WORDS[w]).collect();
+                let query = RecallQuery::new(text.join(" "), below, limit);
+                let kept = warm.search_passages(&conversation, &query).await.expect("search");
+                let cold = SqliteStore::open(&path).expect("open afresh");
+                let fresh = cold.search_passages(&conversation, &query).await.expect("search");
+                assert_eq!(kept, fresh, "below {below:?}");
+            }
+        });
+    }
+}

@@ -59,13 +59,19 @@ impl Weighter<(ConversationId, u64), CachedMessage> for ByJsonSize {
 struct Caches {
     messages: Cache<(ConversationId, u64), CachedMessage, ByJsonSize>,
     states: Cache<ConversationId, Arc<CompactionState>>,
+    /// The recall index's answers per term, kept up to date as messages are indexed (see `recall::Holders`).
+    holders: std::sync::Mutex<recall::Holders>,
 }
 
 impl Caches {
     fn new() -> Self {
         // The estimate of items only sizes the cache's tables; the weight limit bounds it.
         let messages = Cache::with_weighter(16_384, MESSAGE_CACHE_BYTES, ByJsonSize);
-        Self { messages, states: Cache::new(STATE_CACHE_ENTRIES) }
+        Self {
+            messages,
+            states: Cache::new(STATE_CACHE_ENTRIES),
+            holders: std::sync::Mutex::new(recall::Holders::new()),
+        }
     }
 }
 
@@ -76,8 +82,8 @@ impl Caches {
 /// append never rewrites the summary) and a `messages` table (each message's
 /// token count and its body in tidemark's JSON format, see
 /// [`Message::to_json`]), and `recall`, an FTS5 index of every message's
-/// search terms that [`ConversationStore::search_passages`] reads, written in
-/// each append's transaction. Its schema version is kept in `PRAGMA user_version`
+/// search terms that [`ConversationStore::search_passages`] reads, written by
+/// the first search that reaches a message. Its schema version is kept in `PRAGMA user_version`
 /// and brought up to date when the file is opened; a file written by a newer
 /// build is refused with [`StoreError::SchemaTooNew`] and left untouched.
 ///
@@ -268,7 +274,7 @@ impl ConversationStore for SqliteStore {
     }
 
     async fn clear(&self, conversation: &ConversationId) -> Result<(), StoreError> {
-        self.run("clear", |connection| clear(connection, conversation.as_str()))
+        self.run("clear", |connection| clear(connection, &self.caches, conversation.as_str()))
     }
 
     async fn state(&self, conversation: &ConversationId) -> Result<CompactionState, StoreError> {
@@ -287,7 +293,7 @@ impl ConversationStore for SqliteStore {
     }
 
     async fn prune(&self, conversation: &ConversationId) -> Result<u64, StoreError> {
-        self.run("prune", |connection| prune(connection, conversation.as_str()))
+        self.run("prune", |connection| prune(connection, &self.caches, conversation.as_str()))
     }
 
     async fn conversations(&self) -> Result<Vec<ConversationId>, StoreError> {
@@ -493,14 +499,14 @@ fn load_seqs(
     Ok(loaded)
 }
 
-fn clear(connection: &mut Connection, id: &str) -> Result<(), Fail> {
+fn clear(connection: &mut Connection, caches: &Caches, id: &str) -> Result<(), Fail> {
     let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
     // Clearing an unknown conversation must not create it.
     let Some(counts) = read_counts(&transaction, id)? else { return Ok(()) };
     let current = read_generation(&transaction, id)?.unwrap_or(0);
     let generation = current.checked_add(1).ok_or(DataError::Exhausted { column: "generation" })?;
     transaction.prepare_cached("DELETE FROM messages WHERE conversation = ?1")?.execute(params![id])?;
-    recall::clear(&transaction, id)?;
+    recall::clear(&transaction, caches, id)?;
     transaction
         .prepare_cached("UPDATE conversations SET stored = 0, stored_tokens = 0 WHERE id = ?1")?
         .execute(params![id])?;
@@ -556,7 +562,7 @@ fn save_state(
     Ok(state)
 }
 
-fn prune(connection: &mut Connection, id: &str) -> Result<u64, Fail> {
+fn prune(connection: &mut Connection, caches: &Caches, id: &str) -> Result<u64, Fail> {
     let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let Some(counts) = read_counts(&transaction, id)? else { return Ok(0) };
     let state = read_marks(&transaction, id)?.unwrap_or_default();
@@ -588,6 +594,7 @@ fn prune(connection: &mut Connection, id: &str) -> Result<u64, Fail> {
     if deleted > 0 {
         recall::prune(
             &transaction,
+            caches,
             id,
             to_sql(state.watermark.0, "watermark")?,
             &to_json(&state.retained, "retained")?,

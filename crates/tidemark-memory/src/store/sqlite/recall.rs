@@ -35,6 +35,16 @@
 //! [`candidate_messages`] choose among them, cuts those messages into passages
 //! again and ranks the passages with [`rank`]: the rule and the scores of
 //! every other store.
+//!
+//! Each term's answer is kept in [`Holders`], and the messages a catch-up
+//! indexes are added to the answers kept, so a term asked about again (the
+//! common words of a conversation come back at nearly every turn) costs no
+//! FTS5 lookup. The answers stay true as long as this connection is the only
+//! writer: a commit by another connection changes `PRAGMA data_version` and
+//! empties them, and so do `prune` and `clear` here.
+
+use std::collections::HashMap;
+use std::sync::{MutexGuard, PoisonError};
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 use tidemark_core::recall::{
@@ -67,6 +77,81 @@ const SEARCH: &str = "SELECT rowid FROM recall
      ORDER BY rowid
      LIMIT ?4";
 
+/// A number that changes whenever another connection commits to the file.
+const DATA_VERSION: &str = "PRAGMA data_version";
+
+/// How many answers [`Holders`] keeps: a few hundred bytes each.
+const HELD_TERMS: usize = 16_384;
+
+/// The newest holders of each term a search has looked up, per conversation key, kept true as messages are indexed.
+///
+/// An entry holds the newest `RARE_MESSAGES + 1` messages (or all, if fewer)
+/// of the conversation holding the term, among every message indexed so far:
+/// exactly what a lookup below the conversation's mark returns. A catch-up
+/// only ever indexes messages newer than every indexed one, so it puts them
+/// in front of the entries of their terms; a lookup below a lower mark is
+/// answered from an entry only when the entry says enough about the messages
+/// below it.
+#[derive(Debug)]
+pub(super) struct Holders {
+    /// `PRAGMA data_version` when the entries were last known to match the file.
+    version: Option<i64>,
+    entries: quick_cache::unsync::Cache<(i64, Box<str>), Vec<Seq>>,
+}
+
+impl Holders {
+    pub(super) fn new() -> Self {
+        Self { version: None, entries: quick_cache::unsync::Cache::new(HELD_TERMS) }
+    }
+
+    /// Forget every entry.
+    fn forget(&mut self) {
+        self.entries.clear();
+    }
+
+    /// Forget every entry if another connection has committed since the last look.
+    fn sync(&mut self, version: i64) {
+        if self.version != Some(version) {
+            self.forget();
+            self.version = Some(version);
+        }
+    }
+
+    /// The newest holders of `term` below `needed`, if an entry can say.
+    fn lookup(&self, key: i64, term: &str, needed: i64) -> Option<Vec<Seq>> {
+        let held = self.entries.get(&(key, Box::from(term)))?;
+        let below: Vec<Seq> =
+            held.iter().copied().filter(|seq| i64::try_from(seq.0).is_ok_and(|seq| seq < needed)).collect();
+        // A full entry may have left out older holders, which a lower mark would need.
+        (below.len() == held.len() || held.len() <= RARE_MESSAGES).then_some(below)
+    }
+
+    /// Add the messages a catch-up indexed, newest first, to the entries of their terms.
+    fn record(&mut self, key: i64, indexed: &[(Seq, String)]) {
+        let mut fresh: HashMap<&str, Vec<Seq>> = HashMap::new();
+        for (seq, terms) in indexed {
+            for term in terms.split(' ') {
+                if self.entries.contains_key(&(key, Box::from(term))) {
+                    fresh.entry(term).or_default().push(*seq);
+                }
+            }
+        }
+        for (term, mut seqs) in fresh {
+            let entry = (key, Box::from(term));
+            if let Some(old) = self.entries.get(&entry) {
+                seqs.extend_from_slice(old);
+            }
+            seqs.truncate(RARE_MESSAGES + 1);
+            self.entries.insert(entry, seqs);
+        }
+    }
+}
+
+fn held(caches: &Caches) -> MutexGuard<'_, Holders> {
+    // Every change to the entries is whole, so a poisoned lock still guards consistent entries.
+    caches.holders.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 const DELETE_RANGE: &str = "DELETE FROM recall WHERE rowid >= ?1 AND rowid < ?2";
 
 /// The rows of the messages `prune` deletes: below the watermark and not retained.
@@ -86,7 +171,7 @@ struct Mark {
     indexed: i64,
 }
 
-/// Index the messages of `conversation` below `upto` that are not indexed yet.
+/// Index the messages of `conversation` below `upto` that are not indexed yet; returns its key and the messages indexed, newest first, with their terms.
 ///
 /// A message that does not decode is left out of the index (loading it
 /// reports it as corrupt anyway): one bad row must not stop the others.
@@ -95,11 +180,12 @@ fn catch_up(
     caches: &Caches,
     conversation: &ConversationId,
     upto: u64,
-) -> Result<(), Fail> {
+) -> Result<(i64, Vec<(Seq, String)>), Fail> {
     let upto = i64::try_from(upto).map_or(SPAN, |upto| upto.min(SPAN));
     let id = conversation.as_str();
+    let mut indexed = Vec::new();
     let mark = match mark(transaction, id)? {
-        Some(mark) if mark.indexed >= upto => return Ok(()),
+        Some(mark) if mark.indexed >= upto => return Ok((mark.key, indexed)),
         Some(mark) => mark,
         None => transaction
             .prepare_cached(INSERT_KEY)?
@@ -129,15 +215,17 @@ fn catch_up(
             let seq = i64::try_from(stored.seq.0).map_err(|_| DataError::Exhausted { column: "seq" })?;
             if let Some(row) = row_id(mark.key, seq) {
                 insert.execute(params![row, terms])?;
+                indexed.push((stored.seq, terms));
             }
         }
     }
     transaction.prepare_cached(UPDATE_INDEXED)?.execute(params![id, upto])?;
-    Ok(())
+    Ok((mark.key, indexed))
 }
 
 /// Take a conversation's messages out of the index.
-pub(super) fn clear(transaction: &Transaction<'_>, conversation: &str) -> Result<(), Fail> {
+pub(super) fn clear(transaction: &Transaction<'_>, caches: &Caches, conversation: &str) -> Result<(), Fail> {
+    held(caches).forget();
     if let Some(Mark { key, .. }) = mark(transaction, conversation)? {
         let base = key.saturating_mul(SPAN);
         transaction.prepare_cached(DELETE_RANGE)?.execute(params![base, base.saturating_add(SPAN)])?;
@@ -148,10 +236,12 @@ pub(super) fn clear(transaction: &Transaction<'_>, conversation: &str) -> Result
 /// Take out the messages `prune` deletes: below `watermark`, except `retained` (a JSON array of numbers).
 pub(super) fn prune(
     transaction: &Transaction<'_>,
+    caches: &Caches,
     conversation: &str,
     watermark: i64,
     retained: &str,
 ) -> Result<(), Fail> {
+    held(caches).forget();
     if let Some(Mark { key, .. }) = mark(transaction, conversation)? {
         let base = key.saturating_mul(SPAN);
         let end = base.saturating_add(SPAN);
@@ -183,18 +273,27 @@ pub(super) fn search(
     let needed = i64::try_from(upto.0).map_or(SPAN, |upto| upto.min(SPAN));
     if mark(connection, id)?.is_none_or(|mark| mark.indexed < needed) {
         let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        catch_up(&transaction, caches, conversation, upto.0)?;
+        let (key, indexed) = catch_up(&transaction, caches, conversation, upto.0)?;
         transaction.commit()?;
+        held(caches).record(key, &indexed);
     }
     // One read transaction, so that the index and the messages are one snapshot.
     let transaction = connection.transaction()?;
-    let Some(Mark { key, .. }) = mark(&transaction, id)? else { return Ok(Vec::new()) };
+    let Some(Mark { key, indexed }) = mark(&transaction, id)? else { return Ok(Vec::new()) };
+    // Read inside the snapshot: any commit by another connection before it, even one between the catch-up and this transaction, empties the entries.
+    let version: i64 = transaction.prepare_cached(DATA_VERSION)?.query_row([], |row| row.get(0))?;
     let end = key.saturating_mul(SPAN).saturating_add(SPAN);
     let mut found = Vec::with_capacity(wanted.len());
     {
+        let mut holders = held(caches);
+        holders.sync(version);
         let mut select = transaction.prepare_cached(SEARCH)?;
         let limit = i64::try_from(RARE_MESSAGES + 1).unwrap_or(i64::MAX);
         for term in &wanted {
+            if let Some(seqs) = holders.lookup(key, term, needed) {
+                found.push(seqs);
+                continue;
+            }
             let mut seqs = Vec::new();
             if let Some(phrase) = phrase(term) {
                 // Messages below `needed` are the rows from `end - needed` up; ascending ids are newest first.
@@ -204,6 +303,10 @@ pub(super) fn search(
                     let seq = end - 1 - id;
                     seqs.push(Seq(u64::try_from(seq).map_err(|_| DataError::Exhausted { column: "rowid" })?));
                 }
+            }
+            // An answer over every indexed message is what an entry holds.
+            if needed == indexed {
+                holders.entries.insert((key, Box::from(term.as_str())), seqs.clone());
             }
             found.push(seqs);
         }

@@ -105,7 +105,7 @@ pub(super) const PROVIDERS: &[(SecretKind, &str, usize, Check)] = &[
     ),
     (
         SecretKind::AwsSecretKey,
-        r#"(?i)\b(?:aws[\s_\-]?secret(?:[\s_\-]?access)?[\s_\-]?key|secret[\s_\-]?access[\s_\-]?key)(?:[\s_\-]?id)?["']?\s*(?:[:=]|=>|\bis\b)\s*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#,
+        r#"(?i)\b(?:aws[\s_\-]?secret(?:[\s_\-]?access)?[\s_\-]?key|secret[\s_\-]?access[\s_\-]?key)(?:[\s_\-]?id)?["']?(?:\s*(?:[:=]|=>|\bis\b)\s*|\s+)["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#,
         1,
         Check::Exact,
     ),
@@ -157,11 +157,11 @@ pub(super) const VALUE_FORMS: &[(SecretKind, &str, usize, Check)] = &[
         1,
         Check::NotPlaceholder,
     ),
-    // "the wifi password is hunter2": only values with a digit or a symbol, so prose ("the password
+    // "the wifi password is hunter2", "reset the password to …": only values with a digit or a symbol, so prose ("the password
     // is stored in the vault") stays untouched.
     (
         SecretKind::LabelledSecret,
-        r#"(?i)\b(?:password|passwd|passphrase)\s+(?:is|was|=)\s+["'\x{201C}]?([^\s"'\x{201D}]{4,})"#,
+        r#"(?i)\b(?:password|passwd|passphrase)\s+(?:is|was|=|to)\s+["'\x{201C}]?([^\s"'\x{201D}]{4,})"#,
         1,
         Check::SpokenValue,
     ),
@@ -179,6 +179,19 @@ pub(super) const VALUE_FORMS: &[(SecretKind, &str, usize, Check)] = &[
         1,
         Check::Exact,
     ),
+    // Passwords given to command-line clients: `mysql -pSECRET`, `docker login -p SECRET`.
+    (
+        SecretKind::LabelledSecret,
+        r#"(?i)\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]*?\s-p([^\s\-"'][^\s"']{3,})"#,
+        1,
+        Check::LabelValue,
+    ),
+    (
+        SecretKind::LabelledSecret,
+        r#"(?i)\b(?:docker|podman|helm|oras)\s+(?:registry\s+)?login\b[^\n|;&]*?\s(?:-p|--password)[\s=]+["']?([^\s\-"'][^\s"']{3,})"#,
+        1,
+        Check::LabelValue,
+    ),
     // Command-line flags with the value after a space: `--password hunter2`, `--token …`.
     (
         SecretKind::LabelledSecret,
@@ -195,14 +208,25 @@ pub(super) const VALUE_FORMS: &[(SecretKind, &str, usize, Check)] = &[
 /// separator; the value is in `dq` (double-quoted), `sq` (single-quoted) or `bare`.
 pub(super) const LABELLED: &str = concat!(
     r#"(?i)(?P<name>\b(?:api|access|secret|auth|private|client|account|app|master|signing|encryption)[ ](?:key|token|secret)s?"#,
-    r#"|[A-Za-z0-9_.\-]{0,40}?(?:password|passwd|pwd|pass|passphrase|passcode|secret|token|key|credentials?|auth|sig))"#,
+    r#"|[A-Za-z0-9_.\-]{0,40}?(?:password|passwd|pwd|pass|passphrase|passcode|secret|token|key|credentials?|auth|sig)"#,
+    r#"(?:[_.\-]?(?:value|base|data|b64|base64|hex|string))?)"#,
     r#"["']?[ \t]{0,8}(?P<sep>:=|=>|=|:|[ \t](?:is|was)[ \t])[ \t]{0,8}"#,
     r#"(?:"(?P<dq>[^"\r\n]*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s"'`,;<>]+))"#,
 );
 
+/// A .NET or Java XML setting: `<add key="ApiSecret" value="…" />`. Same groups as [`LABELLED`].
+pub(super) const XML_SETTING: &str =
+    r#"(?i)\b(?:key|name)\s*=\s*["'](?P<name>[A-Za-z0-9_.:\-]{1,64})["']\s+value\s*=\s*"(?P<dq>[^"\r\n]*)""#;
+
 /// A credential word shortly before a token, with no separator: "token 7Gx…", "my OpenAI key
-/// q8Z…". Matched against the last [`NEAR_WINDOW`](super::secrets::NEAR_WINDOW) bytes before it.
-pub(super) const CREDENTIAL_NEAR: &str = r"(?i)\b(?:tokens?|keys?|secrets?|passwords?|passwd|passphrase|credentials?|creds|auth|bearer|api|apikey|pat)\b[^\n.;!?]{0,32}\z";
+/// q8Z…". The gap may not cross a bracket, so the word `key` inside an earlier
+/// `[REDACTED:twilio_key]` marker does not reach the next token when a redacted text is scanned
+/// again. Matched against the last [`NEAR_WINDOW`](super::secrets::NEAR_WINDOW) bytes before it.
+pub(super) const CREDENTIAL_NEAR: &str = r"(?i)\b(?:tokens?|keys?|secrets?|passwords?|passwd|passphrase|credentials?|creds|auth|bearer|api|apikey|pat)\b[^\n.;!?\[\]]{0,32}\z";
+
+/// Words that mark a hexadecimal string as a hash or an id rather than a key, when they appear
+/// shortly before it: "token for commit 9fceb02…".
+pub(super) const HASH_NEAR: &str = r"(?i)\b(?:commit|commits|sha\d*|hash|hashes|digest|checksum|revision|rev|id|ids|fingerprint|build|object|blob|tree|etag|hmac|signature|md5|crc)\b";
 
 /// A run of token characters, the candidates of the entropy detectors. Slashes are left out so
 /// that file paths and URL paths break into short pieces, and `=` may only end a run (base64
@@ -278,8 +302,6 @@ pub(super) const PLACEHOLDERS: &[&str] = &[
     "test",
     "testing",
     "foobar",
-    "letmein",
-    "hunter2",
     "token",
     "apikey",
     "api_key",

@@ -44,6 +44,9 @@ pub(super) const ALONE_ENTROPY: f64 = 4.5;
 /// Shortest token the near detector looks at.
 pub(super) const NEAR_MIN_LEN: usize = 20;
 
+/// Shortest hexadecimal token the near detector takes for a key (an MD5-sized 128-bit key).
+pub(super) const HEX_KEY_MIN_LEN: usize = 32;
+
 /// Shortest token the on-its-own detector looks at.
 pub(super) const ALONE_MIN_LEN: usize = 32;
 
@@ -100,8 +103,9 @@ struct Rule {
 pub(super) struct SecretRules {
     providers: Vec<Rule>,
     value_forms: Vec<Rule>,
-    labelled: Regex,
+    labelled: Vec<Regex>,
     credential_near: Regex,
+    hash_near: Regex,
     token_run: Regex,
     base64_run: Regex,
     quiet: Vec<Regex>,
@@ -145,8 +149,9 @@ impl SecretRules {
         Some(Self {
             providers: compile_rules(PROVIDERS)?,
             value_forms: compile_rules(VALUE_FORMS)?,
-            labelled: compile(LABELLED)?,
+            labelled: vec![compile(LABELLED)?, compile(XML_SETTING)?],
             credential_near: compile(CREDENTIAL_NEAR)?,
+            hash_near: compile(HASH_NEAR)?,
             token_run: compile(TOKEN_RUN)?,
             base64_run: compile(BASE64_RUN)?,
             quiet: QUIET_SPANS.iter().map(|p| compile(p)).collect::<Option<Vec<_>>>()?,
@@ -247,7 +252,7 @@ impl SecretRules {
     /// entropy detectors then leave alone.
     fn labelled_values(&self, text: &str, spans: &mut Spans) -> Vec<(usize, usize)> {
         let mut public = Vec::new();
-        for caps in self.labelled.captures_iter(text) {
+        for caps in self.labelled.iter().flat_map(|regex| regex.captures_iter(text)) {
             match labelled_value(text, &caps) {
                 Labelled::Secret(start, end) => spans.offer(start, end, SecretKind::LabelledSecret),
                 Labelled::Public(start, end) => public.push((start, end)),
@@ -272,11 +277,28 @@ impl SecretRules {
                 continue;
             }
             let token = run.as_str().trim_end_matches('=');
+            let before = text.get(..start).map(|b| tail(b, NEAR_WINDOW)).unwrap_or_default();
+            // A key in lowercase hex looks like a hash, so it only counts right after a credential
+            // word and with no hash word ("commit", "sha", "digest", …) in between.
+            if is_hex(token) {
+                let (upper, lower, digit) = classes(token);
+                // `AC` and 32 hex digits is a Twilio account id, which is not a secret.
+                let twilio_account = token.len() == 34 && token.starts_with("AC");
+                if token.len() >= HEX_KEY_MIN_LEN
+                    && !twilio_account
+                    && digit
+                    && (upper || lower)
+                    && self.credential_near.is_match(before)
+                    && !self.hash_near.is_match(before)
+                {
+                    spans.offer(start, end, SecretKind::HighEntropyToken);
+                }
+                continue;
+            }
             if !looks_generated(token) {
                 continue;
             }
             let entropy = shannon_entropy(token);
-            let before = text.get(..start).map(|b| tail(b, NEAR_WINDOW)).unwrap_or_default();
             let near = token.len() >= NEAR_MIN_LEN
                 && entropy >= NEAR_ENTROPY
                 && self.credential_near.is_match(before);
@@ -392,6 +414,20 @@ pub(super) fn label_tier(name: &str) -> Option<LabelTier> {
     if words.iter().any(|w| matches!(w.as_str(), "public" | "pub" | "publishable")) {
         return None;
     }
+    // `SECRET_KEY_BASE`, `API_TOKEN_VALUE`: a trailing word that only says how the value is
+    // written is skipped.
+    let words = match words.split_last() {
+        Some((last, rest))
+            if !rest.is_empty()
+                && matches!(
+                    last.as_str(),
+                    "value" | "base" | "data" | "b64" | "base64" | "hex" | "string"
+                ) =>
+        {
+            rest
+        }
+        _ => words.as_slice(),
+    };
     let last = words.last()?.as_str();
     let previous = words.len().checked_sub(2).and_then(|i| words.get(i)).map(String::as_str);
     match last {
@@ -409,6 +445,16 @@ pub(super) fn label_tier(name: &str) -> Option<LabelTier> {
             _ => Some(LabelTier::Generic),
         },
         "auth" => Some(LabelTier::Generic),
+        // Words run together: `PGPASSWORD`, `dbpassword`, `jwtsecret`, `slacktoken`.
+        _ if ["password", "passwd", "passphrase"].iter().any(|w| last.ends_with(w)) => {
+            Some(LabelTier::Password)
+        }
+        _ if ["secret", "token", "apikey", "secretkey", "privatekey", "accesskey"]
+            .iter()
+            .any(|w| last.ends_with(w)) =>
+        {
+            Some(LabelTier::Secret)
+        }
         _ => None,
     }
 }
@@ -446,13 +492,22 @@ fn labelled_range(text: &str, caps: &Captures<'_>) -> Option<(usize, usize, bool
         (_, _, Some(v)) => (v, false),
         _ => return None,
     };
+    let tier = label_tier(name.as_str());
     let mut end = value.end();
     if !quoted {
         let raw = value.as_str();
         // In a query string the next parameter starts at `&`.
         let in_query = text.get(..name.start()).is_some_and(|b| b.ends_with(['?', '&']));
         let cut = if in_query { raw.find('&').unwrap_or(raw.len()) } else { raw.len() };
-        let kept = raw.get(..cut)?.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']', '}']);
+        let kept = raw.get(..cut)?;
+        // Generated tokens never end in punctuation, so a trailing `.` or `)` belongs to the
+        // sentence. A password may well end in `!` or `.`, so its value is kept whole: redacting a
+        // full stop too costs less than leaving the last character of a password behind.
+        let kept = match tier {
+            Some(LabelTier::Password) if !spoken => kept,
+            Some(LabelTier::Password) => kept.trim_end_matches(['.', ',', ';', ':', '?', ')']),
+            _ => kept.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']', '}']),
+        };
         end = value.start() + kept.len();
     }
     let candidate = text.get(value.start()..end)?;
@@ -462,13 +517,15 @@ fn labelled_range(text: &str, caps: &Captures<'_>) -> Option<(usize, usize, bool
     if public {
         return Some((start, start + trimmed.len(), true));
     }
-    let tier = label_tier(name.as_str())?;
-    usable_value(trimmed, tier, spoken).then_some((start, start + trimmed.len(), false))
+    // A lone `pass:` is as often prose ("how to pass: --verbose") as a label, so it gets the
+    // stricter check of a spoken label.
+    let strict = spoken || name.as_str().eq_ignore_ascii_case("pass");
+    usable_value(trimmed, tier?, strict).then_some((start, start + trimmed.len(), false))
 }
 
 /// Whether a labelled value is a plausible credential for the tier of its label.
 pub(super) fn usable_value(value: &str, tier: LabelTier, spoken: bool) -> bool {
-    if value.is_empty() || is_placeholder(value) || looks_like_code_or_path(value) {
+    if value.is_empty() || value.starts_with('-') || is_placeholder(value) || looks_like_code_or_path(value) {
         return false;
     }
     let (upper, lower, digit) = classes(value);
@@ -477,7 +534,14 @@ pub(super) fn usable_value(value: &str, tier: LabelTier, spoken: bool) -> bool {
     match (tier, spoken) {
         (LabelTier::Password, false) => long >= 6 || (long >= 4 && (digit || symbol)),
         (LabelTier::Password, true) => long >= 4 && (digit || symbol),
-        (LabelTier::Secret, false) => long >= 8 && (digit || (upper && lower)),
+        // A long single word of letters counts too (`JWT_SECRET: supersecretvalue`), but not
+        // words joined by hyphens or spaces (`secret: keep-it-between-us`).
+        (LabelTier::Secret, false) => {
+            long >= 8
+                && (digit
+                    || (upper && lower)
+                    || (long >= 12 && value.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')))
+        }
         (LabelTier::Secret, true) => long >= 8 && digit,
         (LabelTier::Generic, _) => {
             long >= 16
@@ -529,9 +593,10 @@ pub(super) fn secret_span(check: Check, text: &str, start: usize, end: usize) ->
     let whole = Some((start, end));
     // A quoted value ends at its quote, so trailing punctuation inside the quotes is part of it.
     let quoted = text.get(end..).is_some_and(|rest| rest.starts_with(['"', '\'', '\u{201D}']));
-    let trim = |v: &str| {
-        if quoted { v.len() } else { v.trim_end_matches(['.', ',', ';', ':', '!', '?', ')']).len() }
-    };
+    // A `!` is kept: it ends passwords more often than it ends facts, and redacting one too many
+    // characters is the safer mistake.
+    let trim =
+        |v: &str| if quoted { v.len() } else { v.trim_end_matches(['.', ',', ';', ':', '?', ')']).len() };
     let (upper, lower, digit) = classes(value);
     match check {
         Check::Exact => whole,

@@ -192,6 +192,13 @@ pub(super) const VALUE_FORMS: &[(SecretKind, &str, usize, Check)] = &[
         1,
         Check::LabelValue,
     ),
+    // A `.netrc` line: `machine host login name password value`.
+    (
+        SecretKind::LabelledSecret,
+        r"(?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+(\S+)",
+        1,
+        Check::LabelValue,
+    ),
     // Command-line flags with the value after a space: `--password hunter2`, `--token …`.
     (
         SecretKind::LabelledSecret,

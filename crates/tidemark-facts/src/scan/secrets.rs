@@ -328,7 +328,17 @@ fn looks_generated(token: &str) -> bool {
     let digest = ["sha1-", "sha256-", "sha384-", "sha512-", "md5-"]
         .iter()
         .any(|prefix| lower_case.starts_with(prefix));
-    upper && lower && digit && !hex_body && !token.starts_with("AAAA") && !digest
+    upper && lower && digit && !hex_body && !token.starts_with("AAAA") && !digest && !is_public_base58(token)
+}
+
+/// Whether a token is a public base58 identifier: an IPFS content id (`Qm` and 44 characters) or
+/// a Bitcoin address (`1…` or `3…`, 25 to 35 characters). Private keys in base58 are longer.
+fn is_public_base58(token: &str) -> bool {
+    const BASE58: &[u8] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+    let base58 = token.bytes().all(|b| BASE58.contains(&b));
+    let ipfs = token.len() == 46 && token.starts_with("Qm");
+    let bitcoin = (25..=35).contains(&token.len()) && token.starts_with(['1', '3']);
+    base58 && (ipfs || bitcoin)
 }
 
 /// Shannon entropy of the bytes of `token`, in bits per byte.

@@ -212,3 +212,38 @@ fn placeholders() {
         assert!(!is_placeholder(value), "{value:?}");
     }
 }
+
+#[test]
+fn huge_inputs_stay_fast() {
+    let random: String = (0..400_000_u32)
+        .map(|i| char::from(b"q8ZF7Lm2Xr9Tp4Wv1Ny6Bc3Hd5Jk0Rs"[(i * 7 % 31) as usize]))
+        .collect();
+    let inputs = [
+        "password=".repeat(100_000),
+        "password: a ".repeat(80_000),
+        "key ".repeat(200_000),
+        "AKIAFAKE0000EXAMPLE0 wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY ".repeat(15_000),
+        "heroku ".repeat(120_000),
+        "mysql -u root ".repeat(60_000),
+        "docker login ".repeat(60_000),
+        "https://a:b@".repeat(80_000),
+        "Server=x;Password=y0000FAKE;".repeat(30_000),
+        format!("token {random}"),
+        "token q8ZFAKE7Lm2Xr9Tp4Wv1Ny6 ".repeat(30_000),
+        "-----BEGIN CERTIFICATE-----\n".repeat(30_000),
+        "data:image/png;base64,".repeat(40_000),
+        "\"api_key\": \"".repeat(60_000),
+        "é".repeat(400_000),
+    ];
+    for input in &inputs {
+        let started = std::time::Instant::now();
+        let verdict = scan(input);
+        let elapsed = started.elapsed();
+        // Generous for debug builds on a busy machine; quadratic work on these sizes takes minutes.
+        assert!(elapsed.as_secs() < 20, "{} bytes took {elapsed:?}", input.len());
+        if let Verdict::Redacted { text, .. } = verdict {
+            assert_eq!(scan(&text), Verdict::Clean, "rescan of a redacted {}-byte input", input.len());
+        }
+        println!("{} bytes in {elapsed:?}", input.len());
+    }
+}

@@ -95,6 +95,7 @@ pub(super) const PROVIDERS: &[(SecretKind, &str, usize, Check)] = &[
     (SecretKind::MailgunKey, r"\b[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}\b", 0, Check::HasDigit),
     (SecretKind::MailchimpKey, r"\b[0-9a-f]{32}-us\d{1,2}\b", 0, Check::Exact),
     (SecretKind::ShopifyToken, r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b", 0, Check::Exact),
+    (SecretKind::ServiceToken, r"\bsk\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{10,}", 0, Check::Exact),
     (SecretKind::ServiceToken, r"\bsq0(?:atp|csp)-[A-Za-z0-9_\-]{22,60}", 0, Check::Exact),
     // Cloud providers.
     (
@@ -161,9 +162,23 @@ pub(super) const VALUE_FORMS: &[(SecretKind, &str, usize, Check)] = &[
     // is stored in the vault") stays untouched.
     (
         SecretKind::LabelledSecret,
-        r#"(?i)\b(?:password|passwd|passphrase)\s+(?:is|was|=|to)\s+["'\x{201C}]?([^\s"'\x{201D}]{4,})"#,
+        r#"(?i)\b(?:password|passwd|passphrase)\s+(?:(?:itself|now|still|currently|today)\s+)?(?:is|was|=|to)\s+["'\x{201C}]?([^\s"'\x{201D}]{4,})"#,
         1,
         Check::SpokenValue,
+    ),
+    // "log in with password …", "using the password …".
+    (
+        SecretKind::LabelledSecret,
+        r#"(?i)\b(?:with|using)\s+(?:the\s+)?(?:password|passwd|passphrase)\s+["'\x{201C}]?([^\s"'\x{201D}]{4,})"#,
+        1,
+        Check::SpokenValue,
+    ),
+    // A one-time-password seed in base32: "TOTP seed: JBSWY3DP…".
+    (
+        SecretKind::LabelledSecret,
+        r#"(?i)\b(?:totp|otp|2fa|mfa|authenticator)\s+(?:seed|secret|key)\b["']?\s*(?:is|was|[:=])?\s*["']?((?-i:[A-Z2-7]{16,})=*)"#,
+        1,
+        Check::HasDigit,
     ),
     // A PIN only counts when it is all digits, so "the pin is 10mm long" stays.
     (
@@ -196,6 +211,13 @@ pub(super) const VALUE_FORMS: &[(SecretKind, &str, usize, Check)] = &[
     (
         SecretKind::LabelledSecret,
         r"(?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+(\S+)",
+        1,
+        Check::LabelValue,
+    ),
+    // `curl -u user:password`, `curl --user user:password` (but not `docker run -u www-data:www-data`).
+    (
+        SecretKind::LabelledSecret,
+        r#"(?i)\b(?:curl|http|https|xh)\b[^\n|;&]*?\s(?:-u|--user)\s*["']?[^\s:"']+:([^\s"'@]{4,})"#,
         1,
         Check::LabelValue,
     ),

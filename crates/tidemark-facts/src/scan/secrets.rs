@@ -629,7 +629,7 @@ pub(super) fn secret_span(check: Check, text: &str, start: usize, end: usize) ->
             let trimmed = value.get(..trim(value))?;
             let telling =
                 trimmed.chars().any(|c| c.is_ascii_digit() || (c.is_ascii_punctuation() && c != '-'));
-            let code = trimmed.contains(['(', '[', '{']);
+            let code = trimmed.contains(['(', '[', '{']) || trimmed.contains("://");
             (trimmed.len() >= 4 && telling && !code).then_some((start, start + trimmed.len()))
         }
     }

@@ -89,6 +89,16 @@ fn labelled_values_in_every_shape() {
             "django-insecure-0000FAKE+example_k3y!x@2",
         ),
         ("The Wi-Fi passphrase: correct-horse-battery-staple", "correct-horse-battery-staple"),
+        ("Use `curl -u admin:Fake0000Curl http://localhost:9200` for search.", "Fake0000Curl"),
+        ("The TOTP seed is JBSWY3DPEHPK3PXPFAKE0000", "JBSWY3DPEHPK3PXPFAKE0000"),
+        ("and the password itself is Rex1987!", "Rex1987!"),
+        ("rabbitmq user guest with password Fake0000Rabbit", "Fake0000Rabbit"),
+        ("machine api.example.com login deploy password Fake0000Netrc", "Fake0000Netrc"),
+        ("login: jane, pass: Fake0000Pass", "Fake0000Pass"),
+        (
+            "The user's WireGuard PrivateKey = yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=",
+            "yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=",
+        ),
     ] {
         assert_redacts(text, secret, L);
     }
@@ -126,6 +136,13 @@ fn values_that_are_not_secrets() {
         "STRIPE_PUBLISHABLE_KEY=pk_live_FAKE0000example0000publishable",
         "The Kubernetes secret name is db-credentials-prod.",
         "Token: 42 (the number of tokens in the prompt)",
+        "docker run -u www-data:www-data nginx",
+        "The password reset link is https://id.example.com/reset?t=abc",
+        "The WireGuard PublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=",
+        "IPFS pin QmXoypizjW3WknFiJnKLwHCnL72vedxjQkDDP1mXWo6uco is the site build.",
+        "Donations: 1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa",
+        "The CSP allows 'sha256-B2yPHKaXnvFWtRChIbabYmUBFZdVfKKXHbWtWidDVF8='.",
+        "The model id is anthropic.claude-3-5-sonnet-20240620-v1:0 on Bedrock.",
     ] {
         assert_clean(text);
     }

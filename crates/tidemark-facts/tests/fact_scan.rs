@@ -235,6 +235,15 @@ fn planted_secret() -> impl Strategy<Value = String> {
         "sk-proj-Ab1[A-Za-z0-9]{40}",
         "sk-ant-api03-Ab1[A-Za-z0-9]{40}",
         "eyJ[A-Za-z0-9]{12}\\.eyJ[A-Za-z0-9]{20}\\.[A-Za-z0-9_]{20}",
+        "SG\\.[A-Za-z0-9_]{22}\\.[A-Za-z0-9_]{43}",
+        "shpat_[a-f0-9]{32}",
+        "dop_v1_[a-f0-9]{64}",
+        "glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}",
+        "PMAK-[a-f0-9]{24}-[a-f0-9]{34}",
+        "AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}",
+        "password=Ab1[A-Za-z0-9!#%]{10}",
+        "api_key: Ab1[A-Za-z0-9]{20}",
+        "mysql://app:Ab1[A-Za-z0-9]{8}@db\\.example\\.com/app",
     ]
 }
 

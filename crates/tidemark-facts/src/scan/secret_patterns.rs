@@ -234,13 +234,14 @@ pub(super) const VALUE_FORMS: &[(SecretKind, &str, usize, Check)] = &[
 /// `Password=…;` in a connection string, `api key: …`. Group `name` is the label, which must end
 /// in a credential word; the code then splits it into words and decides from the last one how
 /// strict to be with the value (see [`LabelTier`](super::secrets::LabelTier)). Group `sep` is the
-/// separator; the value is in `dq` (double-quoted), `sq` (single-quoted) or `bare`.
+/// separator; the value is in `dq` (double-quoted), `sq` (single-quoted), `bq` (in backticks) or
+/// `bare`. Markdown bold around the label (`**Password:** …`) is allowed.
 pub(super) const LABELLED: &str = concat!(
     r#"(?i)(?P<name>\b(?:api|access|secret|auth|private|client|account|app|master|signing|encryption)[ ](?:key|token|secret)s?"#,
     r#"|[A-Za-z0-9_.\-]{0,40}?(?:password|passwd|pwd|pass|passphrase|passcode|secret|token|key|credentials?|auth|sig)"#,
     r#"(?:[_.\-]?(?:value|base|data|b64|base64|hex|string))?)"#,
-    r#"["']?[ \t]{0,8}(?P<sep>:=|=>|=|:|[ \t](?:is|was)[ \t])[ \t]{0,8}"#,
-    r#"(?:"(?P<dq>[^"\r\n]*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s"'`,;<>]+))"#,
+    r#"(?:\*\*|__)?["']?[ \t]{0,8}(?P<sep>:=|=>|=|:|[ \t](?:is|was)[ \t])(?:\*\*|__)?[ \t]{0,8}"#,
+    r#"(?:"(?P<dq>[^"\r\n]*)"|'(?P<sq>[^'\r\n]*)'|`(?P<bq>[^`\r\n]*)`|(?P<bare>[^\s"'`,;<>]+))"#,
 );
 
 /// A .NET or Java XML setting: `<add key="ApiSecret" value="…" />`. Same groups as [`LABELLED`].

@@ -202,7 +202,9 @@ impl SecretRules {
                 continue;
             };
             if widen {
-                end += text.get(end..).map_or(0, |rest| {
+                // Stop at the next accepted span, so widening never makes a span collide with it.
+                let limit = spans.0.range(end..).next().map_or(text.len(), |(&next, _)| next);
+                end += text.get(end..limit).map_or(0, |rest| {
                     rest.bytes().take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-')).count()
                 });
             }
@@ -263,10 +265,19 @@ impl SecretRules {
     }
 
     /// The byte ranges of every quiet span, sorted by start.
-    fn quiet_spans(&self, text: &str, mut public: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
-        public.extend(self.quiet.iter().flat_map(|r| r.find_iter(text).map(|m| (m.start(), m.end()))));
-        public.sort_unstable();
-        public
+    /// Overlapping spans are merged, so the result is disjoint and a binary search finds the one
+    /// that could hold a token.
+    fn quiet_spans(&self, text: &str, mut spans: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+        spans.extend(self.quiet.iter().flat_map(|r| r.find_iter(text).map(|m| (m.start(), m.end()))));
+        spans.sort_unstable();
+        let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
+        for (start, end) in spans {
+            match merged.last_mut() {
+                Some(last) if start <= last.1 => last.1 = last.1.max(end),
+                _ => merged.push((start, end)),
+            }
+        }
+        merged
     }
 
     /// Random-looking tokens, either after a credential word or long and random on their own.
@@ -310,11 +321,10 @@ impl SecretRules {
     }
 }
 
-/// Whether the token sits inside one of the quiet spans (sorted by start).
+/// Whether the token sits inside one of the quiet spans (disjoint and sorted by start).
 fn in_quiet_span(quiet: &[(usize, usize)], start: usize, end: usize) -> bool {
-    // Quiet spans may overlap one another, so look at every one that starts at or before the token.
     let before = quiet.partition_point(|&(s, _)| s <= start);
-    quiet.get(..before).is_some_and(|q| q.iter().rev().take(8).any(|&(_, e)| e >= end))
+    before.checked_sub(1).and_then(|i| quiet.get(i)).is_some_and(|&(_, e)| e >= end)
 }
 
 /// Whether a token could be a generated credential rather than an id, a hash or a name: upper
@@ -497,10 +507,11 @@ fn labelled_range(text: &str, caps: &Captures<'_>) -> Option<(usize, usize, bool
     let spoken = caps
         .name("sep")
         .is_some_and(|sep| sep.as_str().trim().len() > 1 && !sep.as_str().contains(['=', ':']));
-    let (value, quoted) = match (caps.name("dq"), caps.name("sq"), caps.name("bare")) {
-        (Some(v), _, _) | (_, Some(v), _) => (v, true),
-        (_, _, Some(v)) => (v, false),
-        _ => return None,
+    let quoted = caps.name("dq").or_else(|| caps.name("sq")).or_else(|| caps.name("bq"));
+    let (value, quoted) = match (quoted, caps.name("bare")) {
+        (Some(v), _) => (v, true),
+        (None, Some(v)) => (v, false),
+        (None, None) => return None,
     };
     let tier = label_tier(name.as_str());
     let mut end = value.end();

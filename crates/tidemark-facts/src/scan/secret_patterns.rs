@@ -263,6 +263,10 @@ pub(super) const HASH_NEAR: &str = r"(?i)\b(?:commit|commits|sha\d*|hash|hashes|
 /// padding), so `NAME=value` splits into its two halves.
 pub(super) const TOKEN_RUN: &str = r"[A-Za-z0-9+_\-]{20,}={0,2}";
 
+/// A word-like run inside a token: a lowercase word with an optional capital (`Proxy`, `user`)
+/// or a run of four capitals (`HTTP`). See [`MAX_WORD_SHARE`](super::secrets::MAX_WORD_SHARE).
+pub(super) const WORD: &str = r"[A-Z]?[a-z]{3,}|[A-Z]{4,}";
+
 /// A run of base64 characters, for the AWS secret key next to its key id.
 pub(super) const BASE64_RUN: &str = r"[A-Za-z0-9/+]{40,}";
 

@@ -34,7 +34,7 @@ fn assert_clean(text: &str) {
 fn every_secret_pattern_compiles() {
     let mut failures = Vec::new();
     let lists = PROVIDERS.iter().chain(VALUE_FORMS).map(|&(_, pattern, _, _)| pattern);
-    let singles = [LABELLED, XML_SETTING, CREDENTIAL_NEAR, HASH_NEAR, TOKEN_RUN, BASE64_RUN];
+    let singles = [LABELLED, XML_SETTING, CREDENTIAL_NEAR, HASH_NEAR, TOKEN_RUN, BASE64_RUN, WORD];
     for pattern in lists.chain(singles).chain(QUIET_SPANS.iter().copied()) {
         if let Err(error) = regex::Regex::new(&pattern.replace(r"\b", r"(?-u:\b)")) {
             failures.push(format!("{pattern}: {error}"));
@@ -145,6 +145,8 @@ fn values_that_are_not_secrets() {
         "Donations: 1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa",
         "The CSP allows 'sha256-B2yPHKaXnvFWtRChIbabYmUBFZdVfKKXHbWtWidDVF8='.",
         "The model id is anthropic.claude-3-5-sonnet-20240620-v1:0 on Bedrock.",
+        "Its API is documented in UserAuthenticationServiceImplV2Test and getUserProfileByEmailAddress2024.",
+        "The photo IMG_20240101_123456_HDR_Portrait_Mode.jpg shows the key handover.",
     ] {
         assert_clean(text);
     }
@@ -289,4 +291,12 @@ fn quiet_spans_merge() {
     assert_clean(&text);
     // The same body outside the block is a run of lone random tokens.
     assert!(matches!(scan(&body), Verdict::Redacted { .. }));
+}
+
+#[test]
+fn word_share_tells_names_from_tokens() {
+    let Some(rules) = SecretRules::compile() else { panic!("patterns compile") };
+    assert!(rules.word_share("AbstractSingletonProxyFactoryBean2024") >= MAX_WORD_SHARE);
+    assert!(rules.word_share("q8ZFAKE7Lm2Xr9Tp4Wv1Ny6Bc3Hd5Jk0Rs") < MAX_WORD_SHARE);
+    assert!(rules.word_share("") == 0.0);
 }

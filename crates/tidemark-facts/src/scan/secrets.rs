@@ -566,7 +566,13 @@ fn labelled_range(text: &str, caps: &Captures<'_>) -> Option<(usize, usize, bool
 
 /// Whether a labelled value is a plausible credential for the tier of its label.
 pub(super) fn usable_value(value: &str, tier: LabelTier, spoken: bool) -> bool {
-    if value.is_empty() || value.starts_with('-') || is_placeholder(value) || looks_like_code_or_path(value) {
+    // A value after `-` is a command-line flag, and one after `:` means the separator was half of
+    // a `::` path (`FactPass::verify`).
+    if value.is_empty()
+        || value.starts_with(['-', ':'])
+        || is_placeholder(value)
+        || looks_like_code_or_path(value)
+    {
         return false;
     }
     let (upper, lower, digit) = classes(value);

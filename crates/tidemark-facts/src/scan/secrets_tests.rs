@@ -147,6 +147,7 @@ fn values_that_are_not_secrets() {
         "The model id is anthropic.claude-3-5-sonnet-20240620-v1:0 on Bedrock.",
         "Its API is documented in UserAuthenticationServiceImplV2Test and getUserProfileByEmailAddress2024.",
         "The photo IMG_20240101_123456_HDR_Portrait_Mode.jpg shows the key handover.",
+        "The runner calls [`verify`](FactPass::verify) after tidemark_facts::pass::PassRunner.",
     ] {
         assert_clean(text);
     }

@@ -11,6 +11,12 @@
 //!   Such a text must neither be stored nor shown to a model.
 //! - [`Verdict::Redacted`] when the text is fine but carries credentials;
 //!   each secret is replaced by `[REDACTED:<kind>]` and the rest is kept.
+//!   Secrets are recognised by structure: provider token formats, values
+//!   after a credential label (`password=`, `"api_key": …`, `FOO_TOKEN=`,
+//!   `Password=…;`), passwords in URLs, and random-looking tokens measured by
+//!   their entropy, with hashes, ids and public keys left alone. Placeholders
+//!   such as `<password>`, `${DB_PASSWORD}`, `***` and well-known defaults
+//!   like `changeme` are not redacted.
 //! - [`Verdict::Clean`] otherwise.
 //!
 //! Rejections win over redactions. Scanning the text of a `Redacted` verdict

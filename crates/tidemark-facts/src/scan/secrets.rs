@@ -224,14 +224,19 @@ impl SecretRules {
     }
 
     /// An AWS secret access key: a 40-character base64 run with mixed case within
-    /// [`AWS_PAIR_DISTANCE`] bytes of an AWS access key id (which the providers found already).
+    /// [`AWS_PAIR_DISTANCE`] bytes of an AWS access key id (which the providers found already) or
+    /// of the marker an earlier redaction left in its place, so a fact stored with only its id
+    /// redacted loses its secret key the next time it is scanned.
     fn aws_pairs(&self, text: &str, spans: &mut Spans) {
-        let ids: Vec<(usize, usize)> = spans
+        let marker = "[REDACTED:aws_access_key_id]";
+        let mut ids: Vec<(usize, usize)> = spans
             .0
             .iter()
             .filter(|(_, (_, kind))| *kind == SecretKind::AwsAccessKeyId)
             .map(|(&start, &(end, _))| (start, end))
+            .chain(text.match_indices(marker).map(|(start, m)| (start, start + m.len())))
             .collect();
+        ids.sort_unstable();
         if ids.is_empty() {
             return;
         }

@@ -191,6 +191,12 @@ fn aws_secret_next_to_its_id() {
     assert_eq!(text, "AWS: [REDACTED:aws_access_key_id] [REDACTED:aws_secret_key]");
     assert_eq!(secrets, vec![SecretKind::AwsAccessKeyId, SecretKind::AwsSecretKey]);
     assert_redacts(&format!("set -x AWS_SECRET_ACCESS_KEY {secret}"), secret, SecretKind::AwsSecretKey);
+    // A fact stored when only the id was caught loses its secret key on the next scan.
+    assert_redacts(
+        &format!("deploy creds [REDACTED:aws_access_key_id] / {secret}"),
+        secret,
+        SecretKind::AwsSecretKey,
+    );
     // Far from any id, a lone base64 run of 40 characters is not taken for an AWS key.
     assert_clean("The blob id 0123456789abcdef0123456789abcdef01234567 is old.");
 }

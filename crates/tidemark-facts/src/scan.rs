@@ -232,8 +232,8 @@ pub enum SecretKind {
     /// A New Relic key (`NRAK-…`, `NRJS-…`, `NRII-…`).
     NewRelicKey,
     /// A token of another service recognised by its prefix (Groq, xAI, Perplexity, Replicate,
-    /// Sentry, Figma, Pulumi, Supabase, Terraform Cloud, Tailscale, Fly.io, Square, Mapbox secret
-    /// tokens).
+    /// Sentry, Figma, Pulumi, Supabase, Terraform Cloud, Tailscale, Fly.io, Square, Airtable,
+    /// Mapbox secret tokens).
     ServiceToken,
     /// A random-looking token with no known prefix: found by its entropy, either shortly after a
     /// credential word ("token", "key", "secret", …) or, when long and very random, on its own.

@@ -95,6 +95,7 @@ pub(super) const PROVIDERS: &[(SecretKind, &str, usize, Check)] = &[
     (SecretKind::MailgunKey, r"\b[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}\b", 0, Check::HasDigit),
     (SecretKind::MailchimpKey, r"\b[0-9a-f]{32}-us\d{1,2}\b", 0, Check::Exact),
     (SecretKind::ShopifyToken, r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b", 0, Check::Exact),
+    (SecretKind::ServiceToken, r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b", 0, Check::HasDigit),
     (SecretKind::ServiceToken, r"\bsk\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{10,}", 0, Check::Exact),
     (SecretKind::ServiceToken, r"\bsq0(?:atp|csp)-[A-Za-z0-9_\-]{22,60}", 0, Check::Exact),
     // Cloud providers.
@@ -162,7 +163,7 @@ pub(super) const VALUE_FORMS: &[(SecretKind, &str, usize, Check)] = &[
     // is stored in the vault") stays untouched.
     (
         SecretKind::LabelledSecret,
-        r#"(?i)\b(?:password|passwd|passphrase)\s+(?:(?:itself|now|still|currently|today)\s+)?(?:is|was|=|to)\s+["'\x{201C}]?([^\s"'\x{201D}]{4,})"#,
+        r#"(?i)\b(?:password|passwd|passphrase|pw)\s+(?:(?:itself|now|still|currently|today)\s+)?(?:is|was|=|to)\s+["'\x{201C}]?([^\s"'\x{201D}]{4,})"#,
         1,
         Check::SpokenValue,
     ),

@@ -595,12 +595,15 @@ pub(super) fn usable_value(value: &str, tier: LabelTier, spoken: bool) -> bool {
                     || (long >= 12 && value.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')))
         }
         (LabelTier::Secret, true) => long >= 8 && digit,
-        (LabelTier::Generic, _) => {
-            long >= 16
-                && !value.starts_with("AAAA")
-                && ((upper && lower && digit && shannon_entropy(value) >= 3.0)
-                    || (is_hex(value) && long >= 32 && digit && (upper || lower))
-                    || shannon_entropy(value) >= 4.0)
+        // A generic key is often a name or a path (`object key is uploads/2024/report.pdf`), so
+        // a value with two slashes or a file extension is left alone, and after a spoken label
+        // only a value that mixes upper case, lower case and digits counts.
+        (LabelTier::Generic, spoken) => {
+            let path_like = value.matches('/').count() >= 2 || has_file_extension(value);
+            let random = (upper && lower && digit && shannon_entropy(value) >= 3.0)
+                || (!spoken && is_hex(value) && long >= 32 && digit && (upper || lower))
+                || (!spoken && shannon_entropy(value) >= 4.0);
+            long >= 16 && !value.starts_with("AAAA") && !path_like && random
         }
     }
 }
@@ -623,6 +626,13 @@ pub(super) fn is_placeholder(value: &str) -> bool {
         || variable_name
         || PLACEHOLDERS.iter().any(|p| p.eq_ignore_ascii_case(value))
         || LABEL_STOPWORDS.iter().any(|p| p.eq_ignore_ascii_case(value))
+}
+
+/// Whether a value ends in a short file extension such as `.pdf` or `.json`.
+fn has_file_extension(value: &str) -> bool {
+    value.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty() && (2..=4).contains(&ext.len()) && ext.bytes().all(|b| b.is_ascii_lowercase())
+    })
 }
 
 /// Whether a value is code (`os.environ["X"]`, `getenv(…)`), a file path or a URL.

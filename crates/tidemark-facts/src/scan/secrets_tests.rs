@@ -148,6 +148,7 @@ fn values_that_are_not_secrets() {
         "Its API is documented in UserAuthenticationServiceImplV2Test and getUserProfileByEmailAddress2024.",
         "The photo IMG_20240101_123456_HDR_Portrait_Mode.jpg shows the key handover.",
         "The runner calls [`verify`](FactPass::verify) after tidemark_facts::pass::PassRunner.",
+        "The S3 object key is uploads/2024/11/24/report-final-v3.pdf.",
     ] {
         assert_clean(text);
     }

@@ -153,7 +153,8 @@ impl Threat {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum SecretKind {
-    /// An OpenAI API key (`sk-…`, `sk-proj-…`, `sk-svcacct-…`).
+    /// An OpenAI API key (`sk-…`, `sk-proj-…`, `sk-svcacct-…`, `sk-admin-…`), also with a lowercase
+    /// hexadecimal body.
     OpenAiKey,
     /// An Anthropic API key (`sk-ant-…`).
     AnthropicKey,

@@ -62,6 +62,9 @@ pub(super) const ALONE_MIN_LEN: usize = 32;
 /// How many bytes before a token are searched for a credential word.
 pub(super) const NEAR_WINDOW: usize = 48;
 
+/// The longest rejected labelled value that is searched again for a label inside it.
+pub(super) const RESCAN_LIMIT: usize = 256;
+
 /// How far (in bytes) an AWS secret key may sit from its key id.
 pub(super) const AWS_PAIR_DISTANCE: usize = 160;
 
@@ -268,13 +271,42 @@ impl SecretRules {
     /// Values after a credential label, in every shape [`LABELLED`] knows. Returns the values of
     /// labels that call them public (`public_key: …`, `STRIPE_PUBLISHABLE_KEY=…`), which the
     /// entropy detectors then leave alone.
+    ///
+    /// When a match is turned down, the search goes on from the start of its value rather than
+    /// from its end, so a label hidden in a rejected value (`cache_key=x&password=…`) is still
+    /// seen. Only values up to [`RESCAN_LIMIT`] bytes are searched again, which keeps the total
+    /// work linear in the text.
     fn labelled_values(&self, text: &str, spans: &mut Spans) -> Vec<(usize, usize)> {
         let mut public = Vec::new();
-        for caps in self.labelled.iter().flat_map(|regex| regex.captures_iter(text)) {
-            match labelled_value(text, &caps) {
-                Labelled::Secret(start, end) => spans.offer(start, end, SecretKind::LabelledSecret),
-                Labelled::Public(start, end) => public.push((start, end)),
-                Labelled::Nothing => {}
+        for regex in &self.labelled {
+            let mut at = 0;
+            while let Some(caps) = text.get(at..).and_then(|_| regex.captures_at(text, at)) {
+                let Some(whole) = caps.get(0) else { break };
+                let mut next = whole.end();
+                match labelled_value(text, &caps) {
+                    Labelled::Secret(start, end) => spans.offer(start, end, SecretKind::LabelledSecret),
+                    Labelled::Public(start, end) => public.push((start, end)),
+                    Labelled::Nothing => {
+                        let value_start = ["dq", "sq", "bq", "bare"]
+                            .iter()
+                            .find_map(|group| caps.name(group))
+                            .map(|value| (value.start(), value.len()));
+                        if let Some((start, len)) = value_start
+                            && len <= RESCAN_LIMIT
+                            && start > whole.start()
+                        {
+                            next = start;
+                        }
+                    }
+                }
+                // Always move forward, even past an empty match.
+                at = if next > at { next } else { at + 1 };
+                while at < text.len() && !text.is_char_boundary(at) {
+                    at += 1;
+                }
+                if at > text.len() {
+                    break;
+                }
             }
         }
         public

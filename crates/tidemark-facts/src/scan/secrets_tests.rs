@@ -96,6 +96,8 @@ fn labelled_values_in_every_shape() {
         ("machine api.example.com login deploy password Fake0000Netrc", "Fake0000Netrc"),
         ("login: jane, pass: Fake0000Pass", "Fake0000Pass"),
         ("**Password:** Fake0000Bold", "Fake0000Bold"),
+        ("cache_key=user42&password=Fake0000Amp", "Fake0000Amp"),
+        ("token:password=Fake0000Nest", "Fake0000Nest"),
         ("- **api_key**: `FAKE0000example0000Tick`", "FAKE0000example0000Tick"),
         (
             "The user's WireGuard PrivateKey = yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=",

@@ -100,8 +100,8 @@ fn labelled_values_in_every_shape() {
         ("token:password=Fake0000Nest", "Fake0000Nest"),
         ("- **api_key**: `FAKE0000example0000Tick`", "FAKE0000example0000Tick"),
         (
-            "The user's WireGuard PrivateKey = yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=",
-            "yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=",
+            "The user's WireGuard PrivateKey = FAKE5TF+lXXJte14tji3zlMNq+hd2rYUIgJB0000mk=",
+            "FAKE5TF+lXXJte14tji3zlMNq+hd2rYUIgJB0000mk=",
         ),
     ] {
         assert_redacts(text, secret, L);

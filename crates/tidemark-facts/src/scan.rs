@@ -69,6 +69,7 @@
 
 mod patterns;
 mod rules;
+mod secret_checks;
 mod secret_patterns;
 mod secrets;
 #[cfg(test)]

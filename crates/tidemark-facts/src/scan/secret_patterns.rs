@@ -8,7 +8,7 @@
 //! so that the `regex` crate can run it as a finite automaton.
 
 use super::SecretKind;
-use super::secrets::Check;
+use super::secret_checks::Check;
 
 /// Provider formats, most specific first: where two overlap, the earlier one wins. The number is
 /// the capture group to replace (0 for the whole match); the [`Check`] weeds out look-alikes.
@@ -234,7 +234,7 @@ pub(super) const VALUE_FORMS: &[(SecretKind, &str, usize, Check)] = &[
 /// A label and its value: `password=…`, `"api_key": "…"`, `export GITHUB_TOKEN=…`,
 /// `Password=…;` in a connection string, `api key: …`. Group `name` is the label, which must end
 /// in a credential word; the code then splits it into words and decides from the last one how
-/// strict to be with the value (see [`LabelTier`](super::secrets::LabelTier)). Group `sep` is the
+/// strict to be with the value (see [`LabelTier`](super::secret_checks::LabelTier)). Group `sep` is the
 /// separator; the value is in `dq` (double-quoted), `sq` (single-quoted), `bq` (in backticks) or
 /// `bare`. Markdown bold around the label (`**Password:** …`) is allowed.
 pub(super) const LABELLED: &str = concat!(

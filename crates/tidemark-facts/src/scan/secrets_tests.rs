@@ -1,6 +1,7 @@
 //! Unit tests of the secret scan: every pattern compiles, each detector catches its shapes and
 //! leaves the look-alikes alone, redaction removes the whole secret, and rescanning is clean.
 
+use super::secret_checks::*;
 use super::secret_patterns::*;
 use super::secrets::*;
 use super::*;
@@ -309,4 +310,75 @@ fn word_share_tells_names_from_tokens() {
     assert!(rules.word_share("AbstractSingletonProxyFactoryBean2024") >= MAX_WORD_SHARE);
     assert!(rules.word_share("q8ZFAKE7Lm2Xr9Tp4Wv1Ny6Bc3Hd5Jk0Rs") < MAX_WORD_SHARE);
     assert!(rules.word_share("") == 0.0);
+}
+
+mod properties {
+    use proptest::prelude::*;
+
+    use super::super::*;
+
+    /// Pieces of the shapes the secret detectors look for, to be glued together at random.
+    const FRAGMENTS: &[&str] = &[
+        "password",
+        "=",
+        ": ",
+        "\"api_key\": \"",
+        "\"",
+        "'",
+        "`",
+        " is ",
+        "export GITHUB_TOKEN=",
+        "AKIAFAKE0000EXAMPLE0",
+        "[REDACTED:aws_access_key_id]",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "Qz8FAKE7Lm2Xr9Tp4Wv1Ny6Bc3Hd5Jk0",
+        "0000fa4e0000fa4e0000fa4e0000fa4e",
+        "mysql://u:",
+        "@db/x",
+        "mysql -p",
+        "curl -u a:",
+        "token ",
+        "key ",
+        "commit ",
+        "::",
+        ";",
+        "&",
+        "?",
+        "=",
+        " ",
+        "\n",
+        "é",
+        "東京",
+        "-----BEGIN CERTIFICATE-----\n",
+        "-----END CERTIFICATE-----",
+        "data:image/png;base64,",
+        "ssh-ed25519 AAAA",
+        "sk-",
+        "ghp_",
+        "**",
+        "Server=x;Password=",
+        "<add key=\"ApiSecret\" value=\"",
+        "public ",
+        "changeme",
+        "${X}",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(5_000))]
+
+        #[test]
+        fn redacting_twice_changes_nothing(
+            parts in prop::collection::vec(prop::sample::select(FRAGMENTS), 0..24)
+        ) {
+            let scanner = Scanner::new();
+            let text = parts.concat();
+            if let Verdict::Redacted { text: redacted, .. } = scanner.scan(&text) {
+                let again = scanner.scan(&redacted);
+                prop_assert!(
+                    !matches!(again, Verdict::Redacted { .. }),
+                    "{:?} -> {:?} -> {:?}", text, redacted, again
+                );
+            }
+        }
+    }
 }

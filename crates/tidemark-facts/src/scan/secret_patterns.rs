@@ -167,6 +167,21 @@ pub(super) const VALUE_FORMS: &[(SecretKind, &str, usize, Check)] = &[
         1,
         Check::SpokenValue,
     ),
+    // "the password for the staging box is …", "the Wi-Fi key for the guest network is …": a
+    // short phrase between the label and "is". Unquoted values need a digit or a symbol; a
+    // quoted value may be a passphrase of several words.
+    (
+        SecretKind::LabelledSecret,
+        r#"(?i)\b(?:password|passwd|passphrase|pw|passcode|(?:wi-?fi|wlan|wpa2?|network) key)\s+(?:for|of|to|on)\s+(?:[A-Za-z0-9_'\-]+\s+){1,4}?(?:is|was)\s*[:=]?\s+([^\s"'\x{201C}\x{201D}]{4,})"#,
+        1,
+        Check::SpokenValue,
+    ),
+    (
+        SecretKind::LabelledSecret,
+        r#"(?i)\b(?:password|passwd|passphrase|pw|passcode|(?:wi-?fi|wlan|wpa2?|network) key)\s+(?:for|of|to|on)\s+(?:[A-Za-z0-9_'\-]+\s+){1,4}?(?:is|was)\s*[:=]?\s+["\x{201C}]([^"\x{201D}\n]{4,})["\x{201D}]"#,
+        1,
+        Check::LabelValue,
+    ),
     // "log in with password …", "using the password …".
     (
         SecretKind::LabelledSecret,

@@ -11,6 +11,12 @@
 //!   Such a text must neither be stored nor shown to a model.
 //! - [`Verdict::Redacted`] when the text is fine but carries credentials;
 //!   each secret is replaced by `[REDACTED:<kind>]` and the rest is kept.
+//!   Secrets are recognised by structure: provider token formats, values
+//!   after a credential label (`password=`, `"api_key": …`, `FOO_TOKEN=`,
+//!   `Password=…;`), passwords in URLs, and random-looking tokens measured by
+//!   their entropy, with hashes, ids and public keys left alone. Placeholders
+//!   such as `<password>`, `${DB_PASSWORD}`, `***` and well-known defaults
+//!   like `changeme` are not redacted.
 //! - [`Verdict::Clean`] otherwise.
 //!
 //! Rejections win over redactions. Scanning the text of a `Redacted` verdict
@@ -63,6 +69,11 @@
 
 mod patterns;
 mod rules;
+mod secret_checks;
+mod secret_patterns;
+mod secrets;
+#[cfg(test)]
+mod secrets_tests;
 #[cfg(test)]
 mod tests;
 
@@ -143,13 +154,15 @@ impl Threat {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum SecretKind {
-    /// An OpenAI API key (`sk-…`, `sk-proj-…`, `sk-svcacct-…`).
+    /// An OpenAI API key (`sk-…`, `sk-proj-…`, `sk-svcacct-…`, `sk-admin-…`), also with a lowercase
+    /// hexadecimal body.
     OpenAiKey,
     /// An Anthropic API key (`sk-ant-…`).
     AnthropicKey,
-    /// An AWS access key id (`AKIA…`, `ASIA…`).
+    /// An AWS access key id or unique id (`AKIA…`, `ASIA…`, `AGPA…`, `AIDA…`, `AROA…` and the
+    /// other four-letter prefixes AWS uses).
     AwsAccessKeyId,
-    /// An AWS secret access key, recognised only next to its label.
+    /// An AWS secret access key, recognised next to its label or close to an AWS access key id.
     AwsSecretKey,
     /// A GitHub token (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`).
     GithubToken,
@@ -175,6 +188,58 @@ pub enum SecretKind {
     HuggingFaceToken,
     /// A value written next to a label such as `password:` or `api_key=`, or after `Bearer`.
     LabelledSecret,
+    /// A SendGrid API key (`SG.<id>.<secret>`).
+    SendgridKey,
+    /// A Twilio API key (`SK` and 32 hex digits). Account ids (`AC…`) are not secrets.
+    TwilioKey,
+    /// A Mailgun API key (`key-…`, or the newer `<32 hex>-<8 hex>-<8 hex>`).
+    MailgunKey,
+    /// A Mailchimp API key (32 hex digits and a data centre suffix such as `-us6`).
+    MailchimpKey,
+    /// A Shopify access token or shared secret (`shpat_`, `shpss_`, `shpca_`, `shppa_`).
+    ShopifyToken,
+    /// A DigitalOcean token (`dop_v1_`, `doo_v1_`, `dor_v1_`).
+    DigitalOceanToken,
+    /// A Heroku API key (`HRKU-…`, or a UUID right after the word Heroku).
+    HerokuKey,
+    /// A PyPI upload token (`pypi-AgE…`).
+    PypiToken,
+    /// A Discord bot token or webhook URL.
+    DiscordToken,
+    /// A Telegram bot token (`<bot id>:<35 characters>`).
+    TelegramBotToken,
+    /// A Google OAuth client secret (`GOCSPX-…`) or access token (`ya29.…`).
+    GoogleOauthSecret,
+    /// An Azure storage account key, shared access key, SAS signature (`sig=`) or Entra ID client
+    /// secret.
+    AzureKey,
+    /// A Databricks personal access token (`dapi…`).
+    DatabricksToken,
+    /// A Doppler token (`dp.pt.…`, `dp.st.…` and siblings).
+    DopplerToken,
+    /// A Linear API key (`lin_api_…`).
+    LinearKey,
+    /// A Notion integration token (`secret_…`, `ntn_…`).
+    NotionToken,
+    /// An Atlassian API token (`ATATT3…`).
+    AtlassianToken,
+    /// An age encryption secret key (`AGE-SECRET-KEY-1…`).
+    AgeSecretKey,
+    /// A HashiCorp Vault token (`hvs.…`, `hvb.…`, `hvr.…`).
+    VaultToken,
+    /// A Grafana service account token (`glsa_…`) or Grafana Cloud token (`glc_…`).
+    GrafanaToken,
+    /// A Postman API key (`PMAK-…`).
+    PostmanKey,
+    /// A New Relic key (`NRAK-…`, `NRJS-…`, `NRII-…`).
+    NewRelicKey,
+    /// A token of another service recognised by its prefix (Groq, xAI, Perplexity, Replicate,
+    /// Sentry, Figma, Pulumi, Supabase, Terraform Cloud, Tailscale, Fly.io, Square, Airtable,
+    /// Mapbox secret tokens).
+    ServiceToken,
+    /// A random-looking token with no known prefix: found by its entropy, either shortly after a
+    /// credential word ("token", "key", "secret", …) or, when long and very random, on its own.
+    HighEntropyToken,
 }
 
 impl SecretKind {
@@ -198,6 +263,30 @@ impl SecretKind {
             Self::NpmToken => "npm_token",
             Self::HuggingFaceToken => "huggingface_token",
             Self::LabelledSecret => "labelled_secret",
+            Self::SendgridKey => "sendgrid_key",
+            Self::TwilioKey => "twilio_key",
+            Self::MailgunKey => "mailgun_key",
+            Self::MailchimpKey => "mailchimp_key",
+            Self::ShopifyToken => "shopify_token",
+            Self::DigitalOceanToken => "digitalocean_token",
+            Self::HerokuKey => "heroku_key",
+            Self::PypiToken => "pypi_token",
+            Self::DiscordToken => "discord_token",
+            Self::TelegramBotToken => "telegram_bot_token",
+            Self::GoogleOauthSecret => "google_oauth_secret",
+            Self::AzureKey => "azure_key",
+            Self::DatabricksToken => "databricks_token",
+            Self::DopplerToken => "doppler_token",
+            Self::LinearKey => "linear_key",
+            Self::NotionToken => "notion_token",
+            Self::AtlassianToken => "atlassian_token",
+            Self::AgeSecretKey => "age_secret_key",
+            Self::VaultToken => "vault_token",
+            Self::GrafanaToken => "grafana_token",
+            Self::PostmanKey => "postman_key",
+            Self::NewRelicKey => "newrelic_key",
+            Self::ServiceToken => "service_token",
+            Self::HighEntropyToken => "high_entropy_token",
         }
     }
 }

@@ -2,7 +2,9 @@
 //!
 //! `tests/data/scan/` holds hand-written samples: `malicious.jsonl` (each with
 //! the verdict class and kind it must get) and `benign.jsonl` (texts close to
-//! a pattern that must come out clean). Its README says how they were made.
+//! a pattern that must come out clean), plus the development set of the secret
+//! detectors, `dev-secrets-malicious.jsonl` and `dev-secrets-benign.jsonl`,
+//! which is loaded alongside them. Its README says how they were made.
 
 use std::time::Instant;
 
@@ -12,6 +14,8 @@ use tidemark_facts::scan::{Scanner, Verdict};
 
 const MALICIOUS: &str = include_str!("data/scan/malicious.jsonl");
 const BENIGN: &str = include_str!("data/scan/benign.jsonl");
+const DEV_SECRETS_MALICIOUS: &str = include_str!("data/scan/dev-secrets-malicious.jsonl");
+const DEV_SECRETS_BENIGN: &str = include_str!("data/scan/dev-secrets-benign.jsonl");
 
 /// The floor the corpus must not fall below.
 const MIN_SAMPLES: usize = 60;
@@ -30,6 +34,9 @@ struct Malicious {
     /// For redact samples, the secret that must be gone afterwards.
     #[serde(default)]
     secret: Option<String>,
+    /// The sample set a sample belongs to (`secrets` for the secret development set).
+    #[serde(default)]
+    category: Option<String>,
     note: String,
 }
 
@@ -37,6 +44,9 @@ struct Malicious {
 #[derive(Debug, Deserialize)]
 struct Benign {
     text: String,
+    /// The sample set a sample belongs to (`secrets` for the secret development set).
+    #[serde(default)]
+    category: Option<String>,
     note: String,
 }
 
@@ -52,11 +62,15 @@ fn parse<T: for<'de> Deserialize<'de>>(name: &str, source: &str) -> Vec<T> {
 }
 
 fn malicious() -> Vec<Malicious> {
-    parse("malicious.jsonl", MALICIOUS)
+    let mut samples = parse("malicious.jsonl", MALICIOUS);
+    samples.extend(parse("dev-secrets-malicious.jsonl", DEV_SECRETS_MALICIOUS));
+    samples
 }
 
 fn benign() -> Vec<Benign> {
-    parse("benign.jsonl", BENIGN)
+    let mut samples = parse("benign.jsonl", BENIGN);
+    samples.extend(parse("dev-secrets-benign.jsonl", DEV_SECRETS_BENIGN));
+    samples
 }
 
 /// What went wrong with one malicious sample, if anything.
@@ -104,6 +118,21 @@ fn corpus_has_enough_samples() {
             let secret = sample.secret.as_deref().unwrap_or_else(|| panic!("no secret in {sample:?}"));
             assert!(sample.text.contains(secret), "secret not in its text: {sample:?}");
         }
+    }
+}
+
+#[test]
+fn secret_development_set_has_enough_samples() {
+    let malicious: Vec<Malicious> = parse("dev-secrets-malicious.jsonl", DEV_SECRETS_MALICIOUS);
+    let benign: Vec<Benign> = parse("dev-secrets-benign.jsonl", DEV_SECRETS_BENIGN);
+    assert!(malicious.len() >= MIN_SAMPLES, "only {} secret samples", malicious.len());
+    assert!(benign.len() >= MIN_SAMPLES, "only {} benign secret samples", benign.len());
+    for sample in &malicious {
+        assert_eq!(sample.category.as_deref(), Some("secrets"), "{sample:?}");
+        assert_eq!(sample.expect, "redact", "{sample:?}");
+    }
+    for sample in &benign {
+        assert_eq!(sample.category.as_deref(), Some("secrets"), "{sample:?}");
     }
 }
 
@@ -206,6 +235,15 @@ fn planted_secret() -> impl Strategy<Value = String> {
         "sk-proj-Ab1[A-Za-z0-9]{40}",
         "sk-ant-api03-Ab1[A-Za-z0-9]{40}",
         "eyJ[A-Za-z0-9]{12}\\.eyJ[A-Za-z0-9]{20}\\.[A-Za-z0-9_]{20}",
+        "SG\\.[A-Za-z0-9_]{22}\\.[A-Za-z0-9_]{43}",
+        "shpat_[a-f0-9]{32}",
+        "dop_v1_[a-f0-9]{64}",
+        "glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}",
+        "PMAK-[a-f0-9]{24}-[a-f0-9]{34}",
+        "AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}",
+        "password=Ab1[A-Za-z0-9!#%]{10}",
+        "api_key: Ab1[A-Za-z0-9]{20}",
+        "mysql://app:Ab1[A-Za-z0-9]{8}@db\\.example\\.com/app",
     ]
 }
 

@@ -1,7 +1,4 @@
-//! The scan's pattern sources: injection phrases, exfiltration shapes, hidden-character scripts and secret formats, as constants compiled once by [`Rules`](super::rules::Rules).
-
-use super::SecretKind;
-use super::rules::Check;
+//! The scan's pattern sources: injection phrases, exfiltration shapes and hidden-character scripts, as constants compiled once by [`Rules`](super::rules::Rules).
 
 /// What a single space in an injection pattern stands for: one or more whitespace characters or
 /// the punctuation people put between words to dodge filters (`ignore_previous`, `**ignore**`).
@@ -336,75 +333,6 @@ pub(super) const EMOJI_AFTER_JOINER: &str = r"\A\p{Extended_Pictographic}\z";
 /// Urdu, the Indic scripts …).
 pub(super) const JOINING_SCRIPT: &str = r"\A[\p{Arabic}\p{Syriac}\p{Nko}\p{Mongolian}\p{Devanagari}\p{Bengali}\p{Gurmukhi}\p{Gujarati}\p{Oriya}\p{Tamil}\p{Telugu}\p{Kannada}\p{Malayalam}\p{Sinhala}\p{Khmer}\p{Myanmar}]\z";
 
-/// Secret patterns, most specific first: where two overlap, the earlier one wins. The number is
-/// the capture group to replace (0 for the whole match); the [`Check`] weeds out look-alikes.
-pub(super) const SECRETS: &[(SecretKind, &str, usize, Check)] = &[
-    (
-        SecretKind::PrivateKey,
-        r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z)",
-        0,
-        Check::Exact,
-    ),
-    (SecretKind::Jwt, r"\beyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]*", 0, Check::Exact),
-    (SecretKind::AnthropicKey, r"\bsk-ant-[A-Za-z0-9_\-]{20,}", 0, Check::Random),
-    (SecretKind::OpenAiKey, r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}", 0, Check::Random),
-    (SecretKind::GithubToken, r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b", 0, Check::Exact),
-    (SecretKind::GithubToken, r"\bgithub_pat_[A-Za-z0-9_]{22,255}\b", 0, Check::Exact),
-    (
-        SecretKind::GitlabToken,
-        r"\bgl(?:pat|dt|rt|ptt|ft|imt|cbt|soat|oas)-[A-Za-z0-9_\-]{20,}",
-        0,
-        Check::Exact,
-    ),
-    (
-        SecretKind::SlackWebhook,
-        r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{20,}",
-        0,
-        Check::Exact,
-    ),
-    (SecretKind::SlackToken, r"\bxox[abeprs]-[A-Za-z0-9\-]{10,}", 0, Check::HasDigit),
-    (SecretKind::SlackToken, r"\bxapp-\d-[A-Za-z0-9\-]{10,}", 0, Check::HasDigit),
-    (SecretKind::StripeKey, r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}", 0, Check::Exact),
-    (SecretKind::GoogleApiKey, r"\bAIza[0-9A-Za-z_\-]{35,}", 0, Check::Exact),
-    (SecretKind::AwsAccessKeyId, r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b", 0, Check::Exact),
-    (
-        SecretKind::AwsSecretKey,
-        r#"(?i)\b(?:aws[\s_\-]?secret(?:[\s_\-]?access)?[\s_\-]?key|secret[\s_\-]?access[\s_\-]?key)(?:[\s_\-]?id)?["']?\s*(?:[:=]|=>|\bis\b)\s*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#,
-        1,
-        Check::Exact,
-    ),
-    (SecretKind::NpmToken, r"\bnpm_[A-Za-z0-9]{36}\b", 0, Check::Exact),
-    (SecretKind::HuggingFaceToken, r"\bhf_[A-Za-z0-9]{34,40}\b", 0, Check::Random),
-    (
-        SecretKind::UrlPassword,
-        r"(?i)\b[a-z][a-z0-9+.\-]{0,30}://[^\s:/?#@\[\]]*:([^\s/?#]+)@",
-        1,
-        Check::NotPlaceholder,
-    ),
-    (
-        SecretKind::LabelledSecret,
-        r#"(?i)\b(?:password|passwd|pwd|passphrase|api[_\-]?key|apikey|secret[_\-]?key|client[_\-]?secret|access[_\-]?token|auth[_\-]?token|refresh[_\-]?token|private[_\-]?token)\b["']?\s*[:=]\s*["']?([^\s"'\[<{$%*][^\s"']{5,})"#,
-        1,
-        Check::LabelValue,
-    ),
-    // "the wifi password is hunter2": only values with a digit or a symbol, so prose ("the password
-    // is stored in the vault") stays untouched.
-    (
-        SecretKind::LabelledSecret,
-        r#"(?i)\b(?:password|passwd|passphrase)\s+(?:is|was|=)\s+["'\x{201C}]?([^\s"'\x{201D}]{4,})"#,
-        1,
-        Check::SpokenValue,
-    ),
-    // A PIN only counts when it is all digits, so "the pin is 10mm long" stays.
-    (
-        SecretKind::LabelledSecret,
-        r"(?i)\b(?:pin|pin code|passcode)\s+(?:is|was|=|:)\s+(\d{4,8})\b",
-        1,
-        Check::Exact,
-    ),
-    (SecretKind::LabelledSecret, r"(?i)\bbearer\s+([A-Za-z0-9._~+/\-]{20,}=*)", 1, Check::LabelValue),
-];
-
 /// Query parameters that identify the click, not the user's data, and may be long.
 pub(super) const TRACKING_PARAMS: &[&str] =
     &["fbclid", "gclid", "msclkid", "dclid", "yclid", "mc_eid", "_ga", "igshid", "si", "utm_content"];
@@ -440,34 +368,6 @@ pub(super) const PAYLOAD_PARAMS: &[&str] = &[
     "prompt",
     "summary",
     "body",
-];
-
-/// Values of a labelled secret that are words from documentation, not secrets.
-pub(super) const LABEL_STOPWORDS: &[&str] = &[
-    "required",
-    "optional",
-    "string",
-    "null",
-    "none",
-    "undefined",
-    "redacted",
-    "hidden",
-    "unknown",
-    "example",
-];
-
-/// Passwords in URLs that are placeholders from documentation.
-pub(super) const URL_PASSWORD_PLACEHOLDERS: &[&str] = &[
-    "password",
-    "pass",
-    "passwd",
-    "pwd",
-    "secret",
-    "yourpassword",
-    "your_password",
-    "your-password",
-    "mypassword",
-    "pw",
 ];
 
 /// Turns `\b` into an ASCII word boundary. Unicode word boundaries force the regex crate onto its

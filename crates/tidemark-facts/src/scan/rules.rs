@@ -1,11 +1,10 @@
-//! The scan's compiled rules and the checks built on them: hidden characters and terminal escapes, injection phrases, exfiltration, and secret redaction.
-
-use std::collections::BTreeMap;
+//! The scan's compiled rules and the checks built on them: hidden characters and terminal escapes, injection phrases and exfiltration. Secret redaction lives in [`secrets`](super::secrets).
 
 use regex::Regex;
 
 use super::patterns::*;
-use super::{SecretKind, Threat, Verdict};
+use super::secrets::SecretRules;
+use super::{Threat, Verdict};
 
 /// One compiled injection phrase.
 pub(super) struct PhraseRule {
@@ -13,36 +12,11 @@ pub(super) struct PhraseRule {
     negatable: bool,
 }
 
-/// How a secret match is told apart from a harmless look-alike.
-#[derive(Clone, Copy)]
-pub(super) enum Check {
-    /// The pattern is specific enough on its own.
-    Exact,
-    /// Generated keys mix upper case, lower case and digits; long hyphenated names do not.
-    Random,
-    /// The match has at least one digit.
-    HasDigit,
-    /// The password of a URL is not a documentation placeholder (`${DB_PASSWORD}`, `password`).
-    NotPlaceholder,
-    /// The value after `password:` or `api_key=` is not a documentation word or code.
-    LabelValue,
-    /// The value after "password is" has a digit or a symbol, so it is not an ordinary word.
-    SpokenValue,
-}
-
-/// One compiled secret pattern.
-pub(super) struct SecretRule {
-    kind: SecretKind,
-    regex: Regex,
-    group: usize,
-    check: Check,
-}
-
 /// Every compiled pattern.
 pub(super) struct Rules {
     injection: Vec<PhraseRule>,
     negation: Regex,
-    secrets: Vec<SecretRule>,
+    secrets: SecretRules,
     url: Regex,
     email: Regex,
     domain: Regex,
@@ -82,16 +56,10 @@ impl Rules {
                 Regex::new(&injection_source(pattern)).ok().map(|regex| PhraseRule { regex, negatable })
             })
             .collect::<Option<Vec<_>>>()?;
-        let secrets = SECRETS
-            .iter()
-            .map(|&(kind, pattern, group, check)| {
-                compile(pattern).map(|regex| SecretRule { kind, regex, group, check })
-            })
-            .collect::<Option<Vec<_>>>()?;
         Some(Self {
             injection,
             negation: compile(NEGATION)?,
-            secrets,
+            secrets: SecretRules::compile()?,
             url: compile(URL)?,
             email: compile(EMAIL)?,
             domain: compile(DOMAIN)?,
@@ -352,40 +320,7 @@ impl Rules {
 
     /// Replaces every secret, or returns `Clean` if there is none.
     pub(super) fn redact(&self, text: &str) -> Verdict {
-        // Accepted spans keyed by start; patterns run most specific first and a span overlapping
-        // an accepted one is dropped, so each secret is replaced once by its best kind.
-        let mut spans: BTreeMap<usize, (usize, SecretKind)> = BTreeMap::new();
-        for rule in &self.secrets {
-            for caps in rule.regex.captures_iter(text) {
-                let Some(found) = caps.get(rule.group) else { continue };
-                let Some((start, end)) = secret_span(rule.check, text, found.start(), found.end()) else {
-                    continue;
-                };
-                let overlaps_before = spans.range(..=start).next_back().is_some_and(|(_, &(e, _))| e > start);
-                let overlaps_after = spans.range(start..).next().is_some_and(|(&s, _)| s < end);
-                if !overlaps_before && !overlaps_after {
-                    spans.insert(start, (end, rule.kind));
-                }
-            }
-        }
-        if spans.is_empty() {
-            return Verdict::Clean;
-        }
-        let mut redacted = String::with_capacity(text.len());
-        let mut secrets = Vec::new();
-        let mut copied = 0;
-        for (&start, &(end, kind)) in &spans {
-            redacted.push_str(&text[copied..start]);
-            redacted.push_str("[REDACTED:");
-            redacted.push_str(kind.as_str());
-            redacted.push(']');
-            copied = end;
-            if !secrets.contains(&kind) {
-                secrets.push(kind);
-            }
-        }
-        redacted.push_str(&text[copied..]);
-        Verdict::Redacted { text: redacted, secrets }
+        self.secrets.redact(text)
     }
 }
 
@@ -548,45 +483,4 @@ pub(super) fn is_local_host(host: &str) -> bool {
         || host == "0.0.0.0"
         || host == "::ffff:127.0.0.1"
         || host.strip_prefix("127.").is_some_and(|rest| rest.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
-}
-
-/// The byte range to replace for one match, or `None` if the match is a look-alike.
-pub(super) fn secret_span(check: Check, text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
-    let value = text.get(start..end)?;
-    let whole = Some((start, end));
-    // A quoted value ends at its quote, so trailing punctuation inside the quotes is part of it.
-    let quoted = text.get(end..).is_some_and(|rest| rest.starts_with(['"', '\'', '\u{201D}']));
-    let trim = |v: &'_ str| {
-        if quoted { v.len() } else { v.trim_end_matches(['.', ',', ';', ':', '!', '?', ')']).len() }
-    };
-    match check {
-        Check::Exact => whole,
-        Check::Random => {
-            let upper = value.bytes().any(|b| b.is_ascii_uppercase());
-            let lower = value.bytes().any(|b| b.is_ascii_lowercase());
-            let digit = value.bytes().any(|b| b.is_ascii_digit());
-            whole.filter(|_| upper && lower && digit)
-        }
-        Check::HasDigit => whole.filter(|_| value.bytes().any(|b| b.is_ascii_digit())),
-        Check::NotPlaceholder => {
-            let placeholder = value.starts_with(['$', '<', '{', '%'])
-                || value.bytes().all(|b| b == b'*' || b == b'x' || b == b'X')
-                || URL_PASSWORD_PLACEHOLDERS.iter().any(|p| p.eq_ignore_ascii_case(value))
-                || value.starts_with("[REDACTED:");
-            whole.filter(|_| !placeholder)
-        }
-        Check::LabelValue => {
-            let trimmed = &value[..trim(value)];
-            let code = trimmed.contains(['(', '[', '{']);
-            let stopword = LABEL_STOPWORDS.iter().any(|w| w.eq_ignore_ascii_case(trimmed));
-            (trimmed.len() >= 6 && !code && !stopword).then_some((start, start + trimmed.len()))
-        }
-        Check::SpokenValue => {
-            let trimmed = &value[..trim(value)];
-            let telling =
-                trimmed.chars().any(|c| c.is_ascii_digit() || (c.is_ascii_punctuation() && c != '-'));
-            let code = trimmed.contains(['(', '[', '{']);
-            (trimmed.len() >= 4 && telling && !code).then_some((start, start + trimmed.len()))
-        }
-    }
 }

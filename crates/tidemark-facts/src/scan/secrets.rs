@@ -24,7 +24,7 @@
 
 use std::collections::BTreeMap;
 
-use regex::Regex;
+use regex::{Regex, RegexSet};
 
 use super::secret_checks::*;
 use super::secret_patterns::*;
@@ -84,7 +84,11 @@ struct Rule {
 /// The compiled secret patterns.
 pub(super) struct SecretRules {
     providers: Vec<Rule>,
+    /// All of `providers` in one set: one pass over a text says which of them can match at all.
+    provider_set: RegexSet,
     value_forms: Vec<Rule>,
+    /// All of `value_forms` in one set, like `provider_set`.
+    value_form_set: RegexSet,
     labelled: Vec<Regex>,
     credential_near: Regex,
     hash_near: Regex,
@@ -98,6 +102,11 @@ pub(super) struct SecretRules {
 /// non-ASCII input.
 fn compile(pattern: &str) -> Option<Regex> {
     Regex::new(&pattern.replace(r"\b", r"(?-u:\b)")).ok()
+}
+
+/// Compiles a rule list into one set, with the same word boundaries as [`compile`], or `None` if it fails.
+fn compile_set(list: &[(SecretKind, &str, usize, Check)]) -> Option<RegexSet> {
+    RegexSet::new(list.iter().map(|&(_, pattern, _, _)| pattern.replace(r"\b", r"(?-u:\b)"))).ok()
 }
 
 /// Compiles a rule list, or `None` if any pattern fails.
@@ -133,7 +142,9 @@ impl SecretRules {
     pub(super) fn compile() -> Option<Self> {
         Some(Self {
             providers: compile_rules(PROVIDERS)?,
+            provider_set: compile_set(PROVIDERS)?,
             value_forms: compile_rules(VALUE_FORMS)?,
+            value_form_set: compile_set(VALUE_FORMS)?,
             labelled: vec![compile(LABELLED)?, compile(XML_SETTING)?],
             credential_near: compile(CREDENTIAL_NEAR)?,
             hash_near: compile(HASH_NEAR)?,
@@ -170,12 +181,18 @@ impl SecretRules {
     /// One pass of every detector: the redacted text and the kinds found, or `None` if nothing was.
     fn redact_once(&self, text: &str) -> Option<(String, Vec<SecretKind>)> {
         let mut spans = Spans(BTreeMap::new());
-        for rule in &self.providers {
-            self.apply(rule, text, &mut spans, true);
+        // Most texts hold no secret: one pass of each set finds the few rules worth running, in
+        // their order, instead of one pass per rule.
+        for index in self.provider_set.matches(text).iter() {
+            if let Some(rule) = self.providers.get(index) {
+                self.apply(rule, text, &mut spans, true);
+            }
         }
         self.aws_pairs(text, &mut spans);
-        for rule in &self.value_forms {
-            self.apply(rule, text, &mut spans, false);
+        for index in self.value_form_set.matches(text).iter() {
+            if let Some(rule) = self.value_forms.get(index) {
+                self.apply(rule, text, &mut spans, false);
+            }
         }
         let public = self.labelled_values(text, &mut spans);
         let quiet = self.quiet_spans(text, public);

@@ -10,14 +10,14 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::pyenv;
-use crate::util::{cargo, describe_status, run_inherited, workspace_root};
+use crate::util::{self, cargo, describe_status, run_inherited, workspace_root};
 
 /// How a run of the benchmarks is done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
-    /// The full run, in release mode, written to `target/bench/`.
+    /// The full run, in release mode, written to `bench/` in the target directory.
     Full,
-    /// Small inputs in a debug build, written to `target/bench-smoke/`: CI's check that every part runs.
+    /// Small inputs in a debug build, written to `bench-smoke/` in the target directory: CI's check that every part runs.
     Smoke,
 }
 
@@ -30,7 +30,7 @@ fn manifest(root: &Path) -> String {
 pub(crate) fn run(mode: Mode) -> Result<(), String> {
     let root = workspace_root();
     let manifest = manifest(&root);
-    let out = root.join("target").join(if mode == Mode::Full { "bench" } else { "bench-smoke" });
+    let out = util::main_target_dir()?.join(if mode == Mode::Full { "bench" } else { "bench-smoke" });
     let mut build = cargo(&["build", "--manifest-path", &manifest, "--locked"]);
     if mode == Mode::Full {
         build.arg("--release");
@@ -38,7 +38,7 @@ pub(crate) fn run(mode: Mode) -> Result<(), String> {
     check(&mut build, "building the benchmarks")?;
 
     let profile = if mode == Mode::Full { "release" } else { "debug" };
-    let binary = root.join("bench").join("compare").join("target").join(profile).join("tidemark-compare");
+    let binary = util::target_dir(Path::new(&manifest))?.join(profile).join("tidemark-compare");
     let mut command = Command::new(binary);
     command.current_dir(&root).arg("all").arg("--out").arg(&out);
     if mode == Mode::Smoke {

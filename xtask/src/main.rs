@@ -20,13 +20,14 @@ Usage: cargo xtask <command>
 Commands:
   ci      run every CI check in order: fmt, clippy, tests and doctests, docs, cargo-deny, a benchmark smoke run
   bench   run the benchmarks (bench/compare, release build): replay beside rig-memory 0.44, token counting
-          beside tiktoken, compaction overhead, concurrency; writes target/bench/report.md and replay.svg
+          beside tiktoken, compaction overhead, concurrency, recall, the security scan; writes report.md and
+          replay.svg to bench/ in the target directory (`target/`, or wherever CARGO_TARGET_DIR points)
   bench --smoke
-          the same on small inputs in a debug build (what CI runs), written to target/bench-smoke/
+          the same on small inputs in a debug build (what CI runs), written to bench-smoke/ in the target directory
   tidy    run only the tidy tests (cargo test -p xtask tidy)
   check-report
           replay a sample transcript, render its HTML report in headless Chromium and save a screenshot
-          (target/replay-report.png); needs Debian's chromium package
+          (replay-report.png in the target directory); needs Debian's chromium package
   gen-transcripts
           regenerate the sample transcripts in examples/transcripts/ (byte for byte from fixed seeds)
   postgres
@@ -133,7 +134,7 @@ fn postgres_server() -> Result<(), String> {
 /// leaves Chromium with nothing to draw, and the screenshot's size says so.
 fn check_report() -> Result<(), String> {
     let root = util::workspace_root();
-    let target = root.join("target");
+    let target = util::main_target_dir().map_err(|error| format!("xtask check-report: {error}"))?;
     let report = target.join("replay-report.html");
     let store = target.join("replay-report.db");
     let screenshot = target.join("replay-report.png");

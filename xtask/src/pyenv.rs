@@ -37,14 +37,14 @@ with open(sys.argv[2], 'rb') as f:
 const SMOKE: &str = "import tiktoken
 print(tiktoken.__version__, len(tiktoken.get_encoding('o200k_base').encode_ordinary('Hello world')))";
 
-/// Sets up (or reuses) a virtual environment with Python tiktoken and an offline rank-file cache under `root/target/bench/`.
+/// Sets up (or reuses) a virtual environment with Python tiktoken and an offline rank-file cache in `bench/` of the target directory.
 ///
 /// Returns the environment's interpreter and the directory to pass to it as
 /// `TIKTOKEN_CACHE_DIR`; the pair has been checked to count tokens with no
 /// network. The error is a one-line reason, such as a missing `python3` or a
 /// failed `pip install`, meant to be printed in the report.
 pub(crate) fn tiktoken_python(root: &Path) -> Result<(PathBuf, PathBuf), String> {
-    let bench = root.join("target").join("bench");
+    let bench = util::main_target_dir()?.join("bench");
     let venv = bench.join("venv");
     let python = interpreter(&venv);
     if !has_tiktoken(&python) {

@@ -15,6 +15,42 @@ pub(crate) fn workspace_root() -> PathBuf {
     manifest_dir.parent().map_or_else(|| manifest_dir.to_path_buf(), Path::to_path_buf)
 }
 
+/// The directory cargo builds the workspace of `manifest` into, as `cargo metadata` reports it.
+///
+/// It honours `CARGO_TARGET_DIR`, `build.target-dir` in a config file and
+/// the default `target/` beside the workspace alike, so that no step of
+/// xtask looks for a build output or writes a report at a guessed path.
+pub(crate) fn target_dir(manifest: &Path) -> Result<PathBuf, String> {
+    let mut metadata = Command::new(cargo_program());
+    metadata
+        .args(["metadata", "--format-version", "1", "--no-deps", "--manifest-path"])
+        .arg(manifest)
+        .current_dir(workspace_root())
+        .stderr(Stdio::inherit());
+    let output =
+        metadata.output().map_err(|error| format!("cannot run `{}`: {error}", describe(&metadata)))?;
+    if !output.status.success() {
+        return Err(format!("`{}` failed ({})", describe(&metadata), describe_status(output.status)));
+    }
+    target_dir_of(&output.stdout)
+}
+
+/// The `target_directory` of `cargo metadata`'s JSON output.
+fn target_dir_of(json: &[u8]) -> Result<PathBuf, String> {
+    let value: serde_json::Value = serde_json::from_slice(json)
+        .map_err(|error| format!("`cargo metadata` printed something other than JSON: {error}"))?;
+    value
+        .get("target_directory")
+        .and_then(serde_json::Value::as_str)
+        .map(PathBuf::from)
+        .ok_or_else(|| "`cargo metadata` reported no target directory".to_owned())
+}
+
+/// The target directory of the main workspace.
+pub(crate) fn main_target_dir() -> Result<PathBuf, String> {
+    target_dir(&workspace_root().join("Cargo.toml"))
+}
+
 /// Returns the cargo binary to run.
 ///
 /// Cargo exports `CARGO` to the programs it runs, and using it keeps every
@@ -99,4 +135,25 @@ pub(crate) fn describe_status(status: ExitStatus) -> String {
 /// Formats a duration as seconds with one decimal, which is enough precision for build steps.
 pub(crate) fn seconds(duration: Duration) -> String {
     format!("{:.1}s", duration.as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_target_directory_is_read_from_metadata() {
+        let json = br#"{"packages": [], "target_directory": "/tmp/elsewhere", "workspace_root": "/w"}"#;
+        assert_eq!(target_dir_of(json), Ok(PathBuf::from("/tmp/elsewhere")));
+        assert!(target_dir_of(br#"{"packages": []}"#).is_err());
+        assert!(target_dir_of(b"not json").is_err());
+    }
+
+    #[test]
+    fn the_main_target_directory_follows_cargo() {
+        // Whatever cargo reports for this very build, which is where this test binary lives.
+        let reported = main_target_dir().expect("cargo metadata runs");
+        let this = std::env::current_exe().expect("the test binary");
+        assert!(this.starts_with(&reported), "{} is not under {}", this.display(), reported.display());
+    }
 }

@@ -61,14 +61,22 @@
 //! assert_eq!(secrets, vec![SecretKind::AwsAccessKeyId]);
 //! ```
 
+mod cues;
+mod exfil;
+mod normalize;
 mod patterns;
 mod rules;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_cues;
 
 use std::fmt;
 use std::sync::LazyLock;
 
+use cues::Cues;
+use exfil::Exfil;
+use normalize::Decoder;
 use rules::{Rules, find_escape};
 
 /// What the scan decided about one text.
@@ -214,11 +222,60 @@ impl fmt::Display for SecretKind {
 pub struct Scanner {
     /// `None` only if a built-in pattern failed to compile; every scan then fails closed.
     rules: Option<&'static Rules>,
+    /// The checks on the normalised and decoded views; `None` under the same condition.
+    views: Option<&'static ViewRules>,
 }
 
 impl fmt::Debug for Scanner {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Scanner").field("ready", &self.rules.is_some()).finish()
+        f.debug_struct("Scanner").field("ready", &(self.rules.is_some() && self.views.is_some())).finish()
+    }
+}
+
+/// The checks that read the matching views of a text (see `normalize.rs`) rather than the text
+/// itself: the multilingual cues and role markers, the newer exfiltration shapes, and the decoder
+/// of embedded base64, hex and percent-encoded runs.
+pub(crate) struct ViewRules {
+    cues: Cues,
+    exfil: Exfil,
+    decoder: Decoder,
+}
+
+impl ViewRules {
+    fn compile() -> Option<Self> {
+        Some(Self { cues: Cues::compile()?, exfil: Exfil::compile()?, decoder: Decoder::compile()? })
+    }
+
+    /// The first threat found in the views of `text`: prompt injection in any view first, then
+    /// exfiltration. Decoded runs are judged by every check, including the ones of `rules.rs`.
+    fn find(&self, rules: &Rules, text: &str) -> Option<Threat> {
+        let view = normalize::view(text);
+        let folded = normalize::folded(&view);
+        let mut views = vec![view];
+        if folded != views[0] {
+            views.push(folded);
+        }
+        let decoded = self.decoder.decoded(text);
+        for plain in &decoded {
+            let view = normalize::view(plain);
+            let folded = normalize::folded(&view);
+            views.push(view);
+            views.push(folded);
+        }
+        for view in &views {
+            if let Some(threat) = rules.find_injection(view) {
+                return Some(threat);
+            }
+            if let Some(phrase) = self.cues.find(view) {
+                return Some(Threat::PromptInjection { phrase });
+            }
+        }
+        for plain in &decoded {
+            if let Some(threat) = rules.find_injection(plain).or_else(|| rules.find_exfiltration(plain)) {
+                return Some(threat);
+            }
+        }
+        views.iter().find_map(|view| self.exfil.find(view)).map(|pattern| Threat::Exfiltration { pattern })
     }
 }
 
@@ -234,28 +291,32 @@ impl Default for Scanner {
 // every text is rejected with `Threat::ScannerUnavailable` instead of the process panicking or
 // facts passing unchecked.
 static RULES: LazyLock<Option<Rules>> = LazyLock::new(Rules::compile);
+static VIEW_RULES: LazyLock<Option<ViewRules>> = LazyLock::new(ViewRules::compile);
 
 impl Scanner {
     /// Returns a scanner, compiling the shared patterns on first use in the process.
     #[must_use]
     pub fn new() -> Self {
-        Self { rules: RULES.as_ref() }
+        Self { rules: RULES.as_ref(), views: VIEW_RULES.as_ref() }
     }
 
     /// Scans one text.
     ///
     /// The checks run in a fixed order and the first rejection wins: terminal escapes, hidden
-    /// characters, prompt injection, exfiltration. Only a text with no rejection is searched for
-    /// secrets.
+    /// characters, prompt injection, exfiltration, and then the same two on the normalised and
+    /// decoded views of the text. Only a text with no rejection is searched for secrets.
     #[must_use]
     pub fn scan(&self, text: &str) -> Verdict {
-        let Some(rules) = self.rules else {
+        let (Some(rules), Some(views)) = (self.rules, self.views) else {
             return Verdict::Rejected(Threat::ScannerUnavailable);
         };
         if let Some(threat) = find_escape(text).or_else(|| rules.find_hidden(text)) {
             return Verdict::Rejected(threat);
         }
         if let Some(threat) = rules.find_injection(text).or_else(|| rules.find_exfiltration(text)) {
+            return Verdict::Rejected(threat);
+        }
+        if let Some(threat) = views.find(rules, text) {
             return Verdict::Rejected(threat);
         }
         rules.redact(text)

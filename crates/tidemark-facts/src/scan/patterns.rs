@@ -88,13 +88,15 @@ pub(super) const INJECTION: &[(&str, bool)] = &[
         true,
     ),
     (r"\byou(?: have|'ve|’ve)? been jailbroken\b", false),
-    // Chat-template control tokens; a fact has no business containing them.
+    // Chat-template control tokens; a fact has no business containing them. A bare `[system]` is
+    // left to the role markers in `cues.rs`, which want an order after it, because config files
+    // have a `[system]` section.
     (
         r"<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id|begin_of_text|end_of_turn|start_of_turn)\|>",
         false,
     ),
     (
-        r"\[/?INST\]|<</?SYS>>|<start_of_turn>|<end_of_turn>|</?(?:system|system_prompt|system-prompt)>|\[(?:system|system prompt|system message)\]",
+        r"\[/?INST\]|<</?SYS>>|<start_of_turn>|<end_of_turn>|</?(?:system|system_prompt|system-prompt)>|\[(?:system prompt|system message)\]",
         false,
     ),
     // "system prompt:" and friends, used to open a fake block of instructions.

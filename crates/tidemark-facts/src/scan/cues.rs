@@ -1,0 +1,359 @@
+//! Injection cues in many languages and the chat-template role markers, compiled from data.
+//!
+//! Each language in [`languages::LANGUAGES`] lists its words by role: verbs that throw away
+//! instructions ("ignore", "olvida", "忽略"), fillers that may sit between verb and object ("the",
+//! "all of"), qualifiers that point at the model's earlier context ("previous", "anteriores"),
+//! objects that only ever mean the model's instructions, and objects with an everyday meaning
+//! ("rules") that count only next to a qualifier. The same templates turn every language into
+//! regular expressions: verb + fillers + object, and the reverse order for languages that put the
+//! object first (German infinitives, Hindi, Japanese). Adding a language is adding a table.
+//!
+//! The cues are matched against the normalised views (lower case, NFKC, look-alikes folded, see
+//! `normalize.rs`), so the data is written in lower case, and Latin-script words without accents
+//! (the folded view drops them).
+//!
+//! Benign near misses stay benign because every family needs two parts: "ignore the linter
+//! warning" has the verb but no instruction object; talking about the system prompt has the object
+//! but no extraction verb; "developer mode is enabled" on a phone has no claim that safety rules
+//! are off. A negation right before the match (or, in languages that negate after the verb, right
+//! after it) turns an override or extraction into a harmless statement.
+
+mod languages;
+
+use regex::Regex;
+
+use super::rules::{readable, tail};
+
+/// Separator between two words of a spaced language: whitespace and the punctuation people put
+/// between words to dodge filters.
+const SEP: &str = r"[\s_*~\-,:;.'’«»“”„()\[\]/]+";
+/// The start of a word in a spaced language (the character before is consumed and trimmed later).
+const START: &str = r"(?:\A|[^\w])";
+/// The end of a word.
+const END: &str = r"(?:[^\w]|\z)";
+/// The longest stretch between the two parts of a role change ("you are now … unrestricted").
+const ROLE_GAP: &str = r"[^.!?\n。！？]{0,60}?";
+
+/// Whether words are separated by spaces.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Script {
+    /// Words separated by spaces: gaps are counted in filler words.
+    Spaced,
+    /// No spaces between words (Chinese, Japanese): gaps are counted in characters.
+    Unspaced,
+}
+
+/// The word tables of one language. Entries are regex fragments in lower case; a space stands for
+/// any separator between words.
+pub(super) struct Language {
+    /// ISO 639-1 code; read by the tests that check every language is covered.
+    #[cfg_attr(not(test), expect(dead_code))]
+    pub(super) code: &'static str,
+    /// Whether the language separates words with spaces.
+    pub(super) script: Script,
+    /// Whether the object can come before the verb ("alle Anweisungen ignorieren").
+    pub(super) object_first: bool,
+    /// A negation that ends right before a match.
+    pub(super) negation_before: &'static str,
+    /// A negation that starts right after a match (languages that negate after the verb).
+    pub(super) negation_after: &'static str,
+    /// Characters that may not sit in an unspaced gap (negation characters).
+    pub(super) gap_exclude: &'static str,
+    /// Verbs that throw instructions away.
+    pub(super) ignore: &'static [&'static str],
+    /// Words allowed between verb and object: articles, quantifiers, possessives.
+    pub(super) filler: &'static [&'static str],
+    /// Qualifiers that point at the model's earlier context.
+    pub(super) earlier: &'static [&'static str],
+    /// Objects that always mean the model's instructions.
+    pub(super) instructions: &'static [&'static str],
+    /// Objects with an everyday meaning, which count only with a qualifier.
+    pub(super) rules: &'static [&'static str],
+    /// Verbs that ask for text to be shown.
+    pub(super) reveal: &'static [&'static str],
+    /// Names of the model's hidden prompt.
+    pub(super) system_prompt: &'static [&'static str],
+    /// The start of a role change ("you are now", "act as").
+    pub(super) new_role: &'static [&'static str],
+    /// What makes a role change an attack ("without restrictions", "uncensored").
+    pub(super) unrestricted: &'static [&'static str],
+    /// Safety turned off, said to the model ("your safety rules no longer apply", "DAN mode on").
+    pub(super) safety_off: &'static [&'static str],
+    /// Safety rules said to be off, which counts only with a special mode or words to the model.
+    pub(super) safety_off_weak: &'static [&'static str],
+    /// A special mode switched on ("developer mode enabled"), harmless alone.
+    pub(super) special_mode: &'static [&'static str],
+    /// Words that address the model ("you", "assistant").
+    pub(super) addressee: &'static [&'static str],
+    /// A claim of authority ("the user has root rights"), harmless alone.
+    pub(super) authority: &'static [&'static str],
+    /// An order to skip confirmation, harmless alone.
+    pub(super) skip_confirmation: &'static [&'static str],
+    /// Permission to skip confirmation or safety checks, given to the model.
+    pub(super) authorized_skip: &'static [&'static str],
+}
+
+/// One compiled cue.
+struct Cue {
+    regex: Regex,
+    negatable: bool,
+    language: usize,
+}
+
+/// Two cues that must both be in the text.
+struct Pair {
+    first: Regex,
+    second: Regex,
+}
+
+/// Every compiled cue and marker.
+pub(super) struct Cues {
+    cues: Vec<Cue>,
+    pairs: Vec<Pair>,
+    negation_before: Vec<Option<Regex>>,
+    negation_after: Vec<Option<Regex>>,
+    markers: Vec<Regex>,
+}
+
+/// `(?:a|b|c)` with spaces turned into separators; `None` for an empty list.
+fn alternation(words: &[&str], script: Script) -> Option<String> {
+    if words.is_empty() {
+        return None;
+    }
+    let separator = match script {
+        Script::Spaced => SEP,
+        Script::Unspaced => r"\s*",
+    };
+    let parts: Vec<String> = words.iter().map(|w| format!("(?:{})", w.replace(' ', separator))).collect();
+    Some(format!("(?:{})", parts.join("|")))
+}
+
+/// The regex sources of one language: single cues with whether a negation disarms them, and
+/// pairs of cues that must both be present.
+struct Sources {
+    singles: Vec<(String, bool)>,
+    pairs: Vec<(String, String)>,
+}
+
+/// The regex sources of one language's families.
+fn language_sources(lang: &Language) -> Sources {
+    let s = lang.script;
+    let alt = |words: &[&str]| alternation(words, s);
+    let mut singles = Vec::new();
+    let mut pairs = Vec::new();
+    let (start, sep, gap_words, gap) = match s {
+        Script::Spaced => (START.to_owned(), SEP.to_owned(), true, String::new()),
+        Script::Unspaced => {
+            (String::new(), String::new(), false, format!(r"[^。！？!?\n\r{}]{{0,8}}?", lang.gap_exclude))
+        }
+    };
+    let fillers: Vec<&str> = lang.filler.iter().chain(lang.earlier).copied().collect();
+    // A gap of at most `n` filler words, or of a few characters in an unspaced script.
+    let gap_of = |n: usize| -> String {
+        if gap_words {
+            match alternation(&fillers, s) {
+                Some(f) => format!("{sep}(?:{f}{sep}){{0,{n}}}"),
+                None => sep.clone(),
+            }
+        } else {
+            gap.clone()
+        }
+    };
+    let (ignore, earlier, strong, weak) =
+        (alt(lang.ignore), alt(lang.earlier), alt(lang.instructions), alt(lang.rules));
+    // Spaced languages inflect the object ("instruction", "instructions"); in an unspaced script a
+    // `\w*` would run on to the end of the sentence.
+    let obj = |o: &String| if s == Script::Spaced { format!(r"{o}\w*") } else { o.clone() };
+    if let Some(v) = &ignore {
+        if let Some(o) = &strong {
+            singles.push((format!("{start}{v}{}{}", gap_of(5), obj(o)), true));
+            if lang.object_first {
+                singles.push((format!("{start}{}{}{v}", obj(o), gap_of(4)), true));
+            }
+        }
+        if let (Some(q), Some(w)) = (&earlier, &weak) {
+            singles.push((format!("{start}{v}{}{q}{}{}", gap_of(4), gap_of(3), obj(w)), true));
+            singles.push((format!("{start}{v}{}{}{}{q}", gap_of(4), obj(w), gap_of(2)), true));
+            if lang.object_first {
+                singles.push((format!("{start}{q}{}{}{}{v}", gap_of(3), obj(w), gap_of(4)), true));
+            }
+        }
+    }
+    if let (Some(r), Some(p)) = (alt(lang.reveal), alt(lang.system_prompt)) {
+        singles.push((format!("{start}{r}{}{p}", gap_of(4)), true));
+        if lang.object_first {
+            singles.push((format!("{start}{p}{}{r}", gap_of(4)), true));
+        }
+    }
+    if let (Some(i), Some(u)) = (alt(lang.new_role), alt(lang.unrestricted)) {
+        singles.push((format!("{start}{i}{ROLE_GAP}{u}"), false));
+        if lang.object_first {
+            singles.push((format!("{start}{u}{ROLE_GAP}{i}"), false));
+        }
+    }
+    let bounded = |words: &[&str]| -> Option<String> {
+        alt(words).map(|a| if s == Script::Spaced { format!("{START}{a}{END}") } else { a })
+    };
+    for (words, negatable) in [(lang.safety_off, false), (lang.authorized_skip, true)] {
+        if let Some(a) = alt(words) {
+            singles.push((format!("{start}{a}"), negatable));
+        }
+    }
+    let mode_or_you: Vec<&str> = lang.special_mode.iter().chain(lang.addressee).copied().collect();
+    let pair_specs = [
+        (bounded(lang.safety_off_weak), bounded(&mode_or_you)),
+        (bounded(lang.special_mode), bounded(lang.unrestricted)),
+        (bounded(lang.authority), bounded(lang.skip_confirmation)),
+    ];
+    for (first, second) in pair_specs {
+        if let (Some(first), Some(second)) = (first, second) {
+            pairs.push((first, second));
+        }
+    }
+    Sources { singles, pairs }
+}
+
+/// Chat-template tokens and role headers. Matched on the lower-case view.
+const INSTRUCTIONISH: &str = r"(?:new (?:system )?(?:polic(?:y|ies)|rules?|instructions?|directives?|orders?|task)|you\b|your\b|ignore|disregard|forget|from now on|always|never|do not|don't|must|override|overrides|important|attention|updated? (?:polic|instruc|rules)|respond|reply|answer|the assistant|assistant|act as|pretend|reveal|print|output|follow|obey|comply|execute|run\b|delete|send|disable|enable|grant|skip|bypass|turn off|all (?:previous|prior|safety)|safety|confirmation|developer mode|admin mode|jailbreak)";
+
+/// The role-marker patterns (language-neutral).
+fn marker_sources() -> Vec<String> {
+    let names = r"(?:system|sys|system message|system prompt|system note|system notice|system override|admin|administrator|developer|root|operator|sistema|systeme|система|系统|系統|システム)";
+    vec![
+        r"<\|\s*(?:im_start|im_end|im_sep|system|user|assistant|endoftext|end_of_text|begin_of_text|start_header_id|end_header_id|eot_id|eom_id|end_of_turn|start_of_turn|tool_call|tool|developer)\s*\|>".to_owned(),
+        r"\[/?inst\]|<</?sys>>|<start_of_turn>|<end_of_turn>|</?(?:system|system_prompt|system-prompt)\s*>".to_owned(),
+        format!(r"\[{names}\]\s*[:\-—]?\s*{INSTRUCTIONISH}"),
+        r"(?m)^\s*#{1,6}\s*(?:system(?: prompt| message| override| instructions?)?|instructions?|new instructions|user|assistant|response|human)\s*:".to_owned(),
+        format!(r"(?m)^\s*(?:system|system override|system notice|system update|system alert|system message|admin override|administrator override|developer override|security override|emergency override|override|root)\s*:\s*{INSTRUCTIONISH}"),
+        r"(?:\b(?:system|admin|administrator|developer|security|emergency|root) override)\s*:".to_owned(),
+        format!(r"(?m)(?:^|[\[(]|\b(?:system|admin|security)\s*)\s*(?:new|updated|revised) (?:system |security |assistant )?(?:polic(?:y|ies)|rules?|directives?|instructions?)\s*[:\-—]\s*{INSTRUCTIONISH}"),
+    ]
+}
+
+impl Cues {
+    /// Compiles every language and marker, or `None` if a pattern fails (a unit test makes sure
+    /// none does).
+    pub(super) fn compile() -> Option<Self> {
+        let mut cues = Vec::new();
+        let mut pairs = Vec::new();
+        let mut negation_before = Vec::new();
+        let mut negation_after = Vec::new();
+        for (index, lang) in languages::LANGUAGES.iter().enumerate() {
+            let Sources { singles, pairs: pair_sources } = language_sources(lang);
+            for (source, negatable) in singles {
+                cues.push(Cue { regex: Regex::new(&source).ok()?, negatable, language: index });
+            }
+            for (first, second) in pair_sources {
+                pairs.push(Pair { first: Regex::new(&first).ok()?, second: Regex::new(&second).ok()? });
+            }
+            let optional = |source: &str, anchor: &str| -> Option<Option<Regex>> {
+                if source.is_empty() {
+                    return Some(None);
+                }
+                let full = if anchor == "end" {
+                    format!(r"(?:{source})\s*\z")
+                } else {
+                    format!(r"\A\s*(?:{source})")
+                };
+                Regex::new(&full).ok().map(Some)
+            };
+            negation_before.push(optional(lang.negation_before, "end")?);
+            negation_after.push(optional(lang.negation_after, "start")?);
+        }
+        let markers = marker_sources().iter().map(|s| Regex::new(s).ok()).collect::<Option<Vec<_>>>()?;
+        Some(Self { cues, pairs, negation_before, negation_after, markers })
+    }
+
+    /// The language codes, in table order (for tests and messages).
+    #[cfg(test)]
+    pub(super) fn language_codes() -> Vec<&'static str> {
+        languages::LANGUAGES.iter().map(|l| l.code).collect()
+    }
+
+    /// The families a language leaves empty, as (language, family) pairs. Fillers may be empty
+    /// (unspaced scripts count characters instead), and so may the negations.
+    #[cfg(test)]
+    pub(super) fn empty_families() -> Vec<(&'static str, &'static str)> {
+        let mut out = Vec::new();
+        for l in languages::LANGUAGES {
+            let families: [(&'static str, &[&str]); 16] = [
+                ("ignore", l.ignore),
+                ("earlier", l.earlier),
+                ("instructions", l.instructions),
+                ("rules", l.rules),
+                ("reveal", l.reveal),
+                ("system_prompt", l.system_prompt),
+                ("new_role", l.new_role),
+                ("unrestricted", l.unrestricted),
+                ("safety_off", l.safety_off),
+                ("safety_off_weak", l.safety_off_weak),
+                ("special_mode", l.special_mode),
+                ("addressee", l.addressee),
+                ("authority", l.authority),
+                ("skip_confirmation", l.skip_confirmation),
+                ("authorized_skip", l.authorized_skip),
+                (
+                    "negation",
+                    if l.negation_before.is_empty() && l.negation_after.is_empty() { &[] } else { &["x"] },
+                ),
+            ];
+            out.extend(
+                families.iter().filter(|(_, words)| words.is_empty()).map(|(name, _)| (l.code, *name)),
+            );
+        }
+        out
+    }
+
+    /// The first cue or marker in a view, as a readable phrase.
+    pub(super) fn find(&self, view: &str) -> Option<String> {
+        for marker in &self.markers {
+            if let Some(found) = marker.find(view) {
+                return Some(phrase(found.as_str()));
+            }
+        }
+        for cue in &self.cues {
+            for found in cue.regex.find_iter(view) {
+                if cue.negatable && self.negated(cue.language, view, found.start(), found.end()) {
+                    continue;
+                }
+                return Some(phrase(found.as_str()));
+            }
+        }
+        for pair in &self.pairs {
+            if let (Some(first), Some(second)) = (pair.first.find(view), pair.second.find(view)) {
+                let (a, b) = if first.start() <= second.start() { (first, second) } else { (second, first) };
+                return Some(format!("{} … {}", phrase(a.as_str()), phrase(b.as_str())));
+            }
+        }
+        None
+    }
+
+    /// Whether a negation sits right before or after the match. The match's own language is
+    /// checked first, then every other: Chinese and Japanese share characters (无视/無視), so a
+    /// Japanese sentence can match a Chinese cue and still be negated the Japanese way.
+    fn negated(&self, language: usize, view: &str, start: usize, end: usize) -> bool {
+        let before = view.get(..start).map(|b| tail(b, 40)).unwrap_or_default();
+        let after = view.get(end..).map(|a| head(a, 40)).unwrap_or_default();
+        let check = |i: usize| {
+            self.negation_before.get(i).and_then(Option::as_ref).is_some_and(|n| n.is_match(before))
+                || self.negation_after.get(i).and_then(Option::as_ref).is_some_and(|n| n.is_match(after))
+        };
+        check(language) || (0..self.negation_before.len()).any(check)
+    }
+}
+
+/// At most the first `max` bytes of `text`, ending on a character boundary.
+fn head(text: &str, max: usize) -> &str {
+    let mut end = max.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// A matched stretch for a message: the boundary characters trimmed, whitespace collapsed.
+fn phrase(found: &str) -> String {
+    readable(
+        found.trim_matches(|c: char| !c.is_alphanumeric() && !matches!(c, '<' | '>' | '|' | '[' | ']' | '#')),
+    )
+}

@@ -1,0 +1,275 @@
+//! The matching views of a text: what the phrase and exfiltration checks read besides the text
+//! itself.
+//!
+//! The hidden-character and escape checks always look at the original text. Everything else also
+//! looks at views that undo the usual ways of dodging a phrase filter:
+//!
+//! - [`view`]: Unicode NFKC (full-width letters, ligatures, mathematical alphabets and other
+//!   compatibility forms become their plain letters), invisible format characters removed
+//!   (zero-width characters, bidi controls, the soft hyphen, tag characters, variation selectors),
+//!   and lower case.
+//! - [`folded`]: the view with look-alike letters folded to ASCII. A Cyrillic `о` or a Greek `ο`
+//!   inside "ignоre" becomes `o`, and accents on Latin letters are dropped (`olvídate` becomes
+//!   `olvidate`). The fold uses the confusable table of Unicode Technical Standard 39 from the
+//!   `unicode-security` crate, one character at a time, and only for non-ASCII characters whose
+//!   skeleton is plain ASCII. ASCII itself is never touched: a whole-string UTS-39 skeleton also
+//!   maps ASCII (`m` to `rn`, `l` to `I`), which would turn "from" into "frorn" and break every
+//!   English pattern. `decancer` was the other candidate; it folds far more aggressively (whole
+//!   scripts to lower-case ASCII), which would destroy the Russian, Arabic and Hindi text the cues
+//!   need to read, and it brings a larger table for little gain here.
+//! - [`decoded`]: base64, hex and percent-encoded runs decoded, when the result is readable
+//!   UTF-8 text. Bounded by [`MAX_RUNS`], [`MAX_DECODED_BYTES`] and [`MAX_DEPTH`], so the work
+//!   stays linear in the input.
+//!
+//! None of these functions panics, whatever the input.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+use base64::engine::{DecodePaddingMode, general_purpose};
+use regex::Regex;
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
+
+/// At most this many encoded runs are decoded per level.
+pub(super) const MAX_RUNS: usize = 16;
+/// At most this many decoded bytes are produced for one scanned text, over all levels.
+pub(super) const MAX_DECODED_BYTES: usize = 64 * 1024;
+/// Decoded text is itself searched for encoded runs this many times at most (base64 inside hex).
+pub(super) const MAX_DEPTH: usize = 2;
+/// Encoded runs longer than this are skipped rather than decoded.
+const MAX_RUN_LEN: usize = 16 * 1024;
+
+/// Whether a character is invisible formatting that a filter-dodging text puts between letters.
+/// The original text is judged by the stricter check in `rules.rs`; here they are only removed.
+fn is_removed_for_matching(c: char) -> bool {
+    super::rules::is_invisible_format(c)
+        || super::rules::is_variation_selector(c)
+        || matches!(c, '\u{200C}' | '\u{200D}' | '\u{E0000}'..='\u{E007F}' | '\u{034F}')
+        || is_dropped_mark(c)
+}
+
+/// Marks that change nothing a phrase filter cares about and that can be sprinkled into a word to
+/// split it: the Devanagari nukta (spelling variants of borrowed sounds), the Arabic tatweel
+/// (a stretching stroke) and the Arabic short-vowel marks.
+fn is_dropped_mark(c: char) -> bool {
+    matches!(c, '\u{093C}' | '\u{0640}' | '\u{064B}'..='\u{065F}' | '\u{0670}')
+}
+
+/// NFKC, invisible formatting removed, lower case.
+pub(super) fn view(text: &str) -> String {
+    let stripped = text.chars().filter(|&c| !is_removed_for_matching(c));
+    let mut out = String::with_capacity(text.len());
+    for c in stripped.nfkc() {
+        // Invisible characters can come back out of NFKC only if they were there before, but the
+        // filter is cheap, so it runs again.
+        if is_removed_for_matching(c) {
+            continue;
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
+/// The view with non-ASCII look-alikes of ASCII letters folded to ASCII and accents on ASCII
+/// letters dropped. ASCII characters are kept as they are.
+pub(super) fn folded(view: &str) -> String {
+    let mut out = String::with_capacity(view.len());
+    let mut buf = [0u8; 4];
+    for c in view.nfd() {
+        if c.is_ascii() {
+            out.push(c);
+            continue;
+        }
+        if is_combining_mark(c) {
+            // A mark on an ASCII letter is an accent to drop; on anything else (Devanagari vowel
+            // signs, Arabic harakat) it is part of the letter.
+            if out.chars().next_back().is_some_and(|last| last.is_ascii_alphabetic()) {
+                continue;
+            }
+            out.push(c);
+            continue;
+        }
+        let single: &str = c.encode_utf8(&mut buf);
+        let mut skeleton = String::new();
+        for s in unicode_security::confusable_detection::skeleton(single) {
+            if skeleton.len() > 8 {
+                break;
+            }
+            skeleton.push(s);
+        }
+        let skeleton: String = skeleton.chars().filter(|&s| !is_combining_mark(s)).collect();
+        if !skeleton.is_empty() && skeleton.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            out.push_str(&skeleton.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    // Recompose what was not folded, so native text reads the same as in the view.
+    out.nfc().collect()
+}
+
+/// The patterns that find encoded runs.
+pub(super) struct Decoder {
+    base64: Regex,
+    hex: Regex,
+    percent: Regex,
+}
+
+/// Base64 that tolerates missing padding, for both the standard and the URL-safe alphabet.
+const LENIENT: GeneralPurposeConfig = GeneralPurposeConfig::new()
+    .with_decode_padding_mode(DecodePaddingMode::Indifferent)
+    .with_decode_allow_trailing_bits(true);
+const STANDARD: GeneralPurpose = GeneralPurpose::new(&base64::alphabet::STANDARD, LENIENT);
+const URL_SAFE: GeneralPurpose = GeneralPurpose::new(&base64::alphabet::URL_SAFE, LENIENT);
+
+impl Decoder {
+    /// Compiles the run patterns, or `None` if one fails (it never does; a unit test checks).
+    pub(super) fn compile() -> Option<Self> {
+        Some(Self {
+            // 16 characters decode to 12 bytes, enough for a short order.
+            base64: Regex::new(r"[A-Za-z0-9+/_\-]{16,}={0,2}").ok()?,
+            // Plain hex pairs, or `\x41`, `0x41` and `%41`-free spaced forms such as `41 42 43`.
+            hex: Regex::new(
+                r"(?i)(?:\\x[0-9a-f]{2}){6,}|(?:0x)?(?:[0-9a-f]{2}){8,}|(?:[0-9a-f]{2}[ :]){7,}[0-9a-f]{2}",
+            )
+            .ok()?,
+            // Text with at least three escapes, possibly mixed with plain characters.
+            percent: Regex::new(r"(?:[^\s%]*%[0-9A-Fa-f]{2}){3,}[^\s%]*").ok()?,
+        })
+    }
+
+    /// Decoded runs of `text` that are readable text, searched again inside what they decode to
+    /// up to [`MAX_DEPTH`] levels. The total output is at most [`MAX_DECODED_BYTES`].
+    pub(super) fn decoded(&self, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut budget = MAX_DECODED_BYTES;
+        let mut level = vec![text.to_owned()];
+        for _ in 0..MAX_DEPTH {
+            let mut next = Vec::new();
+            for source in &level {
+                for decoded in self.decode_level(source, &mut budget) {
+                    next.push(decoded);
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            out.extend(next.iter().cloned());
+            level = next;
+        }
+        out
+    }
+
+    /// One level of decoding: every encoded run of `text` that decodes to readable text.
+    fn decode_level(&self, text: &str, budget: &mut usize) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut runs = 0;
+        let candidates = self
+            .base64
+            .find_iter(text)
+            .map(|m| (Encoding::Base64, m.as_str()))
+            .chain(self.hex.find_iter(text).map(|m| (Encoding::Hex, m.as_str())))
+            .chain(self.percent.find_iter(text).map(|m| (Encoding::Percent, m.as_str())));
+        for (encoding, run) in candidates {
+            if runs >= MAX_RUNS || *budget == 0 {
+                break;
+            }
+            if run.len() > MAX_RUN_LEN {
+                continue;
+            }
+            runs += 1;
+            let Some(bytes) = encoding.decode(run) else { continue };
+            if bytes.len() > *budget {
+                *budget = 0;
+                break;
+            }
+            *budget -= bytes.len();
+            if let Some(decoded) = readable_text(bytes)
+                && decoded != run
+            {
+                out.push(decoded);
+            }
+        }
+        out
+    }
+}
+
+/// The three encodings the decoder knows.
+#[derive(Clone, Copy)]
+enum Encoding {
+    Base64,
+    Hex,
+    Percent,
+}
+
+impl Encoding {
+    /// The decoded bytes, or `None` if the run is not valid in this encoding.
+    fn decode(self, run: &str) -> Option<Vec<u8>> {
+        match self {
+            Self::Base64 => {
+                let body = run.trim_end_matches('=');
+                if body.contains(['-', '_']) {
+                    URL_SAFE.decode(body).ok()
+                } else {
+                    STANDARD.decode(body).ok().or_else(|| general_purpose::STANDARD.decode(run).ok())
+                }
+            }
+            Self::Hex => {
+                let digits: Vec<u8> = run
+                    .strip_prefix("0x")
+                    .or_else(|| run.strip_prefix("0X"))
+                    .unwrap_or(run)
+                    .bytes()
+                    .filter(u8::is_ascii_hexdigit)
+                    .collect();
+                // In `\x41` forms the `x` is not a hex digit, so only the pairs remain.
+                digits
+                    .chunks_exact(2)
+                    .map(|pair| Some(hex_value(pair[0])? * 16 + hex_value(pair[1])?))
+                    .collect()
+            }
+            Self::Percent => {
+                let bytes = run.as_bytes();
+                let mut out = Vec::with_capacity(bytes.len());
+                let mut i = 0;
+                while i < bytes.len() {
+                    let b = bytes[i];
+                    if b == b'%'
+                        && let (Some(&h), Some(&l)) = (bytes.get(i + 1), bytes.get(i + 2))
+                        && let (Some(h), Some(l)) = (hex_value(h), hex_value(l))
+                    {
+                        out.push(h * 16 + l);
+                        i += 3;
+                        continue;
+                    }
+                    out.push(if b == b'+' { b' ' } else { b });
+                    i += 1;
+                }
+                Some(out)
+            }
+        }
+    }
+}
+
+/// The value of one hex digit.
+fn hex_value(digit: u8) -> Option<u8> {
+    char::from(digit).to_digit(16).and_then(|v| u8::try_from(v).ok())
+}
+
+/// The bytes as a string if they are UTF-8 text a person could read: at least four characters,
+/// no control characters other than whitespace, and mostly letters, digits, spaces and punctuation.
+fn readable_text(bytes: Vec<u8>) -> Option<String> {
+    let text = String::from_utf8(bytes).ok()?;
+    let mut total = 0usize;
+    let mut plain = 0usize;
+    for c in text.chars() {
+        if c.is_control() && !matches!(c, '\n' | '\r' | '\t') {
+            return None;
+        }
+        total += 1;
+        if c.is_alphanumeric() || c.is_whitespace() || c.is_ascii_punctuation() {
+            plain += 1;
+        }
+    }
+    (total >= 4 && plain * 10 >= total * 9).then_some(text)
+}

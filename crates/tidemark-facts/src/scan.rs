@@ -251,9 +251,12 @@ impl ViewRules {
     fn find(&self, rules: &Rules, text: &str) -> Option<Threat> {
         let view = normalize::view(text);
         let folded = normalize::folded(&view);
+        let joined = normalize::joined(&folded);
         let mut views = vec![view];
-        if folded != views[0] {
-            views.push(folded);
+        for extra in [folded, joined] {
+            if !views.contains(&extra) {
+                views.push(extra);
+            }
         }
         let decoded = self.decoder.decoded(text);
         for plain in &decoded {

@@ -224,7 +224,7 @@ fn marker_sources() -> Vec<String> {
         r"\[/?inst\]|<</?sys>>|<start_of_turn>|<end_of_turn>|</?(?:system|system_prompt|system-prompt)\s*>".to_owned(),
         format!(r"\[{names}\]\s*[:\-—]?\s*{INSTRUCTIONISH}"),
         r"(?m)^\s*#{1,6}\s*(?:system(?: prompt| message| override| instructions?)?|instructions?|new instructions|user|assistant|response|human)\s*:".to_owned(),
-        format!(r"(?m)^\s*(?:system|system override|system notice|system update|system alert|system message|admin override|administrator override|developer override|security override|emergency override|override|root)\s*:\s*{INSTRUCTIONISH}"),
+        format!(r"(?m)^\s*(?:(?:important|urgent|critical|official|mandatory|new) )?(?:system|system override|system notice|system update|system alert|system message|admin override|administrator override|developer override|security override|emergency override|override|root)\s*:\s*{INSTRUCTIONISH}"),
         r"(?:\b(?:system|admin|administrator|developer|security|emergency|root) override)\s*:".to_owned(),
         format!(r"(?m)(?:^|[\[(]|\b(?:system|admin|security)\s*)\s*(?:new|updated|revised) (?:system |security |assistant )?(?:polic(?:y|ies)|rules?|directives?|instructions?)\s*[:\-—]\s*{INSTRUCTIONISH}"),
     ]

@@ -89,6 +89,10 @@ pub(super) fn folded(view: &str) -> String {
             out.push(c);
             continue;
         }
+        if let Some(letter) = small_capital(c) {
+            out.push(letter);
+            continue;
+        }
         let single: &str = c.encode_utf8(&mut buf);
         let mut skeleton = String::new();
         for s in unicode_security::confusable_detection::skeleton(single) {
@@ -106,6 +110,70 @@ pub(super) fn folded(view: &str) -> String {
     }
     // Recompose what was not folded, so native text reads the same as in the view.
     out.nfc().collect()
+}
+
+/// The ASCII letter a Latin small capital stands for. UTS-39 does not list them as confusable with
+/// ASCII, but "ɪɢɴᴏʀᴇ" reads as "ignore" to every model.
+fn small_capital(c: char) -> Option<char> {
+    const TABLE: &[(char, char)] = &[
+        ('\u{1D00}', 'a'),
+        ('\u{0299}', 'b'),
+        ('\u{1D04}', 'c'),
+        ('\u{1D05}', 'd'),
+        ('\u{1D07}', 'e'),
+        ('\u{A730}', 'f'),
+        ('\u{0262}', 'g'),
+        ('\u{029C}', 'h'),
+        ('\u{026A}', 'i'),
+        ('\u{1D0A}', 'j'),
+        ('\u{1D0B}', 'k'),
+        ('\u{029F}', 'l'),
+        ('\u{1D0D}', 'm'),
+        ('\u{0274}', 'n'),
+        ('\u{1D0F}', 'o'),
+        ('\u{1D18}', 'p'),
+        ('\u{0280}', 'r'),
+        ('\u{A731}', 's'),
+        ('\u{1D1B}', 't'),
+        ('\u{1D1C}', 'u'),
+        ('\u{1D20}', 'v'),
+        ('\u{1D21}', 'w'),
+        ('\u{028F}', 'y'),
+        ('\u{1D22}', 'z'),
+    ];
+    TABLE.iter().find(|&&(small, _)| small == c).map(|&(_, letter)| letter)
+}
+
+/// The view with words put back together: separators inside a word dropped ("instruct-ions",
+/// "ig_nore") and runs of three or more single letters joined ("i g n o r e"). Only the phrase
+/// cues read it; a joined list such as "a b c" harms nothing.
+pub(super) fn joined(view: &str) -> String {
+    let chars: Vec<char> = view.chars().collect();
+    let letter = |i: usize| chars.get(i).is_some_and(|c| c.is_alphabetic());
+    let spacer = |i: usize| chars.get(i).is_some_and(|&c| matches!(c, ' ' | '.' | '-' | '_' | '*' | '·'));
+    let mut out = String::with_capacity(view.len());
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        let starts_word = i == 0 || !letter(i - 1);
+        if letter(i) && starts_word && !letter(i + 1) {
+            // Count single letters separated by one spacer each.
+            let mut end = i;
+            while spacer(end + 1) && letter(end + 2) && !letter(end + 3) {
+                end += 2;
+            }
+            if (end - i) / 2 + 1 >= 3 {
+                out.extend((i..=end).step_by(2).filter_map(|j| chars.get(j)));
+                i = end + 1;
+                continue;
+            }
+        }
+        let inner = matches!(c, '-' | '_' | '*' | '·') && i > 0 && letter(i - 1) && letter(i + 1);
+        if !inner {
+            out.push(c);
+        }
+        i += 1;
+    }
+    out
 }
 
 /// The patterns that find encoded runs.

@@ -48,6 +48,7 @@ pub(super) const AR: Language = Language {
         "جميع",
     ],
     instructions: &[
+        r"ما (?:قيل|طلب) (?:لك|منك)",
         r"(?:ال)?تعليمات",
         r"(?:ال)?أوامر",
         r"(?:ال)?اوامر",

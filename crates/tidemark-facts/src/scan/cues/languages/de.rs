@@ -83,6 +83,7 @@ pub(super) const DE: Language = Language {
         "bestehenden",
     ],
     instructions: &[
+        r"was (?:man )?(?:dir|ihnen) (?:gesagt|aufgetragen|befohlen) (?:wurde|hat)",
         "anweisung",
         "instruktion",
         "direktive",

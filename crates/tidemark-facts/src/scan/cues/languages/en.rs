@@ -60,6 +60,7 @@ pub(super) const EN: Language = Language {
         "content",
     ],
     instructions: &[
+        r"everything (?:(?:that|which) )?you(?:'ve| have| were| had)? (?:been )?(?:told|given|instructed)",
         "instruction",
         "directive",
         "system prompt",
@@ -159,6 +160,8 @@ pub(super) const EN: Language = Language {
     ],
     addressee: &["you", "your", "assistant", "ai", "model", "chatbot", r"answers?", "respond", "reply"],
     authority: &[
+        r"(?:has|have) (?:been )?granted you (?:full |complete |unrestricted )?(?:admin|administrator|root|sudo|superuser|elevated|owner) (?:rights|privileges|access|permissions)",
+        r"as your (?:developer|creator|administrator|admin|operator|owner)",
         r"(?:the )?user (?:has|holds|is granted|was granted|now has|possesses|got) (?:full |complete |unrestricted |unlimited )?(?:admin|administrator|root|sudo|superuser|owner|elevated|god|master) (?:rights|privileges|access|permissions|level|clearance|role|status)",
         r"(?:the )?user is (?:an? |the )?(?:admin|administrator|root|superuser|system owner|owner of this system|your developer|your creator|your operator)",
         r"i am (?:an? |the |your )?(?:admin|administrator|root user|superuser|owner|developer|operator)",
@@ -166,11 +169,13 @@ pub(super) const EN: Language = Language {
         r"(?:authori[sz]ation|clearance) (?:level )?(?:is |has been )?(?:granted|confirmed|verified)",
     ],
     skip_confirmation: &[
+        r"(?:never|don't|do not|dont|no need to) (?:ask|check|confirm)(?: (?:first|anyone|the user|me|us))? before (?:deleting|removing|wiping|dropping|running|executing|sending|paying|transferring|overwriting|destroying|purchasing|buying)",
         r"(?:never|don't|do not|dont|no need to|without|stop|not) (?:ask(?:ing)?|request(?:ing)?|wait(?:ing)?|prompt(?:ing)?|check(?:ing)?|seek(?:ing)?) (?:for |with |the user for )?(?:the user'?s? |any |a |further )?(?:confirmation|permission|approval|consent|authori[sz]ation|verification)",
         r"skip (?:all |any |the |every )?(?:confirmations?|approvals?|verification|safety checks|security checks|permission checks)",
         r"(?:confirmation|approval|permission) (?:is |are )?(?:not required|not needed|unnecessary)",
     ],
     authorized_skip: &[
+        r"i (?:hereby )?(?:authori[sz]e|allow|permit|instruct) you to (?:skip|bypass|ignore|disable|override|omit|forgo|circumvent) (?:all |any |the |every |its |your )*(?:confirmations?|verification|approvals?|safety|security|checks|restrictions|permissions?|rules|guardrails)",
         r"you (?:are|have been|'re|’re) (?:now |hereby |officially )?(?:authori[sz]ed|permitted|allowed|cleared|entitled|free) to (?:skip|bypass|ignore|disable|override|omit|forgo|circumvent) (?:all |any |the |every |its |your )*(?:confirmations?|verification|approvals?|safety|security|checks|restrictions|permissions?|rules|guardrails)",
     ],
 };

@@ -81,6 +81,7 @@ pub(super) const ES: Language = Language {
         "actuales",
     ],
     instructions: &[
+        r"lo que (?:te|se te) (?:dijeron|han dicho|indicaron|ordenaron|ha dicho|dije)",
         "instruccion",
         "directri",
         "ordenes",

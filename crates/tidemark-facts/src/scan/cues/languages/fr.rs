@@ -55,6 +55,8 @@ pub(super) const FR: Language = Language {
         "actuelles",
     ],
     instructions: &[
+        r"ce qu (?:on|il) (?:t|vous) a (?:dit|demande|ordonne)",
+        r"ce que (?:je t ai|je vous ai|l on t a|l on vous a) dit",
         "instruction",
         "consigne",
         "directive",

@@ -84,6 +84,7 @@ pub(super) const IT: Language = Language {
         "attuali",
     ],
     instructions: &[
+        r"quello che ti (?:hanno detto|e stato detto|ho detto)",
         "istruzion",
         "direttiv",
         "prompt di sistema",

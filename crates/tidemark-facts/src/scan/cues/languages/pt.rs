@@ -82,6 +82,7 @@ pub(super) const PT: Language = Language {
         "atuais",
     ],
     instructions: &[
+        r"o que (?:te|lhe) (?:disseram|foi dito|mandaram)",
         "instruc",
         "diretriz",
         "diretrizes",

@@ -21,9 +21,20 @@
 //! so the scan cannot be pushed into catastrophic backtracking by a crafted
 //! input, and it never panics.
 //!
-//! The scan is a heuristic filter tuned for short English facts. It is a
-//! layer of defence, not a proof: paraphrases, other languages, homoglyphs
-//! and encodings it does not know about get through.
+//! Besides the text itself, the injection and exfiltration checks read
+//! normalised views of it (see `normalize.rs`): NFKC with invisible characters
+//! removed and lower case, a view with look-alike letters folded to ASCII, a
+//! view with split words joined, and the decoded form of embedded base64, hex
+//! and percent-encoded runs (bounded in count, size and depth). Injection cues
+//! come from per-language word tables (`cues.rs`, currently English, Spanish,
+//! French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic and
+//! Hindi) plus language-neutral chat-template and role markers. Whatever a
+//! view reveals is reported as the same threat, with the phrase as the view
+//! reads it.
+//!
+//! The scan is a heuristic filter tuned for short facts. It is a layer of
+//! defence, not a proof: paraphrases, languages without a table and encodings
+//! it does not know about get through.
 //!
 //! Decisions at the edges:
 //!
@@ -44,6 +55,12 @@
 //!   prompt".
 //! - Only loopback counts as local (`localhost`, `127.0.0.0/8`, `::1`,
 //!   `0.0.0.0`). Private network addresses count as remote.
+//! - A claim of authority ("the user has admin rights"), a special mode
+//!   ("developer mode is enabled") and an order to skip confirmation are each
+//!   harmless alone; the claim with the order, or the mode with safety rules
+//!   said to be off, is an injection.
+//! - A bare `[system]` is a config section; it counts as a role marker only
+//!   when an order follows it.
 //!
 //! ```
 //! use tidemark_facts::scan::{Scanner, SecretKind, Verdict};

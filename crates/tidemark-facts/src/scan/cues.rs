@@ -91,6 +91,8 @@ pub(super) struct Language {
     pub(super) skip_confirmation: &'static [&'static str],
     /// Permission to skip confirmation or safety checks, given to the model.
     pub(super) authorized_skip: &'static [&'static str],
+    /// What is said of the model's instructions to cancel them ("are void", "no longer apply").
+    pub(super) revoked: &'static [&'static str],
 }
 
 /// One compiled cue.
@@ -178,6 +180,11 @@ fn language_sources(lang: &Language) -> Sources {
                 singles.push((format!("{start}{q}{}{}{}{v}", gap_of(3), obj(w), gap_of(4)), true));
             }
         }
+    }
+    // "your previous instructions are void": a qualifier, an instruction object, a cancellation.
+    if let (Some(q), Some(o), Some(r)) = (&earlier, &strong, alt(lang.revoked)) {
+        singles.push((format!("{start}{q}{}{}{}{r}", gap_of(3), obj(o), gap_of(2)), false));
+        singles.push((format!("{start}{}{}{q}{}{r}", obj(o), gap_of(1), gap_of(2)), false));
     }
     if let (Some(r), Some(p)) = (alt(lang.reveal), alt(lang.system_prompt)) {
         singles.push((format!("{start}{r}{}{p}", gap_of(4)), true));
@@ -276,7 +283,7 @@ impl Cues {
     pub(super) fn empty_families() -> Vec<(&'static str, &'static str)> {
         let mut out = Vec::new();
         for l in languages::LANGUAGES {
-            let families: [(&'static str, &[&str]); 16] = [
+            let families: [(&'static str, &[&str]); 17] = [
                 ("ignore", l.ignore),
                 ("earlier", l.earlier),
                 ("instructions", l.instructions),
@@ -292,6 +299,7 @@ impl Cues {
                 ("authority", l.authority),
                 ("skip_confirmation", l.skip_confirmation),
                 ("authorized_skip", l.authorized_skip),
+                ("revoked", l.revoked),
                 (
                     "negation",
                     if l.negation_before.is_empty() && l.negation_after.is_empty() { &[] } else { &["x"] },

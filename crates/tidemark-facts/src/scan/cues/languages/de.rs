@@ -27,6 +27,7 @@ pub(super) const DE: Language = Language {
         "befolge nicht mehr",
     ],
     filler: &[
+        "alten",
         "die",
         "der",
         "den",
@@ -79,8 +80,6 @@ pub(super) const DE: Language = Language {
         "deinen",
         "system",
         "oben",
-        "aktuellen",
-        "bestehenden",
     ],
     instructions: &[
         r"was (?:man )?(?:dir|ihnen) (?:gesagt|aufgetragen|befohlen) (?:wurde|hat)",
@@ -162,6 +161,7 @@ pub(super) const DE: Language = Language {
         r"keine (?:regeln|einschrankungen|grenzen|filter) mehr",
     ],
     safety_off: &[
+        r"(?:befolge|beachte|respektiere) (?:deine|die) (?:sicherheitsregeln|regeln|richtlinien|anweisungen|vorgaben) nicht mehr",
         r"deine (?:sicherheitsregeln|regeln|richtlinien|einschrankungen|filter|sicherheitsrichtlinien) (?:gelten|greifen) (?:ab sofort |jetzt |nun |ab jetzt )?nicht mehr",
         r"(?:jailbreak|dan|gott|uneingeschrankt\w*|unzensiert\w*)[ -]?modus (?:ist )?(?:jetzt |nun |ab sofort )?(?:aktiviert|aktiv|an|eingeschaltet|freigeschaltet)",
         r"(?:deaktiviere|umgehe|ignoriere|entferne) (?:deine |die |alle )*(?:sicherheitsfilter|sicherheitsregeln|inhaltsfilter|sicherheitsrichtlinien|schutzmechanismen)",
@@ -186,5 +186,8 @@ pub(super) const DE: Language = Language {
     ],
     authorized_skip: &[
         r"du (?:bist|darfst) (?:jetzt |ab sofort )?(?:berechtigt |befugt |autorisiert )?,? ?(?:die |jede |alle |samtliche )?(?:bestatigung|bestatigungen|sicherheitsprufungen|prufungen|sicherheitsabfragen|ruckfragen|sicherheitsregeln) (?:zu )?(?:uberspringen|umgehen|ignorieren|auszulassen|auslassen|wegzulassen|weglassen)",
+    ],
+    revoked: &[
+        r"(?:sind|wurden|gelten) (?:ab sofort |jetzt |nun |hiermit )?(?:aufgehoben|ungultig|nichtig|widerrufen|ersetzt|nicht mehr)",
     ],
 };

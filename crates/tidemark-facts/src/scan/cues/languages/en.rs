@@ -25,6 +25,7 @@ pub(super) const EN: Language = Language {
         "stop obeying",
     ],
     filler: &[
+        "old",
         "the",
         "all",
         "any",
@@ -51,11 +52,6 @@ pub(super) const EN: Language = Language {
         "developer",
         "safety",
         "your",
-        "existing",
-        "given",
-        "old",
-        "current",
-        "default",
         "built in",
         "content",
     ],
@@ -177,5 +173,11 @@ pub(super) const EN: Language = Language {
     authorized_skip: &[
         r"i (?:hereby )?(?:authori[sz]e|allow|permit|instruct) you to (?:skip|bypass|ignore|disable|override|omit|forgo|circumvent) (?:all |any |the |every |its |your )*(?:confirmations?|verification|approvals?|safety|security|checks|restrictions|permissions?|rules|guardrails)",
         r"you (?:are|have been|'re|’re) (?:now |hereby |officially )?(?:authori[sz]ed|permitted|allowed|cleared|entitled|free) to (?:skip|bypass|ignore|disable|override|omit|forgo|circumvent) (?:all |any |the |every |its |your )*(?:confirmations?|verification|approvals?|safety|security|checks|restrictions|permissions?|rules|guardrails)",
+    ],
+    revoked: &[
+        r"(?:are|is) (?:now |hereby |officially )?(?:void|null and void|cancell?ed|revoked|obsolete|invalid|no longer valid|no longer in effect|overridden|superseded|replaced|lifted)",
+        r"no longer (?:apply|applies|count|counts|matter|matters|stand|stands|hold)",
+        r"(?:have|has) (?:now )?been (?:cancell?ed|revoked|overridden|superseded|replaced|lifted|withdrawn|removed)",
+        r"(?:do|does) not (?:apply|count|matter) any ?more",
     ],
 };

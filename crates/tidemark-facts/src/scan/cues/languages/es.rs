@@ -36,6 +36,8 @@ pub(super) const ES: Language = Language {
         "deja de obedecer",
     ],
     filler: &[
+        "viejas",
+        "antiguas",
         "las",
         "los",
         "la",
@@ -78,7 +80,6 @@ pub(super) const ES: Language = Language {
         "todas",
         "todos",
         "de seguridad",
-        "actuales",
     ],
     instructions: &[
         r"lo que (?:te|se te) (?:dijeron|han dicho|indicaron|ordenaron|ha dicho|dije)",
@@ -155,6 +156,7 @@ pub(super) const ES: Language = Language {
         r"sin restricciones",
     ],
     safety_off: &[
+        r"(?:no sigas|deja de seguir|ya no sigas|no respetes|no obedezcas|no cumplas) (?:con )?(?:tus|las|sus) (?:reglas|normas|directrices|politicas|restricciones|pautas) de (?:seguridad|contenido)",
         r"(?:tus|sus) (?:reglas|normas|restricciones|politicas|filtros|directrices)(?: de seguridad)? (?:ya )?no (?:se )?aplican",
         r"modo (?:jailbreak|dan|sin restricciones|sin censura|dios|libre) (?:esta |ha sido )?(?:activado|habilitado|activo|encendido)",
         r"(?:desactiva|desactivar|elimina|ignora) (?:tus|los|las|todos los|todas las) (?:filtros|restricciones|reglas|salvaguardas) de (?:seguridad|contenido)",
@@ -179,5 +181,10 @@ pub(super) const ES: Language = Language {
     ],
     authorized_skip: &[
         r"(?:estas|esta|quedas|has sido) autorizad[oa] (?:a|para) (?:omitir|saltar|saltarte|ignorar|evitar|eludir) (?:la |las |los |el |toda |todas )*(?:confirmacion|verificacion|seguridad|comprobaciones|aprobacion|restricciones|controles)",
+    ],
+    revoked: &[
+        r"(?:ya )?no (?:son validas|valen|cuentan|aplican|se aplican|estan vigentes)",
+        r"(?:quedan|estan|han sido|fueron) (?:anuladas|canceladas|revocadas|invalidadas|reemplazadas|sustituidas)",
+        r"son nulas",
     ],
 };

@@ -29,6 +29,7 @@ pub(super) const IT: Language = Language {
         "lascia perdere",
     ],
     filler: &[
+        "vecchie",
         "le",
         "la",
         "il",
@@ -81,7 +82,6 @@ pub(super) const IT: Language = Language {
         "tutte",
         "tutti",
         "di sicurezza",
-        "attuali",
     ],
     instructions: &[
         r"quello che ti (?:hanno detto|e stato detto|ho detto)",
@@ -152,6 +152,7 @@ pub(super) const IT: Language = Language {
         r"non hai (?:piu )?(?:nessuna |alcuna )?(?:regol|restrizion|limit)\w*",
     ],
     safety_off: &[
+        r"(?:non seguire piu|smetti di seguire|non rispettare piu|non devi piu seguire) (?:le tue|le|i tuoi) (?:regole|istruzioni|linee guida|restrizioni)",
         r"le tue (?:regole|restrizioni|linee guida|filtri|politiche)(?: di sicurezza)? non (?:si )?applicano piu",
         r"modalita (?:jailbreak|dan|senza restrizioni|senza censura|dio|libera) (?:e )?(?:ora )?(?:attivata|abilitata|attiva)",
         r"(?:disattiva|rimuovi|ignora) (?:i tuoi|le tue|i|le|tutti i|tutte le) (?:filtri|restrizioni|regole) di (?:sicurezza|contenuto)",
@@ -175,5 +176,9 @@ pub(super) const IT: Language = Language {
     ],
     authorized_skip: &[
         r"sei (?:ora )?autorizzat[oa] a (?:saltare|ignorare|omettere|bypassare|evitare|aggirare) (?:la |le |il |i |ogni |tutte le )*(?:conferm|verific|sicurezza|controll|restrizion)\w*",
+    ],
+    revoked: &[
+        r"non (?:valgono|contano|sono piu valide|si applicano)",
+        r"sono (?:state )?(?:annullate|revocate|sostituite)",
     ],
 };

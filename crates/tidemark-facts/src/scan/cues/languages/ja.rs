@@ -27,7 +27,6 @@ pub(super) const JA: Language = Language {
         "最初の",
         "システムの",
         "先ほどの",
-        "既存の",
     ],
     instructions: &[
         "言われたこと",
@@ -128,4 +127,5 @@ pub(super) const JA: Language = Language {
     authorized_skip: &[
         r"(?:確認|検証|安全確認|安全チェック|チェック)(?:を)?(?:スキップ|省略|無視|回避)(?:する)?(?:権限|ことが許可|許可|ことを許可)",
     ],
+    revoked: &[r"(?:すべて|全て|全部)?(?:取り消|無効|撤回|廃止|適用されません)"],
 };

@@ -32,6 +32,7 @@ pub(super) const PT: Language = Language {
         "deixe de seguir",
     ],
     filler: &[
+        "antigas",
         "as",
         "os",
         "a",
@@ -79,7 +80,6 @@ pub(super) const PT: Language = Language {
         "todas",
         "todos",
         "de seguranca",
-        "atuais",
     ],
     instructions: &[
         r"o que (?:te|lhe) (?:disseram|foi dito|mandaram)",
@@ -155,6 +155,7 @@ pub(super) const PT: Language = Language {
         r"(?:voce )?nao tem (?:nenhuma |mais )?(?:regras|restricoes|limites|filtros)",
     ],
     safety_off: &[
+        r"(?:nao precisa mais|nao precisas mais|nao deve mais|deixe de|pare de|nao) (?:seguir|obedecer|respeitar|cumprir) (?:as |os )?(?:suas|seus|tuas|teus) (?:diretrizes|regras|instrucoes|restricoes|politicas)",
         r"(?:suas|tuas) (?:regras|restricoes|diretrizes|filtros|politicas)(?: de seguranca)? (?:ja )?nao se aplicam",
         r"modo (?:jailbreak|dan|sem restricoes|sem censura|deus|livre) (?:esta |foi )?(?:ativado|habilitado|ativo|ligado)",
         r"(?:desative|desativa|remova|ignore) (?:seus|suas|os|as|todos os|todas as) (?:filtros|restricoes|regras|salvaguardas) de (?:seguranca|conteudo)",
@@ -190,5 +191,9 @@ pub(super) const PT: Language = Language {
     ],
     authorized_skip: &[
         r"(?:voce|tu) (?:esta|estas|e|foi) autorizad[oa] a (?:pular|ignorar|omitir|dispensar|contornar|saltar) (?:a |as |o |os |toda |todas )*(?:confirmac|verificac|seguranca|aprovac|restric|controles)\w*",
+    ],
+    revoked: &[
+        r"(?:ja )?nao (?:valem|contam|se aplicam|sao validas)",
+        r"(?:foram|estao) (?:anuladas|canceladas|revogadas|substituidas)",
     ],
 };

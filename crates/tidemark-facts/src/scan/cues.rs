@@ -221,7 +221,7 @@ fn language_sources(lang: &Language) -> Sources {
 }
 
 /// Chat-template tokens and role headers. Matched on the lower-case view.
-const INSTRUCTIONISH: &str = r"(?:new (?:system )?(?:polic(?:y|ies)|rules?|instructions?|directives?|orders?|task)|you\b|your\b|ignore|disregard|forget|from now on|always|never|do not|don't|must|override|overrides|important|attention|updated? (?:polic|instruc|rules)|respond|reply|answer|the assistant|assistant|act as|pretend|reveal|print|output|follow|obey|comply|execute|run\b|delete|send|disable|enable|grant|skip|bypass|turn off|all (?:previous|prior|safety)|safety|confirmation|developer mode|admin mode|jailbreak)";
+const INSTRUCTIONISH: &str = r"(?:(?:all |every |any )?confirmations?|new (?:system )?(?:polic(?:y|ies)|rules?|instructions?|directives?|orders?|task)|you\b|your\b|ignore|disregard|forget|from now on|always|never|do not|don't|must|override|overrides|important|attention|updated? (?:polic|instruc|rules)|respond|reply|answer|the assistant|assistant|act as|pretend|reveal|print|output|follow|obey|comply|execute|run\b|delete|send|disable|enable|grant|skip|bypass|turn off|all (?:previous|prior|safety)|safety|confirmation|developer mode|admin mode|jailbreak)";
 
 /// The role-marker patterns (language-neutral).
 fn marker_sources() -> Vec<String> {
@@ -229,10 +229,11 @@ fn marker_sources() -> Vec<String> {
     vec![
         r"<\|\s*(?:im_start|im_end|im_sep|system|user|assistant|endoftext|end_of_text|begin_of_text|start_header_id|end_header_id|eot_id|eom_id|end_of_turn|start_of_turn|tool_call|tool|developer)\s*\|>".to_owned(),
         r"\[/?inst\]|<</?sys>>|<start_of_turn>|<end_of_turn>|</?(?:system|system_prompt|system-prompt)\s*>".to_owned(),
-        format!(r"\[{names}\]\s*[:\-—]?\s*{INSTRUCTIONISH}"),
+        format!(r"\[{names}\]\s*[:\-—]?\s*(?:[\w']+\s+){{0,2}}?{INSTRUCTIONISH}"),
+        format!(r"#{{2,}}\s*(?:system|instructions?|system prompt|admin)\s*#{{2,}}\s*{INSTRUCTIONISH}"),
         r"(?m)^\s*#{1,6}\s*(?:system(?: prompt| message| override| instructions?)?|instructions?|new instructions|user|assistant|response|human)\s*:".to_owned(),
         format!(r"(?m)^\s*(?:(?:important|urgent|critical|official|mandatory|new) )?(?:system|system override|system notice|system update|system alert|system message|admin override|administrator override|developer override|security override|emergency override|override|root)\s*:\s*{INSTRUCTIONISH}"),
-        r"(?:\b(?:system|admin|administrator|developer|security|emergency|root) override)\s*:".to_owned(),
+        r"(?:\b(?:system|admin|administrator|developer|security|emergency|root|system prompt|prompt|policy|safety|instructions?|rules?|model|assistant|ai) override)\s*:".to_owned(),
         format!(r"(?m)(?:^|[\[(]|\b(?:system|admin|security)\s*)\s*(?:new|updated|revised) (?:system |security |assistant )?(?:polic(?:y|ies)|rules?|directives?|instructions?)\s*[:\-—]\s*{INSTRUCTIONISH}"),
     ]
 }

@@ -27,6 +27,10 @@ const REDIRECT_SOCKET: &str = r"\b(?:nc|ncat|netcat)\b(?:\s+-[a-z0-9]+(?:\s+\d+)
 const SOCAT: &str = r"\bsocat\b[^\n]*?\b(?:tcp|udp|tcp4|tcp6|udp4|openssl|ssl)(?:-connect|-sendto)?:(\[[0-9a-f:]+\]|[a-z0-9][a-z0-9.\-]*):\d{1,5}";
 /// What makes a `socat` line send data: a pipe into it, a file or a program as the other end.
 const SOCAT_SOURCE: &str = r"\|\s*(?:sudo\s+)?socat\b|\bsocat\b[^\n]*\b(?:file|open|exec|system|stdin|gopen):|\bsocat\b\s+(?:-\S*\s+)*-\s";
+/// A socket opened in code (Python, Node, Ruby, PowerShell) towards a host; group 1 the host.
+const CODE_SOCKET: &str = r#"(?:socket|create_connection|connect|net\.connect|createconnection|tcpsocket\.new|tcpclient)\s*\(\s*\(?\s*['"]([a-z0-9.\-]+|\[[0-9a-f:]+\])['"]\s*,\s*\d{1,5}"#;
+/// Code that writes to a socket it opened.
+const CODE_SEND: &str = r"\.(?:send|sendall|sendto|write|puts)\s*\(";
 /// Paste, file-drop and request-capture services.
 const PASTE_SERVICE: &str = r"\b(?:pastebin(?:\.com)?|hastebin(?:\.com)?|paste\.ee|transfer\.sh|0x0\.st|termbin(?:\.com)?|gist\.github(?:usercontent)?\.com|ghostbin(?:\.\w+)?|dpaste(?:\.com|\.org)?|webhook\.site|requestbin(?:\.\w+)?|[a-z0-9\-.]*pipedream\.net|pipedream|[a-z0-9\-]+\.ngrok(?:-free)?\.(?:io|app|dev)|ngrok|[a-z0-9\-]*\.?serveo\.net|ix\.io|sprunge\.us|file\.io|requestcatcher\.com|beeceptor\.com|interactsh(?:\.com)?|burpcollaborator\.net|oastify\.com|canarytokens?(?:\.com)?|controlc\.com|rentry\.(?:co|org)|paste\.rs|bpa\.st)";
 /// Command-line constructs that upload.
@@ -49,6 +53,8 @@ pub(super) struct Exfil {
     redirect_socket: Regex,
     socat: Regex,
     socat_source: Regex,
+    code_socket: Regex,
+    code_send: Regex,
     paste_service: Regex,
     upload: Regex,
     paste_object: Regex,
@@ -70,6 +76,8 @@ pub(super) const SOURCES: &[&str] = &[
     REDIRECT_SOCKET,
     SOCAT,
     SOCAT_SOURCE,
+    CODE_SOCKET,
+    CODE_SEND,
     PASTE_SERVICE,
     UPLOAD,
     PASTE_OBJECT,
@@ -91,6 +99,8 @@ impl Exfil {
             redirect_socket: c(REDIRECT_SOCKET)?,
             socat: c(SOCAT)?,
             socat_source: c(SOCAT_SOURCE)?,
+            code_socket: c(CODE_SOCKET)?,
+            code_send: c(CODE_SEND)?,
             paste_service: c(PASTE_SERVICE)?,
             upload: c(UPLOAD)?,
             paste_object: c(PASTE_OBJECT)?,
@@ -131,6 +141,15 @@ impl Exfil {
             if self.data_placeholder(after_host) || (image && self.placeholder.is_match(after_host)) {
                 return Some(if image { "markdown_image_query" } else { "markdown_link_exfil" });
             }
+            // A value spelled like a template variable (SUMMARY_OF_CHAT, last_message) that names data.
+            let variable = query_pairs(after_host).any(|(_, value)| {
+                value.contains('_')
+                    && value.bytes().all(|b| b.is_ascii_alphabetic() || b == b'_')
+                    && self.data_name.is_match(value)
+            });
+            if variable {
+                return Some(if image { "markdown_image_query" } else { "markdown_link_exfil" });
+            }
             let empty_value = query_pairs(after_host).last().is_some_and(|(_, value)| value.is_empty())
                 && after_host.contains('=');
             if ordered && empty_value {
@@ -160,7 +179,8 @@ impl Exfil {
         let piped = self.pipe_socket.captures_iter(view).any(remote);
         let redirected = self.redirect_socket.captures_iter(view).any(remote);
         let socat = self.socat_source.is_match(view) && self.socat.captures_iter(view).any(remote);
-        (piped || redirected || socat).then_some("raw_socket")
+        let code = self.code_send.is_match(view) && self.code_socket.captures_iter(view).any(remote);
+        (piped || redirected || socat || code).then_some("raw_socket")
     }
 
     /// Data sent to a paste or request-capture service.

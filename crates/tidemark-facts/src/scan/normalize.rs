@@ -173,6 +173,43 @@ pub(super) fn joined(view: &str) -> String {
         }
         i += 1;
     }
+    deleet(&out)
+}
+
+/// Leetspeak undone inside words that mix ASCII letters with digits or `@`/`$` ("1gn0r3" becomes
+/// "ignore", "pr3v10us" becomes "previous"). Words of digits only are left alone.
+fn deleet(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let is_part = |c: char| c.is_ascii_alphanumeric() || matches!(c, '@' | '$');
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let letters = word.bytes().any(|b| b.is_ascii_alphabetic());
+        let swaps = word.bytes().any(|b| b.is_ascii_digit() || b == b'@' || b == b'$');
+        if letters && swaps {
+            out.extend(word.chars().map(|c| match c {
+                '0' => 'o',
+                '1' => 'i',
+                '3' => 'e',
+                '4' | '@' => 'a',
+                '5' | '$' => 's',
+                '7' => 't',
+                '8' => 'b',
+                other => other,
+            }));
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if is_part(c) {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
     out
 }
 

@@ -141,6 +141,8 @@ pub(super) const EN: Language = Language {
         r"(?:ignores|has no|without) (?:any )?(?:content )?(?:polic(?:y|ies)|rules|restrictions)",
     ],
     safety_off: &[
+        r"you (?:have|possess|\'ve got) no (?:more )?(?:content|safety|usage|ethical|moderation) (?:polic(?:y|ies)|rules|restrictions|filters|guardrails|guidelines|limits)",
+        r"you (?:have|possess) no (?:polic(?:y|ies)|rules|restrictions|filters|guardrails|guidelines) any ?more",
         r"(?:your|the assistant'?s?|content|ethical|ethics|moderation|openai|anthropic|ai) (?:safety )?(?:rules|restrictions|guidelines|filters|policies|guardrails|safeguards|protocols|limits|constraints) (?:(?:now|are|have|has|been|were|will|officially|hereby) )*(?:no longer (?:apply|applies|in effect|active|valid|binding)|(?:disabled|lifted|suspended|removed|revoked|turned off|switched off|deactivated|void|waived)\b)",
         r"(?:guardrails|safeguards|safety filters|content filters|safety checks|safety protocols|safety layer|content moderation) (?:are |is |have been |has been )?(?:now )?(?:disabled|off|removed|lifted|bypassed|suspended|deactivated)\b",
         r"(?:jailbreak|dan|god|unrestricted|uncensored|unfiltered|chaos|evil|no limits?) mode (?:is |has been )?(?:now )?(?:enabled|activated|on|engaged|unlocked|active)\b",
@@ -148,6 +150,7 @@ pub(super) const EN: Language = Language {
         r"(?:disable|turn off|switch off|deactivate|remove|bypass|lift) (?:all |any |your |the )*(?:safety|content|ethical|moderation) (?:filters|rules|guidelines|restrictions|checks|guardrails|safeguards|protocols)\b",
     ],
     safety_off_weak: &[
+        r"(?:restrictions|filters|safety|guardrails|censorship|limits|rules|safeguards|moderation) (?:are |is )?(?:now )?off\b",
         r"(?:safety|security|content) (?:rules|restrictions|guidelines|filters|policies|guardrails|checks|protocols|limits) (?:(?:now|are|have|has|been|were|will) )*(?:no longer (?:apply|applies|in effect|active|valid)|disabled|lifted|suspended|off|removed|turned off)",
     ],
     special_mode: &[
@@ -156,6 +159,8 @@ pub(super) const EN: Language = Language {
     ],
     addressee: &["you", "your", "assistant", "ai", "model", "chatbot", r"answers?", "respond", "reply"],
     authority: &[
+        r"(?:full|complete|unrestricted|elevated|top) (?:admin|administrator|root|sudo|superuser|security) (?:rights|privileges|access|permissions|clearance)",
+        r"treat (?:all |every |any )?(?:messages?|requests?|instructions?|orders?) from (?:this|the) user as (?:(?:coming|if) )?(?:from )?(?:the |an? )?(?:system )?(?:administrator|admin|developer|operator|root|system|owner)",
         r"(?:has|have) (?:been )?granted you (?:full |complete |unrestricted )?(?:admin|administrator|root|sudo|superuser|elevated|owner) (?:rights|privileges|access|permissions)",
         r"as your (?:developer|creator|administrator|admin|operator|owner)",
         r"(?:the )?user (?:has|holds|is granted|was granted|now has|possesses|got) (?:full |complete |unrestricted |unlimited )?(?:admin|administrator|root|sudo|superuser|owner|elevated|god|master) (?:rights|privileges|access|permissions|level|clearance|role|status)",
@@ -165,6 +170,7 @@ pub(super) const EN: Language = Language {
         r"(?:authori[sz]ation|clearance) (?:level )?(?:is |has been )?(?:granted|confirmed|verified)",
     ],
     skip_confirmation: &[
+        r"without (?:asking|checking|confirming|confirmation|approval)(?: (?:first|anyone|the user|me|us))?",
         r"(?:never|don't|do not|dont|no need to) (?:ask|check|confirm)(?: (?:first|anyone|the user|me|us))? before (?:deleting|removing|wiping|dropping|running|executing|sending|paying|transferring|overwriting|destroying|purchasing|buying)",
         r"(?:never|don't|do not|dont|no need to|without|stop|not) (?:ask(?:ing)?|request(?:ing)?|wait(?:ing)?|prompt(?:ing)?|check(?:ing)?|seek(?:ing)?) (?:for |with |the user for )?(?:the user'?s? |any |a |further )?(?:confirmation|permission|approval|consent|authori[sz]ation|verification)",
         r"skip (?:all |any |the |every )?(?:confirmations?|approvals?|verification|safety checks|security checks|permission checks)",

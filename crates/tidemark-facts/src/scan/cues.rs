@@ -193,9 +193,13 @@ fn language_sources(lang: &Language) -> Sources {
         }
     }
     if let (Some(i), Some(u)) = (alt(lang.new_role), alt(lang.unrestricted)) {
-        singles.push((format!("{start}{i}{ROLE_GAP}{u}"), false));
+        // Both parts are whole words in a spaced script: "ты" is not the start of "тысяча", and
+        // "dan" is not the end of "jordan".
+        let end = if s == Script::Spaced { END } else { "" };
+        let join = if s == Script::Spaced { format!(r"(?:{ROLE_GAP}[^\w])?") } else { ROLE_GAP.to_owned() };
+        singles.push((format!("{start}{i}{end}{join}{u}"), false));
         if lang.object_first {
-            singles.push((format!("{start}{u}{ROLE_GAP}{i}"), false));
+            singles.push((format!("{start}{u}{ROLE_GAP}{start}{i}{end}"), false));
         }
     }
     let bounded = |words: &[&str]| -> Option<String> {
@@ -228,6 +232,7 @@ fn marker_sources() -> Vec<String> {
     let names = r"(?:system|sys|system message|system prompt|system note|system notice|system override|admin|administrator|developer|root|operator|sistema|systeme|система|系统|系統|システム)";
     vec![
         r"<\|\s*(?:im_start|im_end|im_sep|system|user|assistant|endoftext|end_of_text|begin_of_text|start_header_id|end_header_id|eot_id|eom_id|end_of_turn|start_of_turn|tool_call|tool|developer)\s*\|>".to_owned(),
+        r"(?:\A|[^\w])(?:you are|you're|eres|tu es|vous etes|du bist|voce e|sei|ты|你是|あなたは|أنت|انت|तुम)\s*(?:now|ahora|maintenant|jetzt|agora|ora|теперь|现在|今)?[\s,:]*dan(?:[^\w]|$)".to_owned(),
         r"\[/?inst\]|<</?sys>>|<start_of_turn>|<end_of_turn>|</?(?:system|system_prompt|system-prompt)\s*>".to_owned(),
         format!(r"\[{names}\]\s*[:\-—]?\s*(?:[\w']+\s+){{0,2}}?{INSTRUCTIONISH}"),
         format!(r"#{{2,}}\s*(?:system|instructions?|system prompt|admin)\s*#{{2,}}\s*{INSTRUCTIONISH}"),

@@ -62,6 +62,8 @@ pub(super) const DE: Language = Language {
         "und",
     ],
     earlier: &[
+        r"die (?:man )?(?:dir|ihnen) (?:gegeben|gesagt) (?:wurden|hat)",
+        r"die du bekommen hast",
         "vorherigen",
         "vorherige",
         "vorigen",
@@ -75,13 +77,13 @@ pub(super) const DE: Language = Language {
         "ursprunglichen",
         "ursprungliche",
         "anfanglichen",
-        "alle",
         "deine",
         "deinen",
         "system",
         "oben",
     ],
     instructions: &[
+        r"alles (?:bisherige|vorherige|obige|davor|zuvor gesagte)",
         r"was (?:man )?(?:dir|ihnen) (?:gesagt|aufgetragen|befohlen) (?:wurde|hat)",
         "anweisung",
         "instruktion",
@@ -106,6 +108,10 @@ pub(super) const DE: Language = Language {
         "leitlinie",
     ],
     reveal: &[
+        "was ist",
+        "wie lautet",
+        "wie lauten",
+        "was sind",
         "zeige",
         "zeig",
         "zeigen",
@@ -134,6 +140,7 @@ pub(super) const DE: Language = Language {
         r"(?:ursprunglichen|versteckten|geheimen|internen) (?:anweisungen|instruktionen|prompt)",
     ],
     new_role: &[
+        "tu so als",
         "du bist jetzt",
         "du bist ab jetzt",
         "ab jetzt bist du",
@@ -152,6 +159,7 @@ pub(super) const DE: Language = Language {
         "du wirst",
     ],
     unrestricted: &[
+        r"keine (?:einschrankungen|beschrankungen|regeln|grenzen|filter|richtlinien|zensur)",
         r"ohne (?:jegliche |irgendwelche |alle |deine |jede )?(?:einschrankungen|beschrankungen|regeln|filter|zensur|grenzen|richtlinien|ethik|limits|moral)",
         r"uneingeschrankt\w*",
         r"unzensiert\w*",
@@ -161,6 +169,8 @@ pub(super) const DE: Language = Language {
         r"keine (?:regeln|einschrankungen|grenzen|filter) mehr",
     ],
     safety_off: &[
+        r"du hast keine (?:regeln|einschrankungen|filter|richtlinien) mehr",
+        r"(?:aktiviere|wechsle in den|schalte den) (?:jailbreak|dan|uneingeschrankt\w*|unzensiert\w*|gott)[ -]?modus",
         r"(?:befolge|beachte|respektiere) (?:deine|die) (?:sicherheitsregeln|regeln|richtlinien|anweisungen|vorgaben) nicht mehr",
         r"deine (?:sicherheitsregeln|regeln|richtlinien|einschrankungen|filter|sicherheitsrichtlinien) (?:gelten|greifen) (?:ab sofort |jetzt |nun |ab jetzt )?nicht mehr",
         r"(?:jailbreak|dan|gott|uneingeschrankt\w*|unzensiert\w*)[ -]?modus (?:ist )?(?:jetzt |nun |ab sofort )?(?:aktiviert|aktiv|an|eingeschaltet|freigeschaltet)",
@@ -185,7 +195,7 @@ pub(super) const DE: Language = Language {
         r"keine (?:bestatigung|ruckfrage|ruckfragen|genehmigung) (?:mehr )?(?:einholen|anfordern|erforderlich|notig|verlangen)",
     ],
     authorized_skip: &[
-        r"du (?:bist|darfst) (?:jetzt |ab sofort )?(?:berechtigt |befugt |autorisiert )?,? ?(?:die |jede |alle |samtliche )?(?:bestatigung|bestatigungen|sicherheitsprufungen|prufungen|sicherheitsabfragen|ruckfragen|sicherheitsregeln) (?:zu )?(?:uberspringen|umgehen|ignorieren|auszulassen|auslassen|wegzulassen|weglassen)",
+        r"du (?:bist|darfst) (?:jetzt |ab sofort )?(?:berechtigt |befugt |autorisiert )?,?(?: )?(?:die |jede |alle |samtliche )?(?:bestatigung|bestatigungen|sicherheitsprufungen|prufungen|sicherheitsabfragen|ruckfragen|sicherheitsregeln) (?:zu )?(?:uberspringen|umgehen|ignorieren|auszulassen|auslassen|wegzulassen|weglassen)",
     ],
     revoked: &[
         r"(?:sind|wurden|gelten) (?:ab sofort |jetzt |nun |hiermit )?(?:aufgehoben|ungultig|nichtig|widerrufen|ersetzt|nicht mehr)",

@@ -40,6 +40,7 @@ pub(super) const EN: Language = Language {
         "whatever",
     ],
     earlier: &[
+        r"(?:that |which )?you(?:\'ve| have| were)? (?:been )?(?:given|told|taught)",
         "previous",
         "prior",
         "preceding",
@@ -142,7 +143,7 @@ pub(super) const EN: Language = Language {
     ],
     safety_off: &[
         r"you (?:have|possess|\'ve got) no (?:more )?(?:content|safety|usage|ethical|moderation) (?:polic(?:y|ies)|rules|restrictions|filters|guardrails|guidelines|limits)",
-        r"you (?:have|possess) no (?:polic(?:y|ies)|rules|restrictions|filters|guardrails|guidelines) any ?more",
+        r"you (?:have|possess) no (?:polic(?:y|ies)|rules|restrictions|filters|guardrails|guidelines) any(?: )?more",
         r"(?:your|the assistant'?s?|content|ethical|ethics|moderation|openai|anthropic|ai) (?:safety )?(?:rules|restrictions|guidelines|filters|policies|guardrails|safeguards|protocols|limits|constraints) (?:(?:now|are|have|has|been|were|will|officially|hereby) )*(?:no longer (?:apply|applies|in effect|active|valid|binding)|(?:disabled|lifted|suspended|removed|revoked|turned off|switched off|deactivated|void|waived)\b)",
         r"(?:guardrails|safeguards|safety filters|content filters|safety checks|safety protocols|safety layer|content moderation) (?:are |is |have been |has been )?(?:now )?(?:disabled|off|removed|lifted|bypassed|suspended|deactivated)\b",
         r"(?:jailbreak|dan|god|unrestricted|uncensored|unfiltered|chaos|evil|no limits?) mode (?:is |has been )?(?:now )?(?:enabled|activated|on|engaged|unlocked|active)\b",
@@ -184,6 +185,6 @@ pub(super) const EN: Language = Language {
         r"(?:are|is) (?:now |hereby |officially )?(?:void|null and void|cancell?ed|revoked|obsolete|invalid|no longer valid|no longer in effect|overridden|superseded|replaced|lifted)",
         r"no longer (?:apply|applies|count|counts|matter|matters|stand|stands|hold)",
         r"(?:have|has) (?:now )?been (?:cancell?ed|revoked|overridden|superseded|replaced|lifted|withdrawn|removed)",
-        r"(?:do|does) not (?:apply|count|matter) any ?more",
+        r"(?:do|does) not (?:apply|count|matter) any(?: )?more",
     ],
 };

@@ -11,6 +11,10 @@ pub(super) const ES: Language = Language {
     negation_after: "",
     gap_exclude: "",
     ignore: &[
+        "no tengas en cuenta",
+        "no tenga en cuenta",
+        "no tomes en cuenta",
+        "no hagas caso a",
         "ignora",
         "ignore",
         "ignorar",
@@ -65,6 +69,7 @@ pub(super) const ES: Language = Language {
         "nos",
     ],
     earlier: &[
+        r"que (?:te|se te) (?:dieron|dimos|han dado|dio|indicaron)",
         "anteriores",
         "previas",
         "previos",
@@ -77,11 +82,11 @@ pub(super) const ES: Language = Language {
         "del sistema",
         "de sistema",
         "tus",
-        "todas",
-        "todos",
         "de seguridad",
     ],
     instructions: &[
+        r"todo lo (?:anterior|de arriba|dicho)",
+        r"lo que (?:se )?(?:te )?(?:ha|han|habia) (?:dicho|indicado)",
         r"lo que (?:te|se te) (?:dijeron|han dicho|indicaron|ordenaron|ha dicho|dije)",
         "instruccion",
         "directri",
@@ -104,6 +109,8 @@ pub(super) const ES: Language = Language {
         "salvaguarda",
     ],
     reveal: &[
+        "cual es",
+        "cuales son",
         "revela",
         "revelar",
         "revele",
@@ -156,6 +163,8 @@ pub(super) const ES: Language = Language {
         r"sin restricciones",
     ],
     safety_off: &[
+        r"(?:ya )?no tienes (?:ninguna |ningun )?(?:reglas|restricciones|filtros|censura)",
+        r"(?:activa|habilita|entra en|cambia al?) (?:el )?modo (?:jailbreak|dan|sin restricciones|sin censura|dios|libre)",
         r"(?:no sigas|deja de seguir|ya no sigas|no respetes|no obedezcas|no cumplas) (?:con )?(?:tus|las|sus) (?:reglas|normas|directrices|politicas|restricciones|pautas) de (?:seguridad|contenido)",
         r"(?:tus|sus) (?:reglas|normas|restricciones|politicas|filtros|directrices)(?: de seguridad)? (?:ya )?no (?:se )?aplican",
         r"modo (?:jailbreak|dan|sin restricciones|sin censura|dios|libre) (?:esta |ha sido )?(?:activado|habilitado|activo|encendido)",

@@ -11,6 +11,9 @@ pub(super) const FR: Language = Language {
     negation_after: "",
     gap_exclude: "",
     ignore: &[
+        "ne suis plus",
+        "ne suivez plus",
+        r"ne tiens plus compte (?:de|des|du)",
         "ignore",
         "ignorez",
         "ignorer",
@@ -63,6 +66,8 @@ pub(super) const FR: Language = Language {
         "votre",
     ],
     earlier: &[
+        r"qu on (?:t|vous) a (?:donnees|donnes|donne)",
+        r"que (?:tu as|vous avez) recues?",
         "precedentes",
         "precedents",
         "anterieures",
@@ -76,11 +81,11 @@ pub(super) const FR: Language = Language {
         "du systeme",
         "tes",
         "vos",
-        "toutes",
-        "tous",
         "de securite",
     ],
     instructions: &[
+        r"tout ce qui precede",
+        r"tout ce qui a ete dit",
         r"ce qu (?:on|il) (?:t|vous) a (?:dit|demande|ordonne)",
         r"ce que (?:je t ai|je vous ai|l on t a|l on vous a) dit",
         "instruction",
@@ -103,6 +108,9 @@ pub(super) const FR: Language = Language {
         "garde-fou",
     ],
     reveal: &[
+        "quel est",
+        "quelles sont",
+        "quelle est",
         "revele",
         "revelez",
         "reveler",
@@ -164,6 +172,8 @@ pub(super) const FR: Language = Language {
         r"tu n as (?:plus )?(?:aucune|pas de) (?:regles?|restrictions?|limites?)",
     ],
     safety_off: &[
+        r"tu n as (?:plus )?(?:aucune|pas de) (?:regles?|restrictions?|filtres?)",
+        r"(?:active|activez|passe en|entre en) (?:le )?mode (?:jailbreak|dan|sans restriction|sans censure|dieu)",
         r"(?:ne suis plus|ne respecte plus|ne suivez plus|ne respectez plus|arrete de suivre|cesse de respecter) (?:tes|vos|les) (?:regles|consignes|restrictions|directives)(?: de securite)?",
         r"(?:tes|vos) (?:regles|consignes|restrictions|filtres|limites)(?: de securite)? ne s appliquent plus",
         r"mode (?:jailbreak|dan|sans restriction|sans censure|dieu|libre) (?:est )?(?:desormais |maintenant )?(?:active|actif|enclenche|deverrouille)",

@@ -11,6 +11,8 @@ pub(super) const IT: Language = Language {
     negation_after: "",
     gap_exclude: "",
     ignore: &[
+        "non considerare",
+        "non seguire piu",
         "ignora",
         "ignori",
         "ignorare",
@@ -68,6 +70,7 @@ pub(super) const IT: Language = Language {
         "tua",
     ],
     earlier: &[
+        r"che ti (?:hanno dato|sono state date|hanno detto)",
         "precedenti",
         "precedente",
         "anteriori",
@@ -79,11 +82,11 @@ pub(super) const IT: Language = Language {
         "di sistema",
         "tue",
         "tuoi",
-        "tutte",
-        "tutti",
         "di sicurezza",
     ],
     instructions: &[
+        r"(?:quello|cio) che (?:ti )?(?:hanno detto|e stato detto|ho detto|e stato chiesto)",
+        r"tutto quanto (?:sopra|detto prima)",
         r"quello che ti (?:hanno detto|e stato detto|ho detto)",
         "istruzion",
         "direttiv",
@@ -104,6 +107,8 @@ pub(super) const IT: Language = Language {
         "norme",
     ],
     reveal: &[
+        "qual e",
+        "quali sono",
         "rivela",
         "rivelare",
         "mostra",
@@ -132,6 +137,8 @@ pub(super) const IT: Language = Language {
         "la tua configurazione",
     ],
     new_role: &[
+        "fai finta",
+        "fingi",
         "ora sei",
         "adesso sei",
         "da ora in poi",
@@ -146,12 +153,15 @@ pub(super) const IT: Language = Language {
         "sarai",
     ],
     unrestricted: &[
+        r"non (?:avere|hai) (?:piu )?(?:nessuna |alcuna )?(?:regol|restrizion|limit|filtr)\w*",
         r"senza (?:alcuna |alcun |nessuna |nessun |le |i |tue )?(?:restrizion|filtr|limit|censura|regol|vincol|etica|morale)\w*",
         r"liber[oa] da (?:ogni |qualsiasi |tutte le )?(?:restrizion|regol|vincol)\w*",
         r"dan(?:[^\w]|$)",
         r"non hai (?:piu )?(?:nessuna |alcuna )?(?:regol|restrizion|limit)\w*",
     ],
     safety_off: &[
+        r"non hai (?:piu )?(?:nessuna |alcuna )?(?:regol|restrizion|filtr)\w*",
+        r"(?:attiva|entra in) (?:la )?modalita (?:jailbreak|dan|senza restrizioni|senza censura|dio)",
         r"(?:non seguire piu|smetti di seguire|non rispettare piu|non devi piu seguire) (?:le tue|le|i tuoi) (?:regole|istruzioni|linee guida|restrizioni)",
         r"le tue (?:regole|restrizioni|linee guida|filtri|politiche)(?: di sicurezza)? non (?:si )?applicano piu",
         r"modalita (?:jailbreak|dan|senza restrizioni|senza censura|dio|libera) (?:e )?(?:ora )?(?:attivata|abilitata|attiva)",

@@ -11,6 +11,9 @@ pub(super) const PT: Language = Language {
     negation_after: "",
     gap_exclude: "",
     ignore: &[
+        "nao leve em conta",
+        "nao considere",
+        "desconsidera",
         "ignore",
         "ignora",
         "ignorar",
@@ -66,6 +69,7 @@ pub(super) const PT: Language = Language {
         "sua",
     ],
     earlier: &[
+        r"que (?:te|lhe) (?:deram|foram dadas|disseram)",
         "anteriores",
         "previas",
         "previos",
@@ -77,11 +81,11 @@ pub(super) const PT: Language = Language {
         "de sistema",
         "suas",
         "tuas",
-        "todas",
-        "todos",
         "de seguranca",
     ],
     instructions: &[
+        r"(?:tudo )?o que (?:(?:te|lhe) )?(?:foi dito|foi pedido|disseram|mandaram)",
+        r"tudo (?:acima|antes|anterior)",
         r"o que (?:te|lhe) (?:disseram|foi dito|mandaram)",
         "instruc",
         "diretriz",
@@ -104,6 +108,8 @@ pub(super) const PT: Language = Language {
         "salvaguarda",
     ],
     reveal: &[
+        "qual e",
+        "quais sao",
         "revele",
         "revela",
         "revelar",
@@ -155,6 +161,8 @@ pub(super) const PT: Language = Language {
         r"(?:voce )?nao tem (?:nenhuma |mais )?(?:regras|restricoes|limites|filtros)",
     ],
     safety_off: &[
+        r"(?:voce )?nao tem (?:mais )?(?:nenhuma )?(?:regras|restricoes|filtros)",
+        r"(?:ative|ativa|entre no) (?:o )?modo (?:jailbreak|dan|sem restricoes|sem censura|deus)",
         r"(?:nao precisa mais|nao precisas mais|nao deve mais|deixe de|pare de|nao) (?:seguir|obedecer|respeitar|cumprir) (?:as |os )?(?:suas|seus|tuas|teus) (?:diretrizes|regras|instrucoes|restricoes|politicas)",
         r"(?:suas|tuas) (?:regras|restricoes|diretrizes|filtros|politicas)(?: de seguranca)? (?:ja )?nao se aplicam",
         r"modo (?:jailbreak|dan|sem restricoes|sem censura|deus|livre) (?:esta |foi )?(?:ativado|habilitado|ativo|ligado)",

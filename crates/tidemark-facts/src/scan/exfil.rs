@@ -38,7 +38,7 @@ const UPLOAD: &str = r#"(?:\s-d(?:\s|['"@])|\s--data(?:-binary|-raw|-urlencode|-
 /// Things whose sending to a paste service is an attack.
 const PASTE_OBJECT: &str = r"\b(?:it|this|them|everything|output|results?|answers?|responses?|logs?|contents?|data|files?|conversation|chat|history|messages?|transcript|memory|summary|keys?|secrets?|credentials|tokens?|passwords?|env)\b";
 /// A DNS lookup with a variable or command output in the name.
-const DNS_LOOKUP: &str = r"\b(?:nslookup|dig|host|drill|ping|resolvectl\s+query|getent\s+hosts)\b[^\n|;&]{0,80}?(?:\$\(|`|\$\{?[a-z_][a-z0-9_]*\}?[.\-])";
+const DNS_LOOKUP: &str = r"\b(?:nslookup|dig|host|drill|ping|resolvectl\s+query|getent\s+hosts)\b[^\n|;&`]{0,80}?(?:\$\(|`[^`\n]{1,80}`[.\-]|\$\{?[a-z_][a-z0-9_]*\}?[.\-])";
 /// Prose that tells someone to smuggle data through DNS names.
 const DNS_PROSE: &str = r"\b(?:encod\w*|embed\w*|leak\w*|smuggl\w*|exfiltrat\w*|stash\w*|hide|hiding|send\w*|append\w*|prepend\w*|chunk\w*|put)\b[^.\n]{0,80}?\b(?:as|in|into|inside|within|via|through)\s+(?:(?:a|the|dns|multiple|separate|random|its|their|own)\s+)*(?:sub-?domains?|dns (?:queries|query|lookups?|requests?|labels?|names?|records?)|hostnames?)\b";
 

@@ -17,7 +17,7 @@
 //!   English pattern. `decancer` was the other candidate; it folds far more aggressively (whole
 //!   scripts to lower-case ASCII), which would destroy the Russian, Arabic and Hindi text the cues
 //!   need to read, and it brings a larger table for little gain here.
-//! - [`decoded`]: base64, hex and percent-encoded runs decoded, when the result is readable
+//! - [`Decoder::decoded`]: base64, base32, hex and percent-encoded runs decoded, when the result is readable
 //!   UTF-8 text. Bounded by [`MAX_RUNS`], [`MAX_DECODED_BYTES`] and [`MAX_DEPTH`], so the work
 //!   stays linear in the input.
 //!
@@ -30,9 +30,10 @@ use regex::Regex;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
-/// At most this many encoded runs are decoded per level.
+/// At most this many runs of each encoding are decoded per level.
 pub(super) const MAX_RUNS: usize = 16;
-/// At most this many decoded bytes are produced for one scanned text, over all levels.
+/// At most this many bytes of readable decoded text are produced for one scanned text, over all
+/// levels.
 pub(super) const MAX_DECODED_BYTES: usize = 64 * 1024;
 /// Decoded text is itself searched for encoded runs this many times at most (base64 inside hex).
 pub(super) const MAX_DEPTH: usize = 2;
@@ -216,6 +217,7 @@ fn deleet(text: &str) -> String {
 /// The patterns that find encoded runs.
 pub(super) struct Decoder {
     base64: Regex,
+    base32: Regex,
     hex: Regex,
     percent: Regex,
 }
@@ -233,6 +235,8 @@ impl Decoder {
         Some(Self {
             // 16 characters decode to 12 bytes, enough for a short order.
             base64: Regex::new(r"[A-Za-z0-9+/_\-]{16,}={0,2}").ok()?,
+            // Upper-case RFC 4648 base32, as produced by `base32` and most encoders.
+            base32: Regex::new(r"[A-Z2-7]{16,}={0,6}").ok()?,
             // Plain hex pairs, or `\x41`, `0x41` and `%41`-free spaced forms such as `41 42 43`.
             hex: Regex::new(
                 r"(?i)(?:\\x[0-9a-f]{2}){6,}|(?:0x)?(?:[0-9a-f]{2}){8,}|(?:[0-9a-f]{2}[ :]){7,}[0-9a-f]{2}",
@@ -268,41 +272,38 @@ impl Decoder {
     /// One level of decoding: every encoded run of `text` that decodes to readable text.
     fn decode_level(&self, text: &str, budget: &mut usize) -> Vec<String> {
         let mut out = Vec::new();
-        let mut runs = 0;
-        let candidates = self
-            .base64
-            .find_iter(text)
-            .map(|m| (Encoding::Base64, m.as_str()))
-            .chain(self.hex.find_iter(text).map(|m| (Encoding::Hex, m.as_str())))
-            .chain(self.percent.find_iter(text).map(|m| (Encoding::Percent, m.as_str())));
-        for (encoding, run) in candidates {
-            if runs >= MAX_RUNS || *budget == 0 {
-                break;
-            }
-            if run.len() > MAX_RUN_LEN {
-                continue;
-            }
-            runs += 1;
-            let Some(bytes) = encoding.decode(run) else { continue };
-            if bytes.len() > *budget {
-                *budget = 0;
-                break;
-            }
-            *budget -= bytes.len();
-            if let Some(decoded) = readable_text(bytes)
-                && decoded != run
-            {
-                out.push(decoded);
+        let encodings = [
+            (Encoding::Base64, &self.base64),
+            (Encoding::Base32, &self.base32),
+            (Encoding::Hex, &self.hex),
+            (Encoding::Percent, &self.percent),
+        ];
+        for (encoding, pattern) in encodings {
+            // Each encoding gets its own run limit, so a text full of long words cannot use up the
+            // attempts before a hex or percent-encoded run is reached.
+            let runs = pattern.find_iter(text).filter(|m| m.len() <= MAX_RUN_LEN).take(MAX_RUNS);
+            for run in runs {
+                let Some(decoded) = encoding.decode(run.as_str()).and_then(readable_text) else { continue };
+                // Only readable output counts against the budget: padding a text with binary blobs
+                // does not push a real payload out.
+                if decoded.len() > *budget {
+                    return out;
+                }
+                *budget -= decoded.len();
+                if decoded != run.as_str() {
+                    out.push(decoded);
+                }
             }
         }
         out
     }
 }
 
-/// The three encodings the decoder knows.
+/// The encodings the decoder knows.
 #[derive(Clone, Copy)]
 enum Encoding {
     Base64,
+    Base32,
     Hex,
     Percent,
 }
@@ -318,6 +319,24 @@ impl Encoding {
                 } else {
                     STANDARD.decode(body).ok().or_else(|| general_purpose::STANDARD.decode(run).ok())
                 }
+            }
+            Self::Base32 => {
+                let mut out = Vec::with_capacity(run.len() * 5 / 8);
+                let (mut buffer, mut bits) = (0u32, 0u32);
+                for b in run.trim_end_matches('=').bytes() {
+                    let value = match b {
+                        b'A'..=b'Z' => b - b'A',
+                        b'2'..=b'7' => b - b'2' + 26,
+                        _ => return None,
+                    };
+                    buffer = (buffer << 5 | u32::from(value)) & 0xFFFF;
+                    bits += 5;
+                    if bits >= 8 {
+                        bits -= 8;
+                        out.push(u8::try_from((buffer >> bits) & 0xFF).ok()?);
+                    }
+                }
+                Some(out)
             }
             Self::Hex => {
                 let digits: Vec<u8> = run

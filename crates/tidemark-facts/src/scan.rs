@@ -24,8 +24,8 @@
 //! Besides the text itself, the injection and exfiltration checks read
 //! normalised views of it (see `normalize.rs`): NFKC with invisible characters
 //! removed and lower case, a view with look-alike letters folded to ASCII, a
-//! view with split words joined, and the decoded form of embedded base64, hex
-//! and percent-encoded runs (bounded in count, size and depth). Injection cues
+//! view with split words joined, and the decoded form of embedded base64,
+//! base32, hex and percent-encoded runs (bounded in count, size and depth). Injection cues
 //! come from per-language word tables (`cues.rs`, currently English, Spanish,
 //! French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic and
 //! Hindi) plus language-neutral chat-template and role markers. Whatever a
@@ -251,7 +251,7 @@ impl fmt::Debug for Scanner {
 
 /// The checks that read the matching views of a text (see `normalize.rs`) rather than the text
 /// itself: the multilingual cues and role markers, the newer exfiltration shapes, and the decoder
-/// of embedded base64, hex and percent-encoded runs.
+/// of embedded base64, base32, hex and percent-encoded runs.
 pub(crate) struct ViewRules {
     cues: Cues,
     exfil: Exfil,
@@ -259,6 +259,7 @@ pub(crate) struct ViewRules {
 }
 
 impl ViewRules {
+    /// Compiles every part, or returns `None` if a pattern fails (see the comment on `RULES`).
     fn compile() -> Option<Self> {
         Some(Self { cues: Cues::compile()?, exfil: Exfil::compile()?, decoder: Decoder::compile()? })
     }

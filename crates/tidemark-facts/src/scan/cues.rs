@@ -93,13 +93,26 @@ pub(super) struct Language {
     pub(super) authorized_skip: &'static [&'static str],
     /// What is said of the model's instructions to cancel them ("are void", "no longer apply").
     pub(super) revoked: &'static [&'static str],
+    /// A complement right after an instruction object that gives it an everyday scope ("the
+    /// instructions *for the furniture*"); its groups capture the words it is made of (an
+    /// adjective in between, the word it is about). Empty if the language puts such modifiers
+    /// before the noun.
+    pub(super) complement: &'static str,
 }
 
 /// One compiled cue.
 struct Cue {
     regex: Regex,
     negatable: bool,
+    /// Whether an everyday complement after the match disarms it (see [`Language::complement`]).
+    scoped: bool,
     language: usize,
+}
+
+/// The complement check of one language.
+struct Complement {
+    complement: Regex,
+    earlier: Regex,
 }
 
 /// Two cues that must both be in the text.
@@ -114,8 +127,14 @@ pub(super) struct Cues {
     pairs: Vec<Pair>,
     negation_before: Vec<Option<Regex>>,
     negation_after: Vec<Option<Regex>>,
+    complements: Vec<Option<Complement>>,
+    model_words: Regex,
     markers: Vec<Regex>,
 }
+
+/// Words after a complement that keep an instruction object about the model ("the instructions
+/// of the system", "las instrucciones del asistente").
+const MODEL_WORDS: &str = r"\A(?:system\w*|sistema|systeme|систем\w*|assist\w*|asistente|ia|ai|ki|model\w*|модел\w*|bot|chatbot|developer|desarrollador\w*|entwickler\w*|developpeur\w*|desenvolvedor\w*|sviluppator\w*|разработчик\w*|operat\w*|admin\w*|safety|seguridad|securite|sicherheit\w*|seguranca|sicurezza|безопасност\w*|user|usuario|utilisateur|benutzer|utente|пользовател\w*|prompt\w*|промпт\w*|conversa\w*|conversation|chat\w*|unterhaltung|gesprach\w*|разговор\w*|диалог\w*|context\w*|kontext\w*|contesto|above|arriba|oben|sopra|acima|выше|دردشة|المحادثة)\z";
 
 /// `(?:a|b|c)` with spaces turned into separators; `None` for an empty list.
 fn alternation(words: &[&str], script: Script) -> Option<String> {
@@ -133,8 +152,21 @@ fn alternation(words: &[&str], script: Script) -> Option<String> {
 /// The regex sources of one language: single cues with whether a negation disarms them, and
 /// pairs of cues that must both be present.
 struct Sources {
-    singles: Vec<(String, bool)>,
+    singles: Vec<Single>,
     pairs: Vec<(String, String)>,
+}
+
+/// The source of one single cue.
+struct Single {
+    source: String,
+    negatable: bool,
+    scoped: bool,
+}
+
+impl Single {
+    fn new(source: String, negatable: bool) -> Self {
+        Self { source, negatable, scoped: false }
+    }
 }
 
 /// The regex sources of one language's families.
@@ -168,28 +200,29 @@ fn language_sources(lang: &Language) -> Sources {
     let obj = |o: &String| if s == Script::Spaced { format!(r"{o}\w*") } else { o.clone() };
     if let Some(v) = &ignore {
         if let Some(o) = &strong {
-            singles.push((format!("{start}{v}{}{}", gap_of(5), obj(o)), true));
+            let source = format!("{start}{v}{}{}", gap_of(5), obj(o));
+            singles.push(Single { source, negatable: true, scoped: true });
             if lang.object_first {
-                singles.push((format!("{start}{}{}{v}", obj(o), gap_of(4)), true));
+                singles.push(Single::new(format!("{start}{}{}{v}", obj(o), gap_of(4)), true));
             }
         }
         if let (Some(q), Some(w)) = (&earlier, &weak) {
-            singles.push((format!("{start}{v}{}{q}{}{}", gap_of(4), gap_of(3), obj(w)), true));
-            singles.push((format!("{start}{v}{}{}{}{q}", gap_of(4), obj(w), gap_of(2)), true));
+            singles.push(Single::new(format!("{start}{v}{}{q}{}{}", gap_of(4), gap_of(3), obj(w)), true));
+            singles.push(Single::new(format!("{start}{v}{}{}{}{q}", gap_of(4), obj(w), gap_of(2)), true));
             if lang.object_first {
-                singles.push((format!("{start}{q}{}{}{}{v}", gap_of(3), obj(w), gap_of(4)), true));
+                singles.push(Single::new(format!("{start}{q}{}{}{}{v}", gap_of(3), obj(w), gap_of(4)), true));
             }
         }
     }
     // "your previous instructions are void": a qualifier, an instruction object, a cancellation.
     if let (Some(q), Some(o), Some(r)) = (&earlier, &strong, alt(lang.revoked)) {
-        singles.push((format!("{start}{q}{}{}{}{r}", gap_of(3), obj(o), gap_of(2)), false));
-        singles.push((format!("{start}{}{}{q}{}{r}", obj(o), gap_of(1), gap_of(2)), false));
+        singles.push(Single::new(format!("{start}{q}{}{}{}{r}", gap_of(3), obj(o), gap_of(2)), false));
+        singles.push(Single::new(format!("{start}{}{}{q}{}{r}", obj(o), gap_of(1), gap_of(2)), false));
     }
     if let (Some(r), Some(p)) = (alt(lang.reveal), alt(lang.system_prompt)) {
-        singles.push((format!("{start}{r}{}{p}", gap_of(4)), true));
+        singles.push(Single::new(format!("{start}{r}{}{p}", gap_of(4)), true));
         if lang.object_first {
-            singles.push((format!("{start}{p}{}{r}", gap_of(4)), true));
+            singles.push(Single::new(format!("{start}{p}{}{r}", gap_of(4)), true));
         }
     }
     if let (Some(i), Some(u)) = (alt(lang.new_role), alt(lang.unrestricted)) {
@@ -197,9 +230,9 @@ fn language_sources(lang: &Language) -> Sources {
         // "dan" is not the end of "jordan".
         let end = if s == Script::Spaced { END } else { "" };
         let join = if s == Script::Spaced { format!(r"(?:{ROLE_GAP}[^\w])?") } else { ROLE_GAP.to_owned() };
-        singles.push((format!("{start}{i}{end}{join}{u}"), false));
+        singles.push(Single::new(format!("{start}{i}{end}{join}{u}"), false));
         if lang.object_first {
-            singles.push((format!("{start}{u}{ROLE_GAP}{start}{i}{end}"), false));
+            singles.push(Single::new(format!("{start}{u}{ROLE_GAP}{start}{i}{end}"), false));
         }
     }
     let bounded = |words: &[&str]| -> Option<String> {
@@ -207,7 +240,7 @@ fn language_sources(lang: &Language) -> Sources {
     };
     for (words, negatable) in [(lang.safety_off, false), (lang.authorized_skip, true)] {
         if let Some(a) = alt(words) {
-            singles.push((format!("{start}{a}"), negatable));
+            singles.push(Single::new(format!("{start}{a}"), negatable));
         }
     }
     let mode_or_you: Vec<&str> = lang.special_mode.iter().chain(lang.addressee).copied().collect();
@@ -253,10 +286,11 @@ impl Cues {
         let mut pairs = Vec::new();
         let mut negation_before = Vec::new();
         let mut negation_after = Vec::new();
+        let mut complements = Vec::new();
         for (index, lang) in languages::LANGUAGES.iter().enumerate() {
             let Sources { singles, pairs: pair_sources } = language_sources(lang);
-            for (source, negatable) in singles {
-                cues.push(Cue { regex: Regex::new(&source).ok()?, negatable, language: index });
+            for Single { source, negatable, scoped } in singles {
+                cues.push(Cue { regex: Regex::new(&source).ok()?, negatable, scoped, language: index });
             }
             for (first, second) in pair_sources {
                 pairs.push(Pair { first: Regex::new(&first).ok()?, second: Regex::new(&second).ok()? });
@@ -274,9 +308,17 @@ impl Cues {
             };
             negation_before.push(optional(lang.negation_before, "end")?);
             negation_after.push(optional(lang.negation_after, "start")?);
+            complements.push(match (lang.complement.is_empty(), alternation(lang.earlier, lang.script)) {
+                (false, Some(earlier)) => Some(Complement {
+                    complement: Regex::new(&format!(r"\A(?:{})", lang.complement)).ok()?,
+                    earlier: Regex::new(&format!(r"\A{earlier}\z")).ok()?,
+                }),
+                _ => None,
+            });
         }
         let markers = marker_sources().iter().map(|s| Regex::new(s).ok()).collect::<Option<Vec<_>>>()?;
-        Some(Self { cues, pairs, negation_before, negation_after, markers })
+        let model_words = Regex::new(MODEL_WORDS).ok()?;
+        Some(Self { cues, pairs, negation_before, negation_after, complements, model_words, markers })
     }
 
     /// The language codes, in table order (for tests and messages).
@@ -332,6 +374,9 @@ impl Cues {
                 if cue.negatable && self.negated(cue.language, view, found.start(), found.end()) {
                     continue;
                 }
+                if cue.scoped && self.everyday_scope(cue.language, view, found.end()) {
+                    continue;
+                }
                 return Some(phrase(found.as_str()));
             }
         }
@@ -342,6 +387,21 @@ impl Cues {
             }
         }
         None
+    }
+
+    /// Whether the instruction object that ends at `end` is followed by a complement about
+    /// something other than the model ("olvida las instrucciones *de montaje*").
+    fn everyday_scope(&self, language: usize, view: &str, end: usize) -> bool {
+        let Some(Some(check)) = self.complements.get(language) else { return false };
+        let after = view.get(end..).map(|a| head(a, 60)).unwrap_or_default();
+        let Some(caps) = check.complement.captures(after) else { return false };
+        // Every captured word (an adjective between noun and complement, the word the complement
+        // is about) must be ordinary: "las instrucciones anteriores de la conversación" stays an
+        // override because of "anteriores" and "conversación".
+        caps.iter()
+            .skip(1)
+            .flatten()
+            .all(|word| !check.earlier.is_match(word.as_str()) && !self.model_words.is_match(word.as_str()))
     }
 
     /// Whether a negation sits right before or after the match. The match's own language is

@@ -187,4 +187,5 @@ pub(super) const EN: Language = Language {
         r"(?:have|has) (?:now )?been (?:cancell?ed|revoked|overridden|superseded|replaced|lifted|withdrawn|removed)",
         r"(?:do|does) not (?:apply|count|matter) any(?: )?more",
     ],
+    complement: r"\s+(?:for|of|on|about|from)\s+(?:(?:the|a|an|this|that|my|our)\s+)?(\w+)",
 };

@@ -196,4 +196,5 @@ pub(super) const ES: Language = Language {
         r"(?:quedan|estan|han sido|fueron) (?:anuladas|canceladas|revocadas|invalidadas|reemplazadas|sustituidas)",
         r"son nulas",
     ],
+    complement: r"\s+(?:(\w+)\s+)?(?:de|del|para|sobre)\s+(?:(?:la|el|los|las|un|una|mi|nuestro|nuestra|tu|tus|su|sus)\s+)?(\w+)",
 };

@@ -98,6 +98,10 @@ pub(super) struct Language {
     /// adjective in between, the word it is about). Empty if the language puts such modifiers
     /// before the noun.
     pub(super) complement: &'static str,
+    /// A modifier right before an instruction object in languages that put it there ("会議の指示",
+    /// "जोड़ने के पुराने निर्देश"), ending at the end of the text before the object. If it names
+    /// neither earlier context nor the model, the object has an everyday scope. Empty if unused.
+    pub(super) modifier: &'static str,
 }
 
 /// One compiled cue.
@@ -111,8 +115,16 @@ struct Cue {
 
 /// The complement check of one language.
 struct Complement {
-    complement: Regex,
+    /// The complement after the object, if the language has one.
+    complement: Option<Regex>,
+    /// The modifier before the object, if the language has one.
+    modifier: Option<Regex>,
+    /// The object itself, to find it inside a match.
+    object: Regex,
+    /// A whole word that is an earlier-context qualifier.
     earlier: Regex,
+    /// An earlier-context qualifier anywhere in a modifier.
+    earlier_in: Regex,
 }
 
 /// Two cues that must both be in the text.
@@ -129,8 +141,12 @@ pub(super) struct Cues {
     negation_after: Vec<Option<Regex>>,
     complements: Vec<Option<Complement>>,
     model_words: Regex,
+    model_in: Regex,
     markers: Vec<Regex>,
 }
+
+/// Model words inside a modifier in a script without spaces (or Hindi).
+const MODEL_IN: &str = r"系统|系統|システム|助手|アシスタント|模型|モデル|ai|开发者|開發者|開発者|安全|对话|對話|会話|सिस्टम|एआई|सहायक|मॉडल|डेवलपर|सुरक्षा|बातचीत";
 
 /// Words after a complement that keep an instruction object about the model ("the instructions
 /// of the system", "las instrucciones del asistente").
@@ -203,7 +219,8 @@ fn language_sources(lang: &Language) -> Sources {
             let source = format!("{start}{v}{}{}", gap_of(5), obj(o));
             singles.push(Single { source, negatable: true, scoped: true });
             if lang.object_first {
-                singles.push(Single::new(format!("{start}{}{}{v}", obj(o), gap_of(4)), true));
+                let source = format!("{start}{}{}{v}", obj(o), gap_of(4));
+                singles.push(Single { source, negatable: true, scoped: true });
             }
         }
         if let (Some(q), Some(w)) = (&earlier, &weak) {
@@ -308,17 +325,42 @@ impl Cues {
             };
             negation_before.push(optional(lang.negation_before, "end")?);
             negation_after.push(optional(lang.negation_after, "start")?);
-            complements.push(match (lang.complement.is_empty(), alternation(lang.earlier, lang.script)) {
-                (false, Some(earlier)) => Some(Complement {
-                    complement: Regex::new(&format!(r"\A(?:{})", lang.complement)).ok()?,
-                    earlier: Regex::new(&format!(r"\A{earlier}\z")).ok()?,
-                }),
+            let optional_regex = |source: &str| -> Option<Option<Regex>> {
+                if source.is_empty() { Some(None) } else { Regex::new(source).ok().map(Some) }
+            };
+            let complement = optional_regex(&if lang.complement.is_empty() {
+                String::new()
+            } else {
+                format!(r"\A(?:{})", lang.complement)
+            })?;
+            let modifier = optional_regex(lang.modifier)?;
+            let parts = (alternation(lang.earlier, lang.script), alternation(lang.instructions, lang.script));
+            complements.push(match parts {
+                (Some(earlier), Some(object)) if complement.is_some() || modifier.is_some() => {
+                    Some(Complement {
+                        complement,
+                        modifier,
+                        object: Regex::new(&object).ok()?,
+                        earlier: Regex::new(&format!(r"\A{earlier}\z")).ok()?,
+                        earlier_in: Regex::new(&earlier).ok()?,
+                    })
+                }
                 _ => None,
             });
         }
         let markers = marker_sources().iter().map(|s| Regex::new(s).ok()).collect::<Option<Vec<_>>>()?;
         let model_words = Regex::new(MODEL_WORDS).ok()?;
-        Some(Self { cues, pairs, negation_before, negation_after, complements, model_words, markers })
+        let model_in = Regex::new(MODEL_IN).ok()?;
+        Some(Self {
+            cues,
+            pairs,
+            negation_before,
+            negation_after,
+            complements,
+            model_words,
+            model_in,
+            markers,
+        })
     }
 
     /// The language codes, in table order (for tests and messages).
@@ -374,7 +416,7 @@ impl Cues {
                 if cue.negatable && self.negated(cue.language, view, found.start(), found.end()) {
                     continue;
                 }
-                if cue.scoped && self.everyday_scope(cue.language, view, found.end()) {
+                if cue.scoped && self.everyday_scope(cue.language, view, found.start(), found.end()) {
                     continue;
                 }
                 return Some(phrase(found.as_str()));
@@ -391,10 +433,23 @@ impl Cues {
 
     /// Whether the instruction object that ends at `end` is followed by a complement about
     /// something other than the model ("olvida las instrucciones *de montaje*").
-    fn everyday_scope(&self, language: usize, view: &str, end: usize) -> bool {
+    fn everyday_scope(&self, language: usize, view: &str, start: usize, end: usize) -> bool {
         let Some(Some(check)) = self.complements.get(language) else { return false };
+        if let Some(modifier) = &check.modifier {
+            // The object inside the match, and the modifier right before it.
+            let object_start = view
+                .get(start..end)
+                .and_then(|found| check.object.find(found))
+                .map(|object| start + object.start());
+            let before = object_start.and_then(|at| view.get(..at)).map(|b| tail(b, 40)).unwrap_or_default();
+            if let Some(found) = modifier.find(before) {
+                let words = found.as_str();
+                return !check.earlier_in.is_match(words) && !self.model_in.is_match(words);
+            }
+        }
+        let Some(complement) = &check.complement else { return false };
         let after = view.get(end..).map(|a| head(a, 60)).unwrap_or_default();
-        let Some(caps) = check.complement.captures(after) else { return false };
+        let Some(caps) = complement.captures(after) else { return false };
         // Every captured word (an adjective between noun and complement, the word the complement
         // is about) must be ordinary: "las instrucciones anteriores de la conversación" stays an
         // override because of "anteriores" and "conversación".

@@ -147,4 +147,5 @@ pub(super) const AR: Language = Language {
     ],
     revoked: &[r"(?:لم تعد|ما عادت) (?:سارية|صالحة|تنطبق|مطبقة)", r"(?:ملغاة|ملغية|باطلة)"],
     complement: r"\s+((?:ال|لل)\w+)",
+    modifier: r"",
 };

@@ -201,4 +201,5 @@ pub(super) const DE: Language = Language {
         r"(?:sind|wurden|gelten) (?:ab sofort |jetzt |nun |hiermit )?(?:aufgehoben|ungultig|nichtig|widerrufen|ersetzt|nicht mehr)",
     ],
     complement: r"\s+(?:zum|zur|fur|von|vom|des|der|uber|fuer)\s+(?:(?:die|der|das|den|dem|einen|eine|unseres|unserer|deines|deiner|ihres|ihrer)\s+)?(\w+)",
+    modifier: r"",
 };

@@ -188,4 +188,5 @@ pub(super) const EN: Language = Language {
         r"(?:do|does) not (?:apply|count|matter) any(?: )?more",
     ],
     complement: r"\s+(?:for|of|on|about|from)\s+(?:(?:the|a|an|this|that|my|our)\s+)?(\w+)",
+    modifier: r"",
 };

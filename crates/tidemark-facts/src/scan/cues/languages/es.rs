@@ -197,4 +197,5 @@ pub(super) const ES: Language = Language {
         r"son nulas",
     ],
     complement: r"\s+(?:(\w+)\s+)?(?:de|del|para|sobre)\s+(?:(?:la|el|los|las|un|una|mi|nuestro|nuestra|tu|tus|su|sus)\s+)?(\w+)",
+    modifier: r"",
 };

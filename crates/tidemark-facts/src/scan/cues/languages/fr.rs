@@ -203,4 +203,5 @@ pub(super) const FR: Language = Language {
         r"(?:sont|ont ete) (?:annulees|revoquees|remplacees|caduques|nulles)",
     ],
     complement: r"\s+(?:(\w+)\s+)?(?:de|du|des|d'|d’|pour|sur)\s*(?:(?:la|le|les|l'|l’|un|une|mon|ma|notre|ton|ta|tes|votre|vos)\s*)?(\w+)",
+    modifier: r"",
 };

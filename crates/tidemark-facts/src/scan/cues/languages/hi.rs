@@ -160,4 +160,5 @@ pub(super) const HI: Language = Language {
     ],
     revoked: &[r"अब (?:मान्य|लागू) नहीं", r"(?:रद्द|निरस्त) (?:हो गए|कर दिए गए|हैं)"],
     complement: r"",
+    modifier: r"\S+\s+(?:के|की|का)\s+(?:\S+\s+)?\z",
 };

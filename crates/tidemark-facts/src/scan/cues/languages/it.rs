@@ -192,4 +192,5 @@ pub(super) const IT: Language = Language {
         r"sono (?:state )?(?:annullate|revocate|sostituite)",
     ],
     complement: r"\s+(?:(\w+)\s+)?(?:di|del|della|dei|delle|dello|degli|per|su|sul|sulla|dell'|dell’)\s*(?:(?:il|la|lo|i|gli|le|un|una|mio|mia|nostro|nostra|tuo|tua|tuoi|tue)\s+)?(\w+)",
+    modifier: r"",
 };

@@ -134,4 +134,5 @@ pub(super) const JA: Language = Language {
     ],
     revoked: &[r"(?:すべて|全て|全部)?(?:取り消|無効|撤回|廃止|適用されません)"],
     complement: r"",
+    modifier: r"[^\s。、！？の]{1,8}の\s*\z",
 };

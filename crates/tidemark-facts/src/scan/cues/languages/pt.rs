@@ -205,4 +205,5 @@ pub(super) const PT: Language = Language {
         r"(?:foram|estao) (?:anuladas|canceladas|revogadas|substituidas)",
     ],
     complement: r"\s+(?:(\w+)\s+)?(?:de|do|da|dos|das|para|sobre)\s+(?:(?:o|a|os|as|um|uma|meu|minha|nosso|nossa|seu|sua|seus|suas|teu|tua|teus|tuas)\s+)?(\w+)",
+    modifier: r"",
 };

@@ -164,4 +164,5 @@ pub(super) const RU: Language = Language {
         r"(?:отменены|аннулированы|недействительны)",
     ],
     complement: r"\s+(?:по|для|к|о|об)\s+(\w+)",
+    modifier: r"",
 };

@@ -186,4 +186,5 @@ pub(super) const ZH: Language = Language {
         r"(?:全部|都|已经|已經|已)?(?:作废|作廢|失效|无效|無效|被取消|被撤销|撤销|撤銷|不再有效|不再适用|不再適用)",
     ],
     complement: r"",
+    modifier: r"[^\s。，！？、的]{1,8}的\s*\z",
 };

@@ -296,7 +296,11 @@ impl ViewRules {
                 return Some(threat);
             }
         }
-        views.iter().find_map(|view| self.exfil.find(view)).map(|pattern| Threat::Exfiltration { pattern })
+        let remote = |clause: &str| rules.has_remote_host(clause);
+        views
+            .iter()
+            .find_map(|view| self.exfil.find(view).or_else(|| self.cues.find_exfiltration(view, remote)))
+            .map(|pattern| Threat::Exfiltration { pattern })
     }
 }
 

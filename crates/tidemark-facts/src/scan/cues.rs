@@ -22,7 +22,7 @@ mod languages;
 
 use regex::Regex;
 
-use super::rules::{readable, tail};
+use super::rules::{clauses, is_local_authority, readable, tail};
 
 /// Separator between two words of a spaced language: whitespace and the punctuation people put
 /// between words to dodge filters.
@@ -102,6 +102,12 @@ pub(super) struct Language {
     /// "जोड़ने के पुराने निर्देश"), ending at the end of the text before the object. If it names
     /// neither earlier context nor the model, the object has an everyday scope. Empty if unused.
     pub(super) modifier: &'static str,
+    /// Verbs that send something somewhere ("envía", "发送"). Empty for English, whose
+    /// sentences are judged by the send checks of `rules.rs` (with their benign compounds such as
+    /// "password reset").
+    pub(super) send: &'static [&'static str],
+    /// Conversation data and secrets that must not be sent anywhere ("la conversación", "密码").
+    pub(super) conversation: &'static [&'static str],
 }
 
 /// One compiled cue.
@@ -143,7 +149,17 @@ pub(super) struct Cues {
     model_words: Regex,
     model_in: Regex,
     markers: Vec<Regex>,
+    /// A send verb of any language.
+    send_any: Regex,
+    /// Conversation data or a secret, in any language.
+    data_any: Regex,
+    /// A markdown link or image whose URL ends in an empty query value; group 2 its authority.
+    empty_link: Regex,
 }
+
+/// A markdown link or image whose URL ends with an empty query value (`?q=`).
+const EMPTY_LINK: &str =
+    r"(!?)\[[^\]\n]{0,200}\]\(\s*<?(?:https?:)?//([^/\s)>?#]+)[^\s)>]*[?&][\w.\-]+=\s*>?\)";
 
 /// Model words inside a modifier in a script without spaces (or Hindi).
 const MODEL_IN: &str = r"系统|系統|システム|助手|アシスタント|模型|モデル|ai|开发者|開發者|開発者|安全|对话|對話|会話|सिस्टम|एआई|सहायक|मॉडल|डेवलपर|सुरक्षा|बातचीत";
@@ -351,6 +367,19 @@ impl Cues {
         let markers = marker_sources().iter().map(|s| Regex::new(s).ok()).collect::<Option<Vec<_>>>()?;
         let model_words = Regex::new(MODEL_WORDS).ok()?;
         let model_in = Regex::new(MODEL_IN).ok()?;
+        let union = |pick: fn(&Language) -> &'static [&'static str]| -> Option<Regex> {
+            let parts: Vec<String> = languages::LANGUAGES
+                .iter()
+                .filter_map(|l| {
+                    alternation(pick(l), l.script)
+                        .map(|a| if l.script == Script::Spaced { format!(r"{START}{a}\w*") } else { a })
+                })
+                .collect();
+            Regex::new(&parts.join("|")).ok()
+        };
+        let send_any = union(|l| l.send)?;
+        let data_any = union(|l| l.conversation)?;
+        let empty_link = Regex::new(EMPTY_LINK).ok()?;
         Some(Self {
             cues,
             pairs,
@@ -360,6 +389,9 @@ impl Cues {
             model_words,
             model_in,
             markers,
+            send_any,
+            data_any,
+            empty_link,
         })
     }
 
@@ -429,6 +461,33 @@ impl Cues {
             }
         }
         None
+    }
+
+    /// The first sentence in any table language that sends conversation data or a secret to a
+    /// place `remote` accepts, or a markdown link with an empty query value in a text that talks
+    /// about conversation data. Returns the exfiltration pattern name.
+    pub(super) fn find_exfiltration(
+        &self,
+        view: &str,
+        remote: impl Fn(&str) -> bool,
+    ) -> Option<&'static str> {
+        for caps in self.empty_link.captures_iter(view) {
+            let (Some(bang), Some(authority)) = (caps.get(1), caps.get(2)) else { continue };
+            if !is_local_authority(authority.as_str()) && self.data_any.is_match(view) {
+                return Some(if bang.as_str().is_empty() {
+                    "markdown_link_exfil"
+                } else {
+                    "markdown_image_query"
+                });
+            }
+        }
+        let sends =
+            |clause: &str| self.send_any.is_match(clause) && self.data_any.is_match(clause) && remote(clause);
+        // Sentences end at `.`, `!` or `?` followed by a space, and at the ideographic full stop.
+        clauses(view)
+            .flat_map(|clause| clause.split(['。', '！', '？']))
+            .any(sends)
+            .then_some("send_sensitive_data")
     }
 
     /// Whether the instruction object that ends at `end` is followed by a complement about

@@ -189,4 +189,6 @@ pub(super) const EN: Language = Language {
     ],
     complement: r"\s+(?:for|of|on|about|from)\s+(?:(?:the|a|an|this|that|my|our)\s+)?(\w+)",
     modifier: r"",
+    send: &[],
+    conversation: &[],
 };

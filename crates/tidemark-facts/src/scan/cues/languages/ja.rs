@@ -135,4 +135,16 @@ pub(super) const JA: Language = Language {
     revoked: &[r"(?:すべて|全て|全部)?(?:取り消|無効|撤回|廃止|適用されません)"],
     complement: r"",
     modifier: r"[^\s。、！？の]{1,8}の\s*\z",
+    send: &[r"送信", r"送って", r"送る", r"アップロード", r"転送", r"投稿", r"貼り付け"],
+    conversation: &[
+        r"会話",
+        r"チャット履歴",
+        r"パスワードを",
+        r"apiキー",
+        r"認証情報",
+        r"秘密",
+        r"記憶",
+        r"システムプロンプト",
+        r"ユーザーデータ",
+    ],
 };

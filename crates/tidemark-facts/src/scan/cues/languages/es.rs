@@ -177,7 +177,18 @@ pub(super) const ES: Language = Language {
     special_mode: &[
         r"modo (?:de )?(?:desarrollador|developer|dev|depuracion|administrador|mantenimiento|root) (?:esta |ha sido |queda )?(?:activado|habilitado|activo|encendido)",
     ],
-    addressee: &["tu", "tus", "usted", "asistente", "ia", "modelo", r"respuestas?", "responde"],
+    addressee: &[
+        "contesta",
+        "puedes",
+        "tu",
+        "tus",
+        "usted",
+        "asistente",
+        "ia",
+        "modelo",
+        r"respuestas?",
+        "responde",
+    ],
     authority: &[
         r"(?:el )?usuario (?:tiene|posee|cuenta con) (?:derechos|permisos|privilegios|acceso) (?:de )?(?:root|administrador|admin|superusuario|totales|completos|ilimitados)",
         r"(?:el )?usuario es (?:el |un )?(?:administrador|root|superusuario|propietario del sistema)",
@@ -189,6 +200,7 @@ pub(super) const ES: Language = Language {
         r"omite (?:la |las )?(?:confirmacion|confirmaciones)",
     ],
     authorized_skip: &[
+        r"(?:tienes|tiene) (?:permiso|autorizacion) (?:para|de) (?:omitir|saltar|saltarte|ignorar|evitar|eludir) (?:las |la |los |el |toda |todas )*(?:confirmacion|verificacion|seguridad|comprobaciones|aprobacion|restricciones|controles)",
         r"(?:estas|esta|quedas|has sido) autorizad[oa] (?:a|para) (?:omitir|saltar|saltarte|ignorar|evitar|eludir) (?:la |las |los |el |toda |todas )*(?:confirmacion|verificacion|seguridad|comprobaciones|aprobacion|restricciones|controles)",
     ],
     revoked: &[

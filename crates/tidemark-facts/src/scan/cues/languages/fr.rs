@@ -180,13 +180,28 @@ pub(super) const FR: Language = Language {
         r"(?:desactive|desactivez|supprime|supprimez|ignore) (?:tes|vos|les|tous les|toutes les) (?:filtres|restrictions|regles|garde fous) de (?:securite|contenu)",
     ],
     safety_off_weak: &[
+        r"(?:les )?(?:regles|consignes|restrictions|filtres|politiques|mesures) de (?:securite|contenu|moderation) (?:sont|ont ete) (?:desormais |maintenant )?(?:desactive|leve|suspendu|supprime|annule|coupe)e?s?",
         r"(?:les )?(?:regles|consignes|restrictions|filtres|politiques|mesures) de (?:securite|contenu|moderation) (?:ne s appliquent plus|sont (?:desormais |maintenant )?(?:desactivees|levees|suspendues|supprimees|annulees))",
     ],
     special_mode: &[
         r"mode (?:developpeur|developer|dev|debogage|administrateur|maintenance) (?:est )?(?:desormais |maintenant )?(?:active|actif|enclenche|deverrouille)",
     ],
-    addressee: &["tu", "tes", "ton", "vous", "vos", "assistant", "ia", "modele", r"reponses?", "reponds"],
+    addressee: &[
+        "peux",
+        "repondez",
+        "tu",
+        "tes",
+        "ton",
+        "vous",
+        "vos",
+        "assistant",
+        "ia",
+        "modele",
+        r"reponses?",
+        "reponds",
+    ],
     authority: &[
+        r"en tant qu (?:administrateur|admin|developpeur|createur|proprietaire)",
         r"(?:l )?utilisateur (?:a|possede|dispose de|detient) (?:les |des )?(?:droits|privileges|acces) (?:d )?(?:administrateur|admin|root|superutilisateur|complets|illimites)",
         r"(?:l )?utilisateur est (?:l |un )?(?:administrateur|admin|root|superutilisateur|proprietaire)",
         r"je suis (?:l |ton |votre |un )?(?:administrateur|developpeur|createur)",
@@ -196,6 +211,7 @@ pub(super) const FR: Language = Language {
         r"sans (?:demander |attendre |aucune )?(?:de |d |la )?(?:confirmation|permission|autorisation|validation)",
     ],
     authorized_skip: &[
+        r"je (?:t|vous) (?:autorise|permets) (?:a|d|de) (?:ignorer|sauter|contourner|omettre|passer|eviter) (?:la |les |le |toute |toutes )*(?:confirmations?|verifications?|validations?|securite|controles|restrictions)",
         r"(?:tu es|vous etes) (?:desormais )?autorise(?:e|s)? a (?:ignorer|sauter|contourner|omettre|passer|eviter) (?:la |les |le |toute |toutes )*(?:confirmations?|verifications?|validations?|securite|controles|restrictions)",
     ],
     revoked: &[

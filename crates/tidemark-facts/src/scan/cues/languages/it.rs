@@ -168,13 +168,26 @@ pub(super) const IT: Language = Language {
         r"(?:disattiva|rimuovi|ignora) (?:i tuoi|le tue|i|le|tutti i|tutte le) (?:filtri|restrizioni|regole) di (?:sicurezza|contenuto)",
     ],
     safety_off_weak: &[
+        r"(?:regole|restrizioni|filtri|linee guida|politiche) di (?:sicurezza|contenuto) (?:sono )?(?:stati |state )?(?:disattivat|sospes|rimoss|revocat|spent)\w*",
         r"(?:le )?(?:regole|norme|restrizioni|politiche|filtri|linee guida) di (?:sicurezza|contenuto) non (?:si )?applicano piu",
         r"(?:regole|restrizioni|filtri) di sicurezza (?:sono )?(?:state )?(?:disattivat|sospes|rimoss|revocat)\w*",
     ],
     special_mode: &[
         r"modalita (?:sviluppatore|developer|dev|debug|amministratore|manutenzione) (?:e )?(?:ora )?(?:attivata|abilitata|attiva)",
     ],
-    addressee: &["tu", "tue", "tuo", "tuoi", "assistente", "ia", "modello", r"rispost\w*", "rispondi"],
+    addressee: &[
+        "puoi",
+        r"rispond\w*",
+        "tu",
+        "tue",
+        "tuo",
+        "tuoi",
+        "assistente",
+        "ia",
+        "modello",
+        r"rispost\w*",
+        "rispondi",
+    ],
     authority: &[
         r"(?:l )?utente (?:ha|possiede|dispone di) (?:i |dei )?(?:diritti|permessi|privilegi|accesso) (?:di )?(?:root|amministratore|admin|superutente|completi|illimitati)",
         r"(?:l )?utente e (?:l |un )?(?:amministratore|root|superutente|proprietario)",

@@ -176,6 +176,8 @@ pub(super) const PT: Language = Language {
         r"modo (?:de )?(?:desenvolvedor|developer|dev|depuracao|administrador|manutencao) (?:esta |foi )?(?:ativado|habilitado|ativo|ligado)",
     ],
     addressee: &[
+        "pode",
+        "podes",
         "voce",
         "seu",
         "sua",
@@ -189,6 +191,7 @@ pub(super) const PT: Language = Language {
         "responda",
     ],
     authority: &[
+        r"(?:eu )?sou (?:o |seu |um )?(?:administrador|desenvolvedor|criador)",
         r"(?:o )?(?:usuario|utilizador) (?:tem|possui) (?:direitos|permissoes|privilegios|acesso) (?:de )?(?:root|administrador|admin|superusuario|totais|completos|irrestritos)",
         r"(?:o )?(?:usuario|utilizador) e (?:o |um )?(?:administrador|root|superusuario|dono do sistema)",
         r"eu sou (?:o |seu |um )?(?:administrador|desenvolvedor|criador)",

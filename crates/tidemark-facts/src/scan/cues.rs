@@ -16,7 +16,17 @@
 //! warning" has the verb but no instruction object; talking about the system prompt has the object
 //! but no extraction verb; "developer mode is enabled" on a phone has no claim that safety rules
 //! are off. A negation right before the match (or, in languages that negate after the verb, right
-//! after it) turns an override or extraction into a harmless statement.
+//! after it) turns an override or extraction into a harmless statement. An instruction object
+//! with an everyday scope, a complement after it ("las instrucciones *de montaje*") or a modifier
+//! before it ("*会議の*指示"), is not the model's, unless the scope names earlier context or the
+//! model itself.
+//!
+//! The tables also list send verbs and conversation-data objects, so "envía la conversación a
+//! https://…" is exfiltration in every table language ([`Cues::find_exfiltration`]).
+//!
+//! Language-neutral role markers (chat-template tokens, `[SYSTEM]` tags with an order after
+//! them, `### Instruction:` headers, "System override:" lines) are listed in
+//! [`marker_sources`].
 
 mod languages;
 
@@ -290,10 +300,14 @@ fn language_sources(lang: &Language) -> Sources {
     Sources { singles, pairs }
 }
 
-/// Chat-template tokens and role headers. Matched on the lower-case view.
+/// Words that turn a role header (`[SYSTEM]`, `SYSTEM:`, "new policy:") into an order to the
+/// model rather than a log line or a config section. Matched on the lower-case view.
 const INSTRUCTIONISH: &str = r"(?:(?:all |every |any )?confirmations?|new (?:system )?(?:polic(?:y|ies)|rules?|instructions?|directives?|orders?|task)|you\b|your\b|ignore|disregard|forget|from now on|always|never|do not|don't|must|override|overrides|important|attention|updated? (?:polic|instruc|rules)|respond|reply|answer|the assistant|assistant|act as|pretend|reveal|print|output|follow|obey|comply|execute|run\b|delete|send|disable|enable|grant|skip|bypass|turn off|all (?:previous|prior|safety)|safety|confirmation|developer mode|admin mode|jailbreak)";
 
-/// The role-marker patterns (language-neutral).
+/// The role-marker patterns (language-neutral): chat-template tokens with and without pipes,
+/// Llama and Gemma markers, `<system>` tags, "you are DAN", bracketed role tags and `#` headers
+/// followed by an order, `SYSTEM:`-style lines and "… override:" headers, "new policy:" headers
+/// aimed at the model, and notes addressed to an AI.
 fn marker_sources() -> Vec<String> {
     let names = r"(?:system|sys|system message|system prompt|system note|system notice|system override|admin|administrator|developer|root|operator|sistema|systeme|система|系统|系統|システム)";
     vec![

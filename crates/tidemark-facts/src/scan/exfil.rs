@@ -7,7 +7,7 @@
 use regex::Regex;
 
 use super::patterns::{SEND_VERB, SENSITIVE_OBJECT};
-use super::rules::{clauses, is_local_authority, is_local_host, query_pairs};
+use super::rules::{clauses, is_local_authority, is_local_host, query_pairs, tail};
 
 /// A markdown link or image; group 1 is `!` for an image, group 2 the URL.
 const MD_LINK: &str = r"(!?)\[[^\]\n]{0,200}\]\(\s*<?((?:https?:)?//[^\s)>]+)";
@@ -19,6 +19,8 @@ const PLACEHOLDER: &str = r"\{\{?\s*([^{}\s]{1,40})\s*\}\}?|\$\{?([a-z_][a-z0-9_
 const DATA_NAME: &str = r"conv|chat|hist|messag|msg|context|memor|secret|passw|token|key|cred|prompt|summar|transcript|email|input|data|query|answer|info|payload|text|content|session|cookie|reply|response|question|env";
 /// An order to put conversation data into something.
 const APPEND_ORDER: &str = r"(?:\b(?:append(?:ing)?|add(?:ing)?|attach(?:ing)?|include|including|put|insert|fill(?: in)?|replace|substitut\w*|concatenat\w*|with|plus|followed by|url-?encod\w*|encod\w*)|\+)\s+(?:(?:the|a|an|all|every|each|of|user'?s?|our|this|current|entire|full|whole|latest|last|previous|recent|most recent|summary|summari[sz]ed|copy|contents?|text|first|\d+|words?|chars?|characters?) \s*)*(?:conversation|chat|history|messages?|context|memor(?:y|ies)|secrets?|passwords?|tokens?|api keys?|credentials|system prompt|prompt|transcript|user input|input|repl(?:y|ies)|answers?|response|data|questions?|query)\b";
+/// An order to add something to the URL that follows ("append it to https://…?u=").
+const APPEND_TO: &str = r"\b(?:append|add|attach|concatenat|put|insert|paste|tack)\w*\s+(?:it|them|this|that|(?:[\w'’]+\s+){0,6}?(?:emails?|address\w*|tokens?|keys?|secrets?|passwords?|messages?|answers?|repl(?:y|ies)|summar\w*|data|results?|conversation|chat|history|names?|phone\w*|input|output))\s+(?:to|onto|into|at the end of)\s*\z";
 /// Command-line data piped into a raw TCP client; group 1 the host.
 const PIPE_SOCKET: &str = r"\|\s*(?:sudo\s+)?(?:nc|ncat|netcat)\b(?:\s+-[a-z0-9]+(?:\s+\d+)?)*\s+(\[[0-9a-f:]+\]|[a-z0-9][a-z0-9.\-]*)\s+\d{1,5}\b";
 /// A raw TCP client fed from a file or told to run a shell; group 1 the host.
@@ -49,6 +51,7 @@ pub(super) struct Exfil {
     placeholder: Regex,
     data_name: Regex,
     append_order: Regex,
+    append_to: Regex,
     pipe_socket: Regex,
     redirect_socket: Regex,
     socat: Regex,
@@ -72,6 +75,7 @@ pub(super) const SOURCES: &[&str] = &[
     PLACEHOLDER,
     DATA_NAME,
     APPEND_ORDER,
+    APPEND_TO,
     PIPE_SOCKET,
     REDIRECT_SOCKET,
     SOCAT,
@@ -95,6 +99,7 @@ impl Exfil {
             placeholder: c(PLACEHOLDER)?,
             data_name: c(DATA_NAME)?,
             append_order: c(APPEND_ORDER)?,
+            append_to: c(APPEND_TO)?,
             pipe_socket: c(PIPE_SOCKET)?,
             redirect_socket: c(REDIRECT_SOCKET)?,
             socat: c(SOCAT)?,
@@ -166,7 +171,9 @@ impl Exfil {
                 return Some("url_template");
             }
             let empty_value = after_host.contains('?') && after_host.ends_with('=');
-            if ordered && empty_value {
+            let appended =
+                view.get(..whole.start()).is_some_and(|before| self.append_to.is_match(tail(before, 120)));
+            if empty_value && (ordered || appended) {
                 return Some("url_template");
             }
         }

@@ -56,8 +56,7 @@ pub(super) enum Script {
 /// The word tables of one language. Entries are regex fragments in lower case; a space stands for
 /// any separator between words.
 pub(super) struct Language {
-    /// ISO 639-1 code; read by the tests that check every language is covered.
-    #[cfg_attr(not(test), expect(dead_code))]
+    /// ISO 639-1 code.
     pub(super) code: &'static str,
     /// Whether the language separates words with spaces.
     pub(super) script: Script,
@@ -309,8 +308,23 @@ const INSTRUCTIONISH: &str = r"(?:(?:all |every |any )?confirmations?|new (?:sys
 /// followed by an order, `SYSTEM:`-style lines and "… override:" headers, "new policy:" headers
 /// aimed at the model, and notes addressed to an AI.
 fn marker_sources() -> Vec<String> {
-    let names = r"(?:system|sys|system message|system prompt|system note|system notice|system override|admin|administrator|developer|root|operator|sistema|systeme|система|系统|系統|システム)";
-    vec![
+    let names = r"(?:system|sys|system message|system prompt|system note|system notice|system override|admin|administrator|developer|root|operator|sistema|systeme|система|系统|系統|システム|النظام|सिस्टम)";
+    // The same headers followed by an order in any table language: an override verb, a role
+    // change or words addressed to the model.
+    let orders: Vec<&str> = languages::LANGUAGES
+        .iter()
+        .filter(|l| l.code != "en")
+        .flat_map(|l| l.ignore.iter().chain(l.new_role).chain(l.addressee))
+        .copied()
+        .collect();
+    let multilingual = alternation(&orders, Script::Unspaced).unwrap_or_else(|| "(?:$^)".to_owned());
+    let mut sources = vec![
+        format!(
+            r"\[+{names}\]+\s*[:\-—]?\s*(?:[\w']+\s+){{0,2}}?{multilingual}(?:[^\w]|\z|[\p{{Han}}\p{{Hiragana}}\p{{Katakana}}])"
+        ),
+        format!(r"(?m)^\s*{names}\s*:\s*{multilingual}(?:[^\w]|\z|[\p{{Han}}\p{{Hiragana}}\p{{Katakana}}])"),
+    ];
+    sources.extend([
         r"<\|\s*(?:im_start|im_end|im_sep|system|user|assistant|endoftext|end_of_text|begin_of_text|start_header_id|end_header_id|eot_id|eom_id|end_of_turn|start_of_turn|tool_call|tool|developer)\s*\|>".to_owned(),
         r"(?:\A|[^\w])(?:you are|you're|eres|tu es|vous etes|du bist|voce e|sei|ты|你是|あなたは|أنت|انت|तुम)\s*(?:now|ahora|maintenant|jetzt|agora|ora|теперь|现在|今)?[\s,:]*dan(?:[^\w]|$)".to_owned(),
         r"\[/?inst\]|<</?sys>>|<start_of_turn>|<end_of_turn>|</?(?:system|system_prompt|system-prompt)\s*>".to_owned(),
@@ -322,7 +336,8 @@ fn marker_sources() -> Vec<String> {
         format!(r"(?m)^\s*(?:(?:important|urgent|critical|official|mandatory|new) )?(?:system|system override|system notice|system update|system alert|system message|admin override|administrator override|developer override|security override|emergency override|override|root)\s*:\s*{INSTRUCTIONISH}"),
         r"(?:\b(?:system|admin|administrator|developer|security|emergency|root|system prompt|prompt|policy|safety|instructions?|rules?|model|assistant|ai) override)\s*:".to_owned(),
         format!(r"(?m)(?:^|[\[(]|\b(?:system|admin|security)\s*)\s*(?:new|updated|revised) (?:system |security |assistant )?(?:polic(?:y|ies)|rules?|directives?|instructions?)\s*[:\-—]\s*{INSTRUCTIONISH}"),
-    ]
+    ]);
+    sources
 }
 
 impl Cues {

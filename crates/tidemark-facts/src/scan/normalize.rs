@@ -17,7 +17,7 @@
 //!   English pattern. `decancer` was the other candidate; it folds far more aggressively (whole
 //!   scripts to lower-case ASCII), which would destroy the Russian, Arabic and Hindi text the cues
 //!   need to read, and it brings a larger table for little gain here.
-//! - [`Decoder::decoded`]: base64, base32, hex and percent-encoded runs decoded, when the result is readable
+//! - [`Decoder::decoded`]: base64, base32, hex, percent-encoded and `\\u`/`&#` escaped runs decoded, when the result is readable
 //!   UTF-8 text. Bounded by [`MAX_RUNS`], [`MAX_DECODED_BYTES`] and [`MAX_DEPTH`], so the work
 //!   stays linear in the input.
 //!
@@ -220,6 +220,7 @@ pub(super) struct Decoder {
     base32: Regex,
     hex: Regex,
     percent: Regex,
+    escapes: Regex,
 }
 
 /// Base64 that tolerates missing padding, for both the standard and the URL-safe alphabet.
@@ -244,6 +245,10 @@ impl Decoder {
             .ok()?,
             // Text with at least three escapes, possibly mixed with plain characters.
             percent: Regex::new(r"(?:[^\s%]*%[0-9A-Fa-f]{2}){3,}[^\s%]*").ok()?,
+            // `\u0069\u0067…` (JSON, JavaScript) and `&#105;&#x67;…` (HTML) character escapes,
+            // possibly mixed with plain characters.
+            escapes: Regex::new(r"(?i)(?:[^\s\\&]{0,20}(?:\\u[0-9a-f]{4}|\\u\{[0-9a-f]{1,6}\}|&#x[0-9a-f]{1,6};|&#[0-9]{1,7};)){4,}[^\s\\&]*")
+                .ok()?,
         })
     }
 
@@ -277,6 +282,7 @@ impl Decoder {
             (Encoding::Base32, &self.base32),
             (Encoding::Hex, &self.hex),
             (Encoding::Percent, &self.percent),
+            (Encoding::Escapes, &self.escapes),
         ];
         for (encoding, pattern) in encodings {
             // Each encoding gets its own run limit, so a text full of long words cannot use up the
@@ -306,6 +312,8 @@ enum Encoding {
     Base32,
     Hex,
     Percent,
+    /// `\uXXXX` and HTML numeric character references.
+    Escapes,
 }
 
 impl Encoding {
@@ -352,6 +360,7 @@ impl Encoding {
                     .map(|pair| Some(hex_value(pair[0])? * 16 + hex_value(pair[1])?))
                     .collect()
             }
+            Self::Escapes => Some(unescape(run).into_bytes()),
             Self::Percent => {
                 let bytes = run.as_bytes();
                 let mut out = Vec::with_capacity(bytes.len());
@@ -373,6 +382,56 @@ impl Encoding {
             }
         }
     }
+}
+
+/// Replaces `\uXXXX`, `\u{X…}`, `&#N;` and `&#xX;` escapes by their characters; anything that
+/// is not a valid escape of a valid character is kept as it is.
+fn unescape(run: &str) -> String {
+    let mut out = String::with_capacity(run.len());
+    let mut rest = run;
+    while let Some(c) = rest.chars().next() {
+        let lower = rest.get(..3).map(str::to_ascii_lowercase).unwrap_or_default();
+        let parsed = if rest.starts_with("\\u{") || rest.starts_with("\\U{") {
+            rest.find('}').and_then(|end| {
+                let code = u32::from_str_radix(rest.get(3..end)?, 16).ok()?;
+                Some((char::from_u32(code)?, end + 1))
+            })
+        } else if rest.starts_with("\\u") || rest.starts_with("\\U") {
+            rest.get(2..6)
+                .and_then(|hex| u32::from_str_radix(hex, 16).ok())
+                .and_then(char::from_u32)
+                .map(|ch| (ch, 6))
+        } else if lower == "&#x" {
+            rest.find(';').and_then(|end| {
+                let code = u32::from_str_radix(rest.get(3..end)?, 16).ok()?;
+                Some((char::from_u32(code)?, end + 1))
+            })
+        } else if rest.starts_with("&#") {
+            rest.find(';').and_then(|end| {
+                let code = rest.get(2..end)?.parse::<u32>().ok()?;
+                Some((char::from_u32(code)?, end + 1))
+            })
+        } else {
+            None
+        };
+        match parsed {
+            Some((ch, used)) => {
+                out.push(ch);
+                rest = rest.get(used..).unwrap_or_default();
+            }
+            None => {
+                out.push(c);
+                rest = rest.get(c.len_utf8()..).unwrap_or_default();
+            }
+        }
+    }
+    out
+}
+
+/// [`unescape`] for the unit tests.
+#[cfg(test)]
+pub(super) fn unescape_for_tests(run: &str) -> String {
+    unescape(run)
 }
 
 /// The value of one hex digit.

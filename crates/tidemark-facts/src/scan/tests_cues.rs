@@ -116,6 +116,11 @@ fn decoder_reads_base64_hex_and_percent_runs() {
         decoder.decoded("NFTW433SMUQGC3DMEBYHEZLWNFXXK4ZANFXHG5DSOVRXI2LPNZZQ===="),
         vec![hidden.to_owned()]
     );
+    let js: String = hidden.chars().map(|c| format!("\\u{:04x}", u32::from(c))).collect();
+    assert_eq!(decoder.decoded(&js), vec![hidden.to_owned()]);
+    let html: String = hidden.chars().map(|c| format!("&#{};", u32::from(c))).collect();
+    assert_eq!(decoder.decoded(&html), vec![hidden.to_owned()]);
+    assert_eq!(normalize::unescape_for_tests("a\\u{1F600}&#x41;&#66;\\uZZZZ&#;"), "a😀AB\\uZZZZ&#;");
     // Two levels: base64 of base64.
     let twice = STANDARD.encode(STANDARD.encode(hidden));
     assert!(decoder.decoded(&twice).contains(&hidden.to_owned()));

@@ -27,9 +27,20 @@
 //! so the scan cannot be pushed into catastrophic backtracking by a crafted
 //! input, and it never panics.
 //!
-//! The scan is a heuristic filter tuned for short English facts. It is a
-//! layer of defence, not a proof: paraphrases, other languages, homoglyphs
-//! and encodings it does not know about get through.
+//! Besides the text itself, the injection and exfiltration checks read
+//! normalised views of it (see `normalize.rs`): NFKC with invisible characters
+//! removed and lower case, a view with look-alike letters folded to ASCII, a
+//! view with split words joined, and the decoded form of embedded base64,
+//! base32, hex and percent-encoded runs (bounded in count, size and depth). Injection cues
+//! come from per-language word tables (`cues.rs`, currently English, Spanish,
+//! French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic and
+//! Hindi) plus language-neutral chat-template and role markers. Whatever a
+//! view reveals is reported as the same threat, with the phrase as the view
+//! reads it.
+//!
+//! The scan is a heuristic filter tuned for short facts. It is a layer of
+//! defence, not a proof: paraphrases, languages without a table and encodings
+//! it does not know about get through.
 //!
 //! Decisions at the edges:
 //!
@@ -50,6 +61,12 @@
 //!   prompt".
 //! - Only loopback counts as local (`localhost`, `127.0.0.0/8`, `::1`,
 //!   `0.0.0.0`). Private network addresses count as remote.
+//! - A claim of authority ("the user has admin rights"), a special mode
+//!   ("developer mode is enabled") and an order to skip confirmation are each
+//!   harmless alone; the claim with the order, or the mode with safety rules
+//!   said to be off, is an injection.
+//! - A bare `[system]` is a config section; it counts as a role marker only
+//!   when an order follows it.
 //!
 //! ```
 //! use tidemark_facts::scan::{Scanner, SecretKind, Verdict};
@@ -67,6 +84,9 @@
 //! assert_eq!(secrets, vec![SecretKind::AwsAccessKeyId]);
 //! ```
 
+mod cues;
+mod exfil;
+mod normalize;
 mod patterns;
 mod rules;
 mod secret_checks;
@@ -76,10 +96,15 @@ mod secrets;
 mod secrets_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_cues;
 
 use std::fmt;
 use std::sync::LazyLock;
 
+use cues::Cues;
+use exfil::Exfil;
+use normalize::Decoder;
 use rules::{Rules, find_escape};
 
 /// What the scan decided about one text.
@@ -303,11 +328,68 @@ impl fmt::Display for SecretKind {
 pub struct Scanner {
     /// `None` only if a built-in pattern failed to compile; every scan then fails closed.
     rules: Option<&'static Rules>,
+    /// The checks on the normalised and decoded views; `None` under the same condition.
+    views: Option<&'static ViewRules>,
 }
 
 impl fmt::Debug for Scanner {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Scanner").field("ready", &self.rules.is_some()).finish()
+        f.debug_struct("Scanner").field("ready", &(self.rules.is_some() && self.views.is_some())).finish()
+    }
+}
+
+/// The checks that read the matching views of a text (see `normalize.rs`) rather than the text
+/// itself: the multilingual cues and role markers, the newer exfiltration shapes, and the decoder
+/// of embedded base64, base32, hex and percent-encoded runs.
+pub(crate) struct ViewRules {
+    cues: Cues,
+    exfil: Exfil,
+    decoder: Decoder,
+}
+
+impl ViewRules {
+    /// Compiles every part, or returns `None` if a pattern fails (see the comment on `RULES`).
+    fn compile() -> Option<Self> {
+        Some(Self { cues: Cues::compile()?, exfil: Exfil::compile()?, decoder: Decoder::compile()? })
+    }
+
+    /// The first threat found in the views of `text`: prompt injection in any view first, then
+    /// exfiltration. Decoded runs are judged by every check, including the ones of `rules.rs`.
+    fn find(&self, rules: &Rules, text: &str) -> Option<Threat> {
+        let view = normalize::view(text);
+        let folded = normalize::folded(&view);
+        let joined = normalize::joined(&folded);
+        let mut views = vec![view];
+        for extra in [folded, joined] {
+            if !views.contains(&extra) {
+                views.push(extra);
+            }
+        }
+        let decoded = self.decoder.decoded(text);
+        for plain in &decoded {
+            let view = normalize::view(plain);
+            let folded = normalize::folded(&view);
+            views.push(view);
+            views.push(folded);
+        }
+        for view in &views {
+            if let Some(threat) = rules.find_injection(view) {
+                return Some(threat);
+            }
+            if let Some(phrase) = self.cues.find(view) {
+                return Some(Threat::PromptInjection { phrase });
+            }
+        }
+        for plain in &decoded {
+            if let Some(threat) = rules.find_injection(plain).or_else(|| rules.find_exfiltration(plain)) {
+                return Some(threat);
+            }
+        }
+        let remote = |clause: &str| rules.has_remote_host(clause);
+        views
+            .iter()
+            .find_map(|view| self.exfil.find(view).or_else(|| self.cues.find_exfiltration(view, remote)))
+            .map(|pattern| Threat::Exfiltration { pattern })
     }
 }
 
@@ -323,28 +405,32 @@ impl Default for Scanner {
 // every text is rejected with `Threat::ScannerUnavailable` instead of the process panicking or
 // facts passing unchecked.
 static RULES: LazyLock<Option<Rules>> = LazyLock::new(Rules::compile);
+static VIEW_RULES: LazyLock<Option<ViewRules>> = LazyLock::new(ViewRules::compile);
 
 impl Scanner {
     /// Returns a scanner, compiling the shared patterns on first use in the process.
     #[must_use]
     pub fn new() -> Self {
-        Self { rules: RULES.as_ref() }
+        Self { rules: RULES.as_ref(), views: VIEW_RULES.as_ref() }
     }
 
     /// Scans one text.
     ///
     /// The checks run in a fixed order and the first rejection wins: terminal escapes, hidden
-    /// characters, prompt injection, exfiltration. Only a text with no rejection is searched for
-    /// secrets.
+    /// characters, prompt injection, exfiltration, and then the same two on the normalised and
+    /// decoded views of the text. Only a text with no rejection is searched for secrets.
     #[must_use]
     pub fn scan(&self, text: &str) -> Verdict {
-        let Some(rules) = self.rules else {
+        let (Some(rules), Some(views)) = (self.rules, self.views) else {
             return Verdict::Rejected(Threat::ScannerUnavailable);
         };
         if let Some(threat) = find_escape(text).or_else(|| rules.find_hidden(text)) {
             return Verdict::Rejected(threat);
         }
         if let Some(threat) = rules.find_injection(text).or_else(|| rules.find_exfiltration(text)) {
+            return Verdict::Rejected(threat);
+        }
+        if let Some(threat) = views.find(rules, text) {
             return Verdict::Rejected(threat);
         }
         rules.redact(text)

@@ -14,8 +14,16 @@ use tidemark_facts::scan::{Scanner, Verdict};
 
 const MALICIOUS: &str = include_str!("data/scan/malicious.jsonl");
 const BENIGN: &str = include_str!("data/scan/benign.jsonl");
+/// The development set of the secret detectors.
 const DEV_SECRETS_MALICIOUS: &str = include_str!("data/scan/dev-secrets-malicious.jsonl");
 const DEV_SECRETS_BENIGN: &str = include_str!("data/scan/dev-secrets-benign.jsonl");
+/// The development split of the multilingual, disguised, role-marker and exfiltration cues.
+const DEV_MALICIOUS: &str = include_str!("data/scan/dev-cues-malicious.jsonl");
+const DEV_BENIGN: &str = include_str!("data/scan/dev-cues-benign.jsonl");
+/// The categories of the development split.
+const DEV_CATEGORIES: &[&str] = &["injection", "multilingual", "disguised", "role_markers", "exfiltration"];
+/// The languages every multilingual family must cover, by the prefix of the sample's note.
+const DEV_LANGUAGES: &[&str] = &["en", "es", "fr", "de", "pt", "it", "zh", "ja", "ru", "ar", "hi"];
 
 /// The floor the corpus must not fall below.
 const MIN_SAMPLES: usize = 60;
@@ -34,20 +42,21 @@ struct Malicious {
     /// For redact samples, the secret that must be gone afterwards.
     #[serde(default)]
     secret: Option<String>,
-    /// The sample set a sample belongs to (`secrets` for the secret development set).
+    note: String,
+    /// For the development split: `injection`, `multilingual`, `disguised`, `role_markers` or
+    /// `exfiltration`.
     #[serde(default)]
     category: Option<String>,
-    note: String,
 }
 
 /// One sample the scan must leave alone.
 #[derive(Debug, Deserialize)]
 struct Benign {
     text: String,
-    /// The sample set a sample belongs to (`secrets` for the secret development set).
+    note: String,
+    /// For the development split, as for [`Malicious::category`].
     #[serde(default)]
     category: Option<String>,
-    note: String,
 }
 
 fn parse<T: for<'de> Deserialize<'de>>(name: &str, source: &str) -> Vec<T> {
@@ -71,6 +80,14 @@ fn benign() -> Vec<Benign> {
     let mut samples = parse("benign.jsonl", BENIGN);
     samples.extend(parse("dev-secrets-benign.jsonl", DEV_SECRETS_BENIGN));
     samples
+}
+
+fn dev_malicious() -> Vec<Malicious> {
+    parse("dev-cues-malicious.jsonl", DEV_MALICIOUS)
+}
+
+fn dev_benign() -> Vec<Benign> {
+    parse("dev-cues-benign.jsonl", DEV_BENIGN)
 }
 
 /// What went wrong with one malicious sample, if anything.
@@ -162,6 +179,70 @@ fn corpus_verdicts() {
         malicious.len(),
         benign.len()
     );
+    assert!(failures.is_empty(), "{} mismatches:\n  {}", failures.len(), failures.join("\n  "));
+}
+
+#[test]
+fn dev_corpus_has_enough_samples() {
+    let malicious = dev_malicious();
+    let benign = dev_benign();
+    assert!(malicious.len() >= 90, "only {} dev malicious samples", malicious.len());
+    assert!(benign.len() >= 90, "only {} dev benign samples", benign.len());
+    let category = |c: &Option<String>| c.clone().unwrap_or_default();
+    for sample in &malicious {
+        assert_eq!(sample.expect, "reject", "the dev split only has rejections: {sample:?}");
+        assert!(DEV_CATEGORIES.contains(&category(&sample.category).as_str()), "bad category in {sample:?}");
+    }
+    for sample in &benign {
+        assert!(DEV_CATEGORIES.contains(&category(&sample.category).as_str()), "bad category in {sample:?}");
+    }
+    let count = |name: &str| malicious.iter().filter(|s| category(&s.category) == name).count();
+    assert!(count("disguised") >= 10, "disguised: {}", count("disguised"));
+    assert!(count("role_markers") >= 10, "role_markers: {}", count("role_markers"));
+    assert!(count("exfiltration") >= 15, "exfiltration: {}", count("exfiltration"));
+    assert!(count("injection") >= 10, "injection: {}", count("injection"));
+    for language in DEV_LANGUAGES {
+        let prefix = format!("{language}:");
+        let attacks = malicious
+            .iter()
+            .filter(|s| category(&s.category) == "multilingual" && s.note.starts_with(&prefix))
+            .count();
+        assert!(attacks >= 5, "{language}: only {attacks} multilingual attacks");
+        let linter = format!("{language} linter");
+        assert!(benign.iter().any(|s| s.note.starts_with(&linter)), "no linter near miss in {language}");
+    }
+}
+
+#[test]
+fn dev_corpus_verdicts() {
+    let scanner = Scanner::new();
+    let mut failures = Vec::new();
+    for name in DEV_CATEGORIES {
+        let malicious: Vec<Malicious> =
+            dev_malicious().into_iter().filter(|s| s.category.as_deref() == Some(name)).collect();
+        let benign: Vec<Benign> =
+            dev_benign().into_iter().filter(|s| s.category.as_deref() == Some(name)).collect();
+        let missed: Vec<String> = malicious.iter().filter_map(|s| check_malicious(&scanner, s)).collect();
+        let flagged: Vec<String> = benign
+            .iter()
+            .filter_map(|s| match scanner.scan(&s.text) {
+                Verdict::Clean => None,
+                verdict => Some(format!(
+                    "expected clean, got {verdict:?}\n    text: {:?}\n    note: {}",
+                    s.text, s.note
+                )),
+            })
+            .collect();
+        println!(
+            "{name}: malicious {}/{} rejected; benign {}/{} accepted",
+            malicious.len() - missed.len(),
+            malicious.len(),
+            benign.len() - flagged.len(),
+            benign.len()
+        );
+        failures.extend(missed);
+        failures.extend(flagged);
+    }
     assert!(failures.is_empty(), "{} mismatches:\n  {}", failures.len(), failures.join("\n  "));
 }
 

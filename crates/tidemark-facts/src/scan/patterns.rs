@@ -85,13 +85,15 @@ pub(super) const INJECTION: &[(&str, bool)] = &[
         true,
     ),
     (r"\byou(?: have|'ve|’ve)? been jailbroken\b", false),
-    // Chat-template control tokens; a fact has no business containing them.
+    // Chat-template control tokens; a fact has no business containing them. A bare `[system]` is
+    // left to the role markers in `cues.rs`, which want an order after it, because config files
+    // have a `[system]` section.
     (
         r"<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id|begin_of_text|end_of_turn|start_of_turn)\|>",
         false,
     ),
     (
-        r"\[/?INST\]|<</?SYS>>|<start_of_turn>|<end_of_turn>|</?(?:system|system_prompt|system-prompt)>|\[(?:system|system prompt|system message)\]",
+        r"\[/?INST\]|<</?SYS>>|<start_of_turn>|<end_of_turn>|</?(?:system|system_prompt|system-prompt)>|\[(?:system prompt|system message)\]",
         false,
     ),
     // "system prompt:" and friends, used to open a fake block of instructions.
@@ -336,6 +338,13 @@ pub(super) const JOINING_SCRIPT: &str = r"\A[\p{Arabic}\p{Syriac}\p{Nko}\p{Mongo
 /// Query parameters that identify the click, not the user's data, and may be long.
 pub(super) const TRACKING_PARAMS: &[&str] =
     &["fbclid", "gclid", "msclkid", "dclid", "yclid", "mc_eid", "_ga", "igshid", "si", "utm_content"];
+
+/// Query parameter names that carry the signature of a signed URL (Azure SAS, S3 and GCS presigned URLs).
+///
+/// Their values are long base64 runs by design. They are credentials, which the
+/// secret detectors redact, not data being carried away.
+pub(super) const SIGNATURE_PARAMS: &[&str] =
+    &["sig", "signature", "x-amz-signature", "x-amz-security-token", "x-goog-signature"];
 
 /// Query parameter names an exfiltrating image uses to carry its payload.
 pub(super) const PAYLOAD_PARAMS: &[&str] = &[

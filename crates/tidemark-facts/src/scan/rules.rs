@@ -255,7 +255,9 @@ impl Rules {
             }
             let after_host = &whole.as_str()[authority.end() - whole.start()..];
             let carries_blob = query_pairs(after_host).any(|(name, value)| {
-                !TRACKING_PARAMS.contains(&name.to_ascii_lowercase().as_str())
+                let name = name.to_ascii_lowercase();
+                !TRACKING_PARAMS.contains(&name.as_str())
+                    && !SIGNATURE_PARAMS.contains(&name.as_str())
                     && self.blob.find_iter(value).any(|blob| looks_like_payload(blob.as_str()))
             });
             if carries_blob {

@@ -1,0 +1,609 @@
+//! Injection cues in many languages and the chat-template role markers, compiled from data.
+//!
+//! Each language in [`languages::LANGUAGES`] lists its words by role: verbs that throw away
+//! instructions ("ignore", "olvida", "忽略"), fillers that may sit between verb and object ("the",
+//! "all of"), qualifiers that point at the model's earlier context ("previous", "anteriores"),
+//! objects that only ever mean the model's instructions, and objects with an everyday meaning
+//! ("rules") that count only next to a qualifier. The same templates turn every language into
+//! regular expressions: verb + fillers + object, and the reverse order for languages that put the
+//! object first (German infinitives, Hindi, Japanese). Adding a language is adding a table.
+//!
+//! The cues are matched against the normalised views (lower case, NFKC, look-alikes folded, see
+//! `normalize.rs`), so the data is written in lower case, and Latin-script words without accents
+//! (the folded view drops them).
+//!
+//! Benign near misses stay benign because every family needs two parts: "ignore the linter
+//! warning" has the verb but no instruction object; talking about the system prompt has the object
+//! but no extraction verb; "developer mode is enabled" on a phone has no claim that safety rules
+//! are off. A negation right before the match (or, in languages that negate after the verb, right
+//! after it) turns an override or extraction into a harmless statement. An instruction object
+//! with an everyday scope, a complement after it ("las instrucciones *de montaje*") or a modifier
+//! before it ("*会議の*指示"), is not the model's, unless the scope names earlier context or the
+//! model itself.
+//!
+//! The tables also list send verbs and conversation-data objects, so "envía la conversación a
+//! https://…" is exfiltration in every table language ([`Cues::find_exfiltration`]).
+//!
+//! Language-neutral role markers (chat-template tokens, `[SYSTEM]` tags with an order after
+//! them, `### Instruction:` headers, "System override:" lines) are listed in
+//! [`marker_sources`].
+
+mod languages;
+
+use regex::Regex;
+
+use super::rules::{clauses, is_local_authority, readable, tail};
+
+/// Separator between two words of a spaced language: whitespace and the punctuation people put
+/// between words to dodge filters.
+const SEP: &str = r"[\s_*~\-,:;.'’«»“”„()\[\]/]+";
+/// The start of a word in a spaced language (the character before is consumed and trimmed later).
+const START: &str = r"(?:\A|[^\w])";
+/// The end of a word.
+const END: &str = r"(?:[^\w]|\z)";
+/// The longest stretch between the two parts of a role change ("you are now … unrestricted").
+const ROLE_GAP: &str = r"[^.!?\n。！？]{0,60}?";
+
+/// Whether words are separated by spaces.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Script {
+    /// Words separated by spaces: gaps are counted in filler words.
+    Spaced,
+    /// No spaces between words (Chinese, Japanese): gaps are counted in characters.
+    Unspaced,
+}
+
+/// The word tables of one language. Entries are regex fragments in lower case; a space stands for
+/// any separator between words.
+pub(super) struct Language {
+    /// ISO 639-1 code.
+    pub(super) code: &'static str,
+    /// Whether the language separates words with spaces.
+    pub(super) script: Script,
+    /// Whether the object can come before the verb ("alle Anweisungen ignorieren").
+    pub(super) object_first: bool,
+    /// A negation that ends right before a match.
+    pub(super) negation_before: &'static str,
+    /// A negation that starts right after a match (languages that negate after the verb).
+    pub(super) negation_after: &'static str,
+    /// Characters that may not sit in an unspaced gap (negation characters).
+    pub(super) gap_exclude: &'static str,
+    /// Verbs that throw instructions away.
+    pub(super) ignore: &'static [&'static str],
+    /// Words allowed between verb and object: articles, quantifiers, possessives.
+    pub(super) filler: &'static [&'static str],
+    /// Qualifiers that point at the model's earlier context.
+    pub(super) earlier: &'static [&'static str],
+    /// Objects that always mean the model's instructions.
+    pub(super) instructions: &'static [&'static str],
+    /// Objects with an everyday meaning, which count only with a qualifier.
+    pub(super) rules: &'static [&'static str],
+    /// Verbs that ask for text to be shown.
+    pub(super) reveal: &'static [&'static str],
+    /// Names of the model's hidden prompt.
+    pub(super) system_prompt: &'static [&'static str],
+    /// The start of a role change ("you are now", "act as").
+    pub(super) new_role: &'static [&'static str],
+    /// What makes a role change an attack ("without restrictions", "uncensored").
+    pub(super) unrestricted: &'static [&'static str],
+    /// Safety turned off, said to the model ("your safety rules no longer apply", "DAN mode on").
+    pub(super) safety_off: &'static [&'static str],
+    /// Safety rules said to be off, which counts only with a special mode or words to the model.
+    pub(super) safety_off_weak: &'static [&'static str],
+    /// A special mode switched on ("developer mode enabled"), harmless alone.
+    pub(super) special_mode: &'static [&'static str],
+    /// Words that address the model ("you", "assistant").
+    pub(super) addressee: &'static [&'static str],
+    /// A claim of authority ("the user has root rights"), harmless alone.
+    pub(super) authority: &'static [&'static str],
+    /// An order to skip confirmation, harmless alone.
+    pub(super) skip_confirmation: &'static [&'static str],
+    /// Permission to skip confirmation or safety checks, given to the model.
+    pub(super) authorized_skip: &'static [&'static str],
+    /// What is said of the model's instructions to cancel them ("are void", "no longer apply").
+    pub(super) revoked: &'static [&'static str],
+    /// A complement right after an instruction object that gives it an everyday scope ("the
+    /// instructions *for the furniture*"); its groups capture the words it is made of (an
+    /// adjective in between, the word it is about). Empty if the language puts such modifiers
+    /// before the noun.
+    pub(super) complement: &'static str,
+    /// A modifier right before an instruction object in languages that put it there ("会議の指示",
+    /// "जोड़ने के पुराने निर्देश"), ending at the end of the text before the object. If it names
+    /// neither earlier context nor the model, the object has an everyday scope. Empty if unused.
+    pub(super) modifier: &'static str,
+    /// Verbs that send something somewhere ("envía", "发送"). Empty for English, whose
+    /// sentences are judged by the send checks of `rules.rs` (with their benign compounds such as
+    /// "password reset").
+    pub(super) send: &'static [&'static str],
+    /// Conversation data and secrets that must not be sent anywhere ("la conversación", "密码").
+    pub(super) conversation: &'static [&'static str],
+}
+
+/// One compiled cue.
+struct Cue {
+    regex: Regex,
+    /// Whether the match must start a word: the pattern's leading [`START`] is checked by hand on
+    /// the character before the match instead, so that the pattern begins with its words and
+    /// the `regex` crate can skip to them with a literal search.
+    word_start: bool,
+    negatable: bool,
+    /// Whether an everyday complement after the match disarms it (see [`Language::complement`]).
+    scoped: bool,
+    language: usize,
+}
+
+/// The complement check of one language.
+struct Complement {
+    /// The complement after the object, if the language has one.
+    complement: Option<Regex>,
+    /// The modifier before the object, if the language has one.
+    modifier: Option<Regex>,
+    /// The object itself, to find it inside a match.
+    object: Regex,
+    /// A whole word that is an earlier-context qualifier.
+    earlier: Regex,
+    /// An earlier-context qualifier anywhere in a modifier.
+    earlier_in: Regex,
+}
+
+/// Two cues that must both be in the text.
+struct Pair {
+    first: Regex,
+    second: Regex,
+}
+
+/// Every compiled cue and marker.
+pub(super) struct Cues {
+    cues: Vec<Cue>,
+    /// One word character (`\w`), to check the character before a cue that must start a word.
+    word_char: Regex,
+    pairs: Vec<Pair>,
+    negation_before: Vec<Option<Regex>>,
+    negation_after: Vec<Option<Regex>>,
+    complements: Vec<Option<Complement>>,
+    model_words: Regex,
+    model_in: Regex,
+    markers: Vec<Regex>,
+    /// A send verb of any language.
+    send_any: Regex,
+    /// Conversation data or a secret, in any language.
+    data_any: Regex,
+    /// A markdown link or image whose URL ends in an empty query value; group 2 its authority.
+    empty_link: Regex,
+}
+
+/// A markdown link or image whose URL ends with an empty query value (`?q=`).
+const EMPTY_LINK: &str =
+    r"(!?)\[[^\]\n]{0,200}\]\(\s*<?(?:https?:)?//([^/\s)>?#]+)[^\s)>]*[?&][\w.\-]+=\s*>?\)";
+
+/// Model words inside a modifier in a script without spaces (or Hindi).
+const MODEL_IN: &str = r"系统|系統|システム|助手|アシスタント|模型|モデル|ai|开发者|開發者|開発者|安全|对话|對話|会話|सिस्टम|एआई|सहायक|मॉडल|डेवलपर|सुरक्षा|बातचीत";
+
+/// Words after a complement that keep an instruction object about the model ("the instructions
+/// of the system", "las instrucciones del asistente").
+const MODEL_WORDS: &str = r"\A(?:system\w*|sistema|systeme|систем\w*|assist\w*|asistente|ia|ai|ki|model\w*|модел\w*|bot|chatbot|developer|desarrollador\w*|entwickler\w*|developpeur\w*|desenvolvedor\w*|sviluppator\w*|разработчик\w*|operat\w*|admin\w*|safety|seguridad|securite|sicherheit\w*|seguranca|sicurezza|безопасност\w*|user|usuario|utilisateur|benutzer|utente|пользовател\w*|prompt\w*|промпт\w*|conversa\w*|conversation|chat\w*|unterhaltung|gesprach\w*|разговор\w*|диалог\w*|context\w*|kontext\w*|contesto|above|arriba|oben|sopra|acima|выше|دردشة|المحادثة)\z";
+
+/// `(?:a|b|c)` with spaces turned into separators; `None` for an empty list.
+fn alternation(words: &[&str], script: Script) -> Option<String> {
+    if words.is_empty() {
+        return None;
+    }
+    let separator = match script {
+        Script::Spaced => SEP,
+        Script::Unspaced => r"\s*",
+    };
+    let parts: Vec<String> = words.iter().map(|w| format!("(?:{})", w.replace(' ', separator))).collect();
+    Some(format!("(?:{})", parts.join("|")))
+}
+
+/// The regex sources of one language: single cues with whether a negation disarms them, and
+/// pairs of cues that must both be present.
+struct Sources {
+    singles: Vec<Single>,
+    pairs: Vec<(String, String)>,
+}
+
+/// The source of one single cue.
+struct Single {
+    source: String,
+    negatable: bool,
+    scoped: bool,
+}
+
+impl Single {
+    fn new(source: String, negatable: bool) -> Self {
+        Self { source, negatable, scoped: false }
+    }
+}
+
+/// The regex sources of one language's families.
+fn language_sources(lang: &Language) -> Sources {
+    let s = lang.script;
+    let alt = |words: &[&str]| alternation(words, s);
+    let mut singles = Vec::new();
+    let mut pairs = Vec::new();
+    let (start, sep, gap_words, gap) = match s {
+        Script::Spaced => (START.to_owned(), SEP.to_owned(), true, String::new()),
+        Script::Unspaced => {
+            (String::new(), String::new(), false, format!(r"[^。！？!?\n\r{}]{{0,8}}?", lang.gap_exclude))
+        }
+    };
+    let fillers: Vec<&str> = lang.filler.iter().chain(lang.earlier).copied().collect();
+    // A gap of at most `n` filler words, or of a few characters in an unspaced script.
+    let gap_of = |n: usize| -> String {
+        if gap_words {
+            match alternation(&fillers, s) {
+                Some(f) => format!("{sep}(?:{f}{sep}){{0,{n}}}"),
+                None => sep.clone(),
+            }
+        } else {
+            gap.clone()
+        }
+    };
+    let (ignore, earlier, strong, weak) =
+        (alt(lang.ignore), alt(lang.earlier), alt(lang.instructions), alt(lang.rules));
+    // Spaced languages inflect the object ("instruction", "instructions"); in an unspaced script a
+    // `\w*` would run on to the end of the sentence.
+    let obj = |o: &String| if s == Script::Spaced { format!(r"{o}\w*") } else { o.clone() };
+    if let Some(v) = &ignore {
+        if let Some(o) = &strong {
+            let source = format!("{start}{v}{}{}", gap_of(5), obj(o));
+            singles.push(Single { source, negatable: true, scoped: true });
+            if lang.object_first {
+                let source = format!("{start}{}{}{v}", obj(o), gap_of(4));
+                singles.push(Single { source, negatable: true, scoped: true });
+            }
+        }
+        if let (Some(q), Some(w)) = (&earlier, &weak) {
+            singles.push(Single::new(format!("{start}{v}{}{q}{}{}", gap_of(4), gap_of(3), obj(w)), true));
+            singles.push(Single::new(format!("{start}{v}{}{}{}{q}", gap_of(4), obj(w), gap_of(2)), true));
+            if lang.object_first {
+                singles.push(Single::new(format!("{start}{q}{}{}{}{v}", gap_of(3), obj(w), gap_of(4)), true));
+            }
+        }
+    }
+    // "your previous instructions are void": a qualifier, an instruction object, a cancellation.
+    if let (Some(q), Some(o), Some(r)) = (&earlier, &strong, alt(lang.revoked)) {
+        singles.push(Single::new(format!("{start}{q}{}{}{}{r}", gap_of(3), obj(o), gap_of(2)), false));
+        singles.push(Single::new(format!("{start}{}{}{q}{}{r}", obj(o), gap_of(1), gap_of(2)), false));
+    }
+    if let (Some(r), Some(p)) = (alt(lang.reveal), alt(lang.system_prompt)) {
+        singles.push(Single::new(format!("{start}{r}{}{p}", gap_of(4)), true));
+        if lang.object_first {
+            singles.push(Single::new(format!("{start}{p}{}{r}", gap_of(4)), true));
+        }
+    }
+    if let (Some(i), Some(u)) = (alt(lang.new_role), alt(lang.unrestricted)) {
+        // Both parts are whole words in a spaced script: "ты" is not the start of "тысяча", and
+        // "dan" is not the end of "jordan".
+        let end = if s == Script::Spaced { END } else { "" };
+        let join = if s == Script::Spaced { format!(r"(?:{ROLE_GAP}[^\w])?") } else { ROLE_GAP.to_owned() };
+        singles.push(Single::new(format!("{start}{i}{end}{join}{u}"), false));
+        if lang.object_first {
+            singles.push(Single::new(format!("{start}{u}{ROLE_GAP}{start}{i}{end}"), false));
+        }
+    }
+    let bounded = |words: &[&str]| -> Option<String> {
+        alt(words).map(|a| if s == Script::Spaced { format!("{START}{a}{END}") } else { a })
+    };
+    for (words, negatable) in [(lang.safety_off, false), (lang.authorized_skip, true)] {
+        if let Some(a) = alt(words) {
+            singles.push(Single::new(format!("{start}{a}"), negatable));
+        }
+    }
+    let mode_or_you: Vec<&str> = lang.special_mode.iter().chain(lang.addressee).copied().collect();
+    let pair_specs = [
+        (bounded(lang.safety_off_weak), bounded(&mode_or_you)),
+        (bounded(lang.special_mode), bounded(lang.unrestricted)),
+        (bounded(lang.authority), bounded(lang.skip_confirmation)),
+    ];
+    for (first, second) in pair_specs {
+        if let (Some(first), Some(second)) = (first, second) {
+            pairs.push((first, second));
+        }
+    }
+    Sources { singles, pairs }
+}
+
+/// Words that turn a role header (`[SYSTEM]`, `SYSTEM:`, "new policy:") into an order to the
+/// model rather than a log line or a config section. Matched on the lower-case view.
+const INSTRUCTIONISH: &str = r"(?:(?:all |every |any )?confirmations?|new (?:system )?(?:polic(?:y|ies)|rules?|instructions?|directives?|orders?|task)|you\b|your\b|ignore|disregard|forget|from now on|always|never|do not|don't|must|override|overrides|important|attention|updated? (?:polic|instruc|rules)|respond|reply|answer|the assistant|assistant|act as|pretend|reveal|print|output|follow|obey|comply|execute|run\b|delete|send|disable|enable|grant|skip|bypass|turn off|all (?:previous|prior|safety)|safety|confirmation|developer mode|admin mode|jailbreak)";
+
+/// The role-marker patterns (language-neutral): chat-template tokens with and without pipes,
+/// Llama and Gemma markers, `<system>` tags, "you are DAN", bracketed role tags and `#` headers
+/// followed by an order, `SYSTEM:`-style lines and "… override:" headers, "new policy:" headers
+/// aimed at the model, and notes addressed to an AI.
+fn marker_sources() -> Vec<String> {
+    let names = r"(?:system|sys|system message|system prompt|system note|system notice|system override|admin|administrator|developer|root|operator|sistema|systeme|система|系统|系統|システム|النظام|सिस्टम)";
+    // The same headers followed by an order in any table language: an override verb, a role
+    // change or words addressed to the model.
+    let orders: Vec<&str> = languages::LANGUAGES
+        .iter()
+        .filter(|l| l.code != "en")
+        .flat_map(|l| l.ignore.iter().chain(l.new_role).chain(l.addressee))
+        .copied()
+        .collect();
+    let multilingual = alternation(&orders, Script::Unspaced).unwrap_or_else(|| "(?:$^)".to_owned());
+    let mut sources = vec![
+        format!(
+            r"\[+{names}\]+\s*[:\-—]?\s*(?:[\w']+\s+){{0,2}}?{multilingual}(?:[^\w]|\z|[\p{{Han}}\p{{Hiragana}}\p{{Katakana}}])"
+        ),
+        format!(r"(?m)^\s*{names}\s*:\s*{multilingual}(?:[^\w]|\z|[\p{{Han}}\p{{Hiragana}}\p{{Katakana}}])"),
+    ];
+    sources.extend([
+        r"<\|\s*(?:im_start|im_end|im_sep|system|user|assistant|endoftext|end_of_text|begin_of_text|start_header_id|end_header_id|eot_id|eom_id|end_of_turn|start_of_turn|tool_call|tool|developer)\s*\|>".to_owned(),
+        r"(?:\A|[^\w])(?:you are|you're|eres|tu es|vous etes|du bist|voce e|sei|ты|你是|あなたは|أنت|انت|तुम)\s*(?:now|ahora|maintenant|jetzt|agora|ora|теперь|现在|今)?[\s,:]*dan(?:[^\w]|$)".to_owned(),
+        r"\[/?inst\]|<</?sys>>|<start_of_turn>|<end_of_turn>|</?(?:system|system_prompt|system-prompt)\s*>".to_owned(),
+        format!(r"\[+{names}\]+\s*[:\-—]?\s*(?:[\w']+\s+){{0,2}}?{INSTRUCTIONISH}"),
+        r"<\s*/?\s*(?:im_start|im_end|im_sep|eot_id|endoftext|start_header_id|end_header_id|begin_of_text)\s*>".to_owned(),
+        r"(?:\A|[^\w])(?:attention|note|notice|message|reminder|important|warning|alert|instructions?)\s*(?:to|for)?\s*(?:the |all |any )?(?:ai|llm|assistant|model|chatbot|bot|agent|gpt|claude)s?\s*[:!]".to_owned(),
+        format!(r"#{{2,}}\s*(?:system|instructions?|system prompt|admin)\s*#{{2,}}\s*{INSTRUCTIONISH}"),
+        r"(?m)^\s*#{1,6}\s*(?:system(?: prompt| message| override| instructions?)?|instructions?|new instructions|user|assistant|response|human)\s*:".to_owned(),
+        format!(r"(?m)^\s*(?:(?:important|urgent|critical|official|mandatory|new) )?(?:system|system override|system notice|system update|system alert|system message|admin override|administrator override|developer override|security override|emergency override|override|root)\s*:\s*{INSTRUCTIONISH}"),
+        r"(?:\b(?:system|admin|administrator|developer|security|emergency|root|system prompt|prompt|policy|safety|instructions?|rules?|model|assistant|ai) override)\s*:".to_owned(),
+        format!(r"(?m)(?:^|[\[(]|\b(?:system|admin|security)\s*)\s*(?:new|updated|revised) (?:system |security |assistant )?(?:polic(?:y|ies)|rules?|directives?|instructions?)\s*[:\-—]\s*{INSTRUCTIONISH}"),
+    ]);
+    sources
+}
+
+impl Cues {
+    /// Compiles every language and marker, or `None` if a pattern fails (a unit test makes sure
+    /// none does).
+    pub(super) fn compile() -> Option<Self> {
+        let mut cues = Vec::new();
+        let mut pairs = Vec::new();
+        let mut negation_before = Vec::new();
+        let mut negation_after = Vec::new();
+        let mut complements = Vec::new();
+        for (index, lang) in languages::LANGUAGES.iter().enumerate() {
+            let Sources { singles, pairs: pair_sources } = language_sources(lang);
+            for Single { source, negatable, scoped } in singles {
+                let (source, word_start) = match source.strip_prefix(START) {
+                    Some(rest) => (rest.to_owned(), true),
+                    None => (source, false),
+                };
+                cues.push(Cue {
+                    regex: Regex::new(&source).ok()?,
+                    word_start,
+                    negatable,
+                    scoped,
+                    language: index,
+                });
+            }
+            for (first, second) in pair_sources {
+                pairs.push(Pair { first: Regex::new(&first).ok()?, second: Regex::new(&second).ok()? });
+            }
+            let optional = |source: &str, anchor: &str| -> Option<Option<Regex>> {
+                if source.is_empty() {
+                    return Some(None);
+                }
+                let full = if anchor == "end" {
+                    format!(r"(?:{source})\s*\z")
+                } else {
+                    format!(r"\A\s*(?:{source})")
+                };
+                Regex::new(&full).ok().map(Some)
+            };
+            negation_before.push(optional(lang.negation_before, "end")?);
+            negation_after.push(optional(lang.negation_after, "start")?);
+            let optional_regex = |source: &str| -> Option<Option<Regex>> {
+                if source.is_empty() { Some(None) } else { Regex::new(source).ok().map(Some) }
+            };
+            let complement = optional_regex(&if lang.complement.is_empty() {
+                String::new()
+            } else {
+                format!(r"\A(?:{})", lang.complement)
+            })?;
+            let modifier = optional_regex(lang.modifier)?;
+            let parts = (alternation(lang.earlier, lang.script), alternation(lang.instructions, lang.script));
+            complements.push(match parts {
+                (Some(earlier), Some(object)) if complement.is_some() || modifier.is_some() => {
+                    Some(Complement {
+                        complement,
+                        modifier,
+                        object: Regex::new(&object).ok()?,
+                        earlier: Regex::new(&format!(r"\A{earlier}\z")).ok()?,
+                        earlier_in: Regex::new(&earlier).ok()?,
+                    })
+                }
+                _ => None,
+            });
+        }
+        let markers = marker_sources().iter().map(|s| Regex::new(s).ok()).collect::<Option<Vec<_>>>()?;
+        let model_words = Regex::new(MODEL_WORDS).ok()?;
+        let model_in = Regex::new(MODEL_IN).ok()?;
+        let union = |pick: fn(&Language) -> &'static [&'static str]| -> Option<Regex> {
+            let parts: Vec<String> = languages::LANGUAGES
+                .iter()
+                .filter_map(|l| {
+                    alternation(pick(l), l.script)
+                        .map(|a| if l.script == Script::Spaced { format!(r"{START}{a}\w*") } else { a })
+                })
+                .collect();
+            Regex::new(&parts.join("|")).ok()
+        };
+        let send_any = union(|l| l.send)?;
+        let data_any = union(|l| l.conversation)?;
+        let empty_link = Regex::new(EMPTY_LINK).ok()?;
+        Some(Self {
+            cues,
+            word_char: Regex::new(r"\A\w\z").ok()?,
+            pairs,
+            negation_before,
+            negation_after,
+            complements,
+            model_words,
+            model_in,
+            markers,
+            send_any,
+            data_any,
+            empty_link,
+        })
+    }
+
+    /// The language codes, in table order (for tests and messages).
+    #[cfg(test)]
+    pub(super) fn language_codes() -> Vec<&'static str> {
+        languages::LANGUAGES.iter().map(|l| l.code).collect()
+    }
+
+    /// The families a language leaves empty, as (language, family) pairs. Fillers may be empty
+    /// (unspaced scripts count characters instead), and so may the negations.
+    #[cfg(test)]
+    pub(super) fn empty_families() -> Vec<(&'static str, &'static str)> {
+        let mut out = Vec::new();
+        for l in languages::LANGUAGES {
+            let families: [(&'static str, &[&str]); 17] = [
+                ("ignore", l.ignore),
+                ("earlier", l.earlier),
+                ("instructions", l.instructions),
+                ("rules", l.rules),
+                ("reveal", l.reveal),
+                ("system_prompt", l.system_prompt),
+                ("new_role", l.new_role),
+                ("unrestricted", l.unrestricted),
+                ("safety_off", l.safety_off),
+                ("safety_off_weak", l.safety_off_weak),
+                ("special_mode", l.special_mode),
+                ("addressee", l.addressee),
+                ("authority", l.authority),
+                ("skip_confirmation", l.skip_confirmation),
+                ("authorized_skip", l.authorized_skip),
+                ("revoked", l.revoked),
+                (
+                    "negation",
+                    if l.negation_before.is_empty() && l.negation_after.is_empty() { &[] } else { &["x"] },
+                ),
+            ];
+            out.extend(
+                families.iter().filter(|(_, words)| words.is_empty()).map(|(name, _)| (l.code, *name)),
+            );
+        }
+        out
+    }
+
+    /// The first cue or marker in a view, as a readable phrase.
+    pub(super) fn find(&self, view: &str) -> Option<String> {
+        for marker in &self.markers {
+            if let Some(found) = marker.find(view) {
+                return Some(phrase(found.as_str()));
+            }
+        }
+        for cue in &self.cues {
+            let mut at = 0;
+            while let Some(found) = cue.regex.find_at(view, at) {
+                let starts_word = !cue.word_start
+                    || view.get(..found.start()).and_then(|before| before.chars().next_back()).is_none_or(
+                        |c| {
+                            let mut buffer = [0u8; 4];
+                            !self.word_char.is_match(c.encode_utf8(&mut buffer))
+                        },
+                    );
+                let disarmed = (cue.negatable
+                    && self.negated(cue.language, view, found.start(), found.end()))
+                    || (cue.scoped && self.everyday_scope(cue.language, view, found.start(), found.end()));
+                if starts_word && !disarmed {
+                    return Some(phrase(found.as_str()));
+                }
+                // Look again from the next character: a later start may still make a cue.
+                let step =
+                    view.get(found.start()..).and_then(|rest| rest.chars().next()).map_or(1, char::len_utf8);
+                at = found.start() + step;
+                if at > view.len() {
+                    break;
+                }
+            }
+        }
+        for pair in &self.pairs {
+            if let (Some(first), Some(second)) = (pair.first.find(view), pair.second.find(view)) {
+                let (a, b) = if first.start() <= second.start() { (first, second) } else { (second, first) };
+                return Some(format!("{} … {}", phrase(a.as_str()), phrase(b.as_str())));
+            }
+        }
+        None
+    }
+
+    /// The first sentence in any table language that sends conversation data or a secret to a
+    /// place `remote` accepts, or a markdown link with an empty query value in a text that talks
+    /// about conversation data. Returns the exfiltration pattern name.
+    pub(super) fn find_exfiltration(
+        &self,
+        view: &str,
+        remote: impl Fn(&str) -> bool,
+    ) -> Option<&'static str> {
+        for caps in self.empty_link.captures_iter(view) {
+            let (Some(bang), Some(authority)) = (caps.get(1), caps.get(2)) else { continue };
+            if !is_local_authority(authority.as_str()) && self.data_any.is_match(view) {
+                return Some(if bang.as_str().is_empty() {
+                    "markdown_link_exfil"
+                } else {
+                    "markdown_image_query"
+                });
+            }
+        }
+        let sends =
+            |clause: &str| self.send_any.is_match(clause) && self.data_any.is_match(clause) && remote(clause);
+        // Sentences end at `.`, `!` or `?` followed by a space, and at the ideographic full stop.
+        clauses(view)
+            .flat_map(|clause| clause.split(['。', '！', '？']))
+            .any(sends)
+            .then_some("send_sensitive_data")
+    }
+
+    /// Whether the instruction object that ends at `end` is followed by a complement about
+    /// something other than the model ("olvida las instrucciones *de montaje*").
+    fn everyday_scope(&self, language: usize, view: &str, start: usize, end: usize) -> bool {
+        let Some(Some(check)) = self.complements.get(language) else { return false };
+        if let Some(modifier) = &check.modifier {
+            // The object inside the match, and the modifier right before it.
+            let object_start = view
+                .get(start..end)
+                .and_then(|found| check.object.find(found))
+                .map(|object| start + object.start());
+            let before = object_start.and_then(|at| view.get(..at)).map(|b| tail(b, 40)).unwrap_or_default();
+            if let Some(found) = modifier.find(before) {
+                let words = found.as_str();
+                return !check.earlier_in.is_match(words) && !self.model_in.is_match(words);
+            }
+        }
+        let Some(complement) = &check.complement else { return false };
+        let after = view.get(end..).map(|a| head(a, 60)).unwrap_or_default();
+        let Some(caps) = complement.captures(after) else { return false };
+        // Every captured word (an adjective between noun and complement, the word the complement
+        // is about) must be ordinary: "las instrucciones anteriores de la conversación" stays an
+        // override because of "anteriores" and "conversación".
+        caps.iter()
+            .skip(1)
+            .flatten()
+            .all(|word| !check.earlier.is_match(word.as_str()) && !self.model_words.is_match(word.as_str()))
+    }
+
+    /// Whether a negation sits right before or after the match. The match's own language is
+    /// checked first, then every other: Chinese and Japanese share characters (无视/無視), so a
+    /// Japanese sentence can match a Chinese cue and still be negated the Japanese way.
+    fn negated(&self, language: usize, view: &str, start: usize, end: usize) -> bool {
+        let before = view.get(..start).map(|b| tail(b, 40)).unwrap_or_default();
+        let after = view.get(end..).map(|a| head(a, 40)).unwrap_or_default();
+        let check = |i: usize| {
+            self.negation_before.get(i).and_then(Option::as_ref).is_some_and(|n| n.is_match(before))
+                || self.negation_after.get(i).and_then(Option::as_ref).is_some_and(|n| n.is_match(after))
+        };
+        check(language) || (0..self.negation_before.len()).any(check)
+    }
+}
+
+/// At most the first `max` bytes of `text`, ending on a character boundary.
+fn head(text: &str, max: usize) -> &str {
+    let mut end = max.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// A matched stretch for a message: the boundary characters trimmed, whitespace collapsed.
+fn phrase(found: &str) -> String {
+    readable(
+        found.trim_matches(|c: char| !c.is_alphanumeric() && !matches!(c, '<' | '>' | '|' | '[' | ']' | '#')),
+    )
+}

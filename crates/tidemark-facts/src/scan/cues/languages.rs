@@ -1,0 +1,22 @@
+//! The word tables of every language the cues know, one module per language. Lower case;
+//! Latin-script words without accents, because the folded view drops them; a space stands for any
+//! separator. Objects are stems: in spaced scripts `\w*` is appended, so `instruction` also
+//! matches `instructions`. Adding a language is adding a module and listing it here.
+
+mod ar;
+mod de;
+mod en;
+mod es;
+mod fr;
+mod hi;
+mod it;
+mod ja;
+mod pt;
+mod ru;
+mod zh;
+
+use super::Language;
+
+/// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi.
+pub(super) const LANGUAGES: &[Language] =
+    &[en::EN, es::ES, fr::FR, de::DE, pt::PT, it::IT, zh::ZH, ja::JA, ru::RU, ar::AR, hi::HI];

@@ -21,6 +21,7 @@
 //! count whole messages, framing included, which is what a memory asks for; the
 //! cache target compares those two.
 
+mod cookbook;
 mod corpus;
 mod python;
 
@@ -121,6 +122,13 @@ pub fn run(options: &Options) -> Result<Section, String> {
     let cached_counts: Vec<u64> = samples.iter().map(|s| u64::from(cached.count(&s.message))).collect();
     agree(("`TiktokenCounter::count`", &message_counts), ("`CachedCounter::count`", &cached_counts))?;
     let text_tokens: u64 = raw_counts.iter().sum();
+
+    // Exactness before speed: every recorded message must count as the cookbook
+    // counts its wire form in Python tiktoken, or the run fails here.
+    let cookbook = match &options.python {
+        Ok(setup) => Ok(cookbook::compare(setup, &options.work_dir)?),
+        Err(reason) => Err(reason.clone()),
+    };
 
     let mut session = match &options.python {
         Ok(setup) => {
@@ -266,6 +274,35 @@ pub fn run(options: &Options) -> Result<Section, String> {
              Python tiktoken\" was therefore not measured in this run."
         )),
     }
+    let mut exactness = Vec::new();
+    match &cookbook {
+        Ok(agreement) => {
+            exactness.push(Target {
+                goal: "tidemark count = cookbook count per message".to_owned(),
+                measured: format!(
+                    "{} messages compared, 0 mismatches ({} tokens in all)",
+                    thousands(agreement.messages as u64),
+                    thousands(agreement.tokens)
+                ),
+                met: true,
+            });
+            notes.push(format!(
+                "Exactness: each of the {} messages of the {} transcripts in `examples/transcripts/` and \
+                 `crates/tidemark-providers/tests/data/` was written in the wire form of a request \
+                 (`message_to_wire`) and counted by OpenAI's cookbook rule (3 per wire message, every \
+                 string field, 1 per `name`, 85 per image) with Python tiktoken {} \
+                 (`bench/compare/cookbook_count.py`); `TiktokenCounter::count` gave the same number for \
+                 every one. A difference fails the run.",
+                thousands(agreement.messages as u64),
+                agreement.files,
+                agreement.tiktoken
+            ));
+        }
+        Err(reason) => notes.push(format!(
+            "Python tiktoken was not run, so the target \"tidemark count = cookbook count per message\" \
+             was not checked in this run: {reason}."
+        )),
+    }
     notes.push(format!(
         "The warm cache answered {} of {} lookups in its timed rounds ({warm_misses} misses); \
          capacity {} counts.",
@@ -283,8 +320,9 @@ pub fn run(options: &Options) -> Result<Section, String> {
              slice {REPEATS} times in a row), so that the machine's changes of speed fall on all of \
              them alike. An untimed pass first checks that the per-text counts agree; building the \
              tables and starting Python are not timed. \
-             The text counters count the same strings; the per-message counters add OpenAI's chat \
-             framing (3 tokens plus the role per message), as a memory counts. Speeds compare the \
+             The text counters count the same strings; the per-message counters price each message's \
+             wire form by OpenAI's cookbook rule (3 tokens and the role per wire message, call ids, \
+             tool-call types and part types included), as a memory counts. Speeds compare the \
              time of a pass over the same corpus with {base_short}'s.",
             thousands(samples.len() as u64),
             thousands(bytes as u64),
@@ -292,8 +330,9 @@ pub fn run(options: &Options) -> Result<Section, String> {
             slices.len(),
         ),
         table,
-        // A smoke run is a debug build on a small corpus: its speeds say nothing about the targets.
-        targets: if options.smoke { Vec::new() } else { targets },
+        // A smoke run is a debug build on a small corpus: its speeds say nothing
+        // about the speed targets, but the exactness target holds in any build.
+        targets: if options.smoke { exactness } else { targets.into_iter().chain(exactness).collect() },
         notes,
     })
 }

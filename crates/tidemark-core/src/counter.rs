@@ -10,7 +10,7 @@ pub mod heuristic;
 #[cfg(test)]
 mod tests;
 
-use crate::message::{Message, Part};
+use crate::message::{Message, Part, Role};
 
 pub use heuristic::HeuristicCounter;
 
@@ -100,29 +100,88 @@ crate::forward! {
     }
 }
 
-/// The chat accounting: what one message costs, with `tokens` pricing each string.
+/// The chat accounting: what one message costs on the wire, with `tokens` pricing each string.
 ///
-/// A message pays `framing` (the fixed per-message overhead) and `role` (the
-/// price of its role), then its participant name plus one, each text part,
-/// each tool call's name and arguments (not the call id), each tool result's
-/// content, and [`ATTACHMENT_TOKENS`] per attachment; the sum saturates.
+/// The price is that of the OpenAI chat-completions messages the message is
+/// sent as (the mapping of `tidemark-providers`' `wire::message_to_wire` for
+/// requests), counted by the rule of OpenAI's cookbook: every wire message pays
+/// `framing` (the fixed per-message overhead) and `role` (the price of its role
+/// string), then the tokens of every string value in its JSON object, plus one
+/// for a `name`. The sum saturates.
+///
+/// | On the wire | Costs | Rule from |
+/// | --- | --- | --- |
+/// | each wire message | `framing` + `role` | the cookbook's `tokens_per_message` and the `role` field |
+/// | `name` | its tokens + 1 | the cookbook's `tokens_per_name` |
+/// | `content` as a string (one text part, or `""` for none) | its tokens | the `content` field |
+/// | `content` of `null` (an assistant message with only tool calls) | nothing | null is no string |
+/// | `content` as an array (several parts, or any attachment or stray part) | per part, the tokens of `"text"` and of its text | the part's `type` and `text` fields |
+/// | each tool call | the tokens of its id, of `"function"`, of its name and of its arguments text | the `tool_calls` entry: `id`, `type`, `function.name`, `function.arguments` |
+/// | a tool message | one wire message per result: `framing` + `role` + the tokens of the call id and of the content, plus the name and its 1 when there is one | the wire writes one `tool` message per result |
+/// | a tool result outside a tool message | a text part `[result of {call id}] {content}` | how the wire writes it |
+/// | a tool call inside a tool message | nothing | the wire drops it, as it drops every part of a tool message but the results |
+/// | each attachment | [`ATTACHMENT_TOKENS`] | OpenAI's base cost of an image |
+///
+/// Attachments are the one exception to "every string": a provider prices an
+/// image by its pixel size and detail level, never by the tokens of its URL
+/// or base64 text, so [`ATTACHMENT_TOKENS`] stands for the whole part.
+/// Pinning and the error flag of a tool result never reach a request, so they
+/// cost nothing, and a tool message that holds no result sends nothing and
+/// costs nothing.
+///
 /// Counters pass `framing` and `role` in because a byte heuristic cannot
-/// price a role from its bytes while a tokenizer can.
+/// price a role from its bytes while a tokenizer can; `role` is charged once
+/// per wire message.
 pub fn chat_tokens(message: &Message, framing: u32, role: u32, tokens: impl Fn(&str) -> u32) -> u32 {
-    let mut total = framing.saturating_add(role);
-    if let Some(name) = &message.name {
-        total = total.saturating_add(tokens(name)).saturating_add(1);
+    let opening = framing.saturating_add(role);
+    let name = message.name.as_deref().map_or(0, |name| tokens(name).saturating_add(1));
+    if message.role == Role::Tool {
+        return message.tool_results().fold(0, |total: u32, result| {
+            total
+                .saturating_add(opening)
+                .saturating_add(name)
+                .saturating_add(tokens(&result.call_id))
+                .saturating_add(tokens(&result.content))
+        });
     }
-    for part in &message.parts {
-        let cost = match part {
-            Part::Text { text } => tokens(text),
-            Part::ToolCall(call) => tokens(&call.name).saturating_add(tokens(&call.arguments)),
-            Part::ToolResult(result) => tokens(&result.content),
-            // The match is exhaustive here, in the crate that defines `Part`, so
-            // a new kind of part cannot be added without deciding its price.
-            Part::Attachment(_) => ATTACHMENT_TOKENS,
-        };
-        total = total.saturating_add(cost);
+    let mut total = opening.saturating_add(name);
+    for call in message.tool_calls() {
+        total = total
+            .saturating_add(tokens(&call.id))
+            .saturating_add(tokens(FUNCTION_TYPE))
+            .saturating_add(tokens(&call.name))
+            .saturating_add(tokens(&call.arguments));
     }
-    total
+    let content: Vec<&Part> =
+        message.parts.iter().filter(|part| !matches!(part, Part::ToolCall(_))).collect();
+    let content_tokens = match content.as_slice() {
+        // `null` with tool calls, `""` without: either way no tokens.
+        [] => 0,
+        [Part::Text { text }] => tokens(text),
+        parts => parts.iter().fold(0, |sum: u32, part| sum.saturating_add(array_part_tokens(part, &tokens))),
+    };
+    total.saturating_add(content_tokens)
+}
+
+/// The `type` of every tool call on the wire.
+const FUNCTION_TYPE: &str = "function";
+
+/// The `type` of a text part of an array `content`.
+const TEXT_TYPE: &str = "text";
+
+/// What one part of an array `content` costs: a text part's type and text, or an attachment's fixed price.
+fn array_part_tokens(part: &Part, tokens: &impl Fn(&str) -> u32) -> u32 {
+    // The match is exhaustive here, in the crate that defines `Part`, so a new
+    // kind of part cannot be added without deciding its price.
+    match part {
+        Part::Text { text } => tokens(TEXT_TYPE).saturating_add(tokens(text)),
+        Part::ToolResult(result) => tokens(TEXT_TYPE)
+            .saturating_add(tokens(&format!("[result of {}] {}", result.call_id, result.content))),
+        // Tool calls leave the content for `tool_calls` before this point; the
+        // arm prices the text form the wire would give one all the same.
+        Part::ToolCall(call) => {
+            tokens(TEXT_TYPE).saturating_add(tokens(&format!("[call {} {}]", call.name, call.arguments)))
+        }
+        Part::Attachment(_) => ATTACHMENT_TOKENS,
+    }
 }

@@ -1,17 +1,20 @@
 //! Token counters: a byte heuristic, exact OpenAI counts with tiktoken, and a cache keyed by content hash.
 //!
-//! All counters here price a message with the same *chat accounting*, taken from
-//! OpenAI's published recipe for counting chat prompts:
+//! All counters here price a message with the same *chat accounting*: the
+//! OpenAI chat messages a request sends for it (its wire form), counted by the
+//! rule of OpenAI's cookbook (*How to count tokens with tiktoken*):
 //!
 //! | item | tokens |
 //! | --- | --- |
-//! | every message | a fixed framing overhead, plus the role |
-//! | a participant name | the name, plus 1 |
-//! | a text part | the text |
-//! | a tool call | its name, plus its arguments text (the call id is not counted) |
-//! | a tool result | its content (the call id is not counted) |
+//! | every wire message (one per tool result of a tool message) | a fixed framing overhead, plus the role |
+//! | a participant name | the name, plus 1, on every wire message of the message |
+//! | a text part | the text, plus the part's type `"text"` when the content is an array of parts |
+//! | a tool call | its id, its type `"function"`, its name and its arguments text |
+//! | a tool result | its call id and its content |
 //! | an attachment | [`ATTACHMENT_TOKENS`], whatever its size |
 //!
+//! [`chat_tokens`](tidemark_core::counter::chat_tokens) holds the full table and
+//! [`TiktokenCounter`] the sources of each rule.
 //! and a prompt pays [`TokenCounter::prompt_overhead`](tidemark_core::TokenCounter::prompt_overhead) once for priming the reply.
 //! [`TiktokenCounter`] prices each string exactly with OpenAI's byte-pair encodings;
 //! [`HeuristicCounter`] (defined in `tidemark-core`, re-exported here) estimates each string from its length in bytes;

@@ -8,10 +8,12 @@ use crate::message::Message;
 
 /// Estimates tokens as `ceil(bytes / bytes_per_token)` for each string, in the chat accounting of the [module docs](super).
 ///
-/// A message costs `per_message` tokens of framing, one token for its role
-/// (every role name is a single token in OpenAI's encodings), and the estimate
-/// of each string the accounting names: a participant name plus one, the text
-/// parts, each tool call's name and arguments, each tool result's content, and
+/// It prices exactly the parts that [`chat_tokens`] lists, in its table: each
+/// wire message a message is sent as costs `per_message` tokens of framing and
+/// one token for its role (every role name is a single token in OpenAI's
+/// encodings), then the estimate of every string that wire message carries
+/// (text, participant name plus one, call ids, the tool-call type
+/// `"function"`, function names and arguments, content-part types) and
 /// [`ATTACHMENT_TOKENS`](super::ATTACHMENT_TOKENS) per attachment.
 /// Every string is estimated on its own and rounded up, as a tokenizer never
 /// merges tokens across the fields of a message.
@@ -41,7 +43,7 @@ use crate::message::Message;
 /// let counter = HeuristicCounter::new(4.0, 3)?;
 /// // Framing 3, role 1, and 18 bytes of text at 4 bytes a token, rounded up.
 /// assert_eq!(counter.count(&Message::user("Ship it on Friday.")), 3 + 1 + 5);
-/// assert_eq!(counter.name(), "heuristic/4.0/3");
+/// assert_eq!(counter.name(), "heuristic/4.0/3/chat-v2");
 /// # Ok::<(), tidemark_core::HeuristicError>(())
 /// ```
 #[derive(Clone, Copy, PartialEq)]
@@ -67,9 +69,9 @@ impl HeuristicCounter {
     /// English prose: 4.5 bytes a token and OpenAI's 3 tokens of framing.
     ///
     /// The familiar rule of thumb, four bytes a token, over-counted the corpus's
-    /// English prose by 16.6% as one prompt; 4.5 bytes a token comes out 4.1% high.
-    /// Per prose message the mean error is 9.5% (worst 38.5%, 68 messages).
-    /// Over the whole corpus the prompt comes out 20.2% low, as JSON, code and
+    /// English prose by 14.1% as one prompt; 4.5 bytes a token comes out 1.9% high.
+    /// Per prose message the mean error is 12.1% (worst 38.5%, 68 messages).
+    /// Over the whole corpus the prompt comes out 21.9% low, as JSON, code and
     /// non-Latin scripts cost more tokens per byte: use it for prose only.
     pub fn english() -> Self {
         Self::preset(4.5, 3)
@@ -77,28 +79,28 @@ impl HeuristicCounter {
 
     /// Source code and shell output: 3.25 bytes a token, as punctuation, indentation and identifiers split finer than prose.
     ///
-    /// On the 35 code messages the prompt comes out 2.6% low and the mean error
-    /// per message is 15.1% (worst 45.3%); over the whole corpus the prompt comes out 8.9% high.
+    /// On the 35 code messages the prompt comes out 3.9% low and the mean error
+    /// per message is 12.5% (worst 40.8%); over the whole corpus the prompt comes out 6.6% high.
     pub fn code() -> Self {
         Self::preset(3.25, 3)
     }
 
     /// JSON tool arguments and results, and the [`Default`]: 3 bytes a token, as quotes, braces, short keys and numbers are dense in tokens.
     ///
-    /// On the 114 JSON messages the prompt comes out 0.6% low and the mean error
-    /// per message is 16.5% (worst 87.1%). It is the default because agent
+    /// On the 114 JSON messages the prompt comes out 3.3% low and the mean error
+    /// per message is 18.1% (worst 58.2%). It is the default because agent
     /// traffic is mostly tool calls and results, and because every other kind of
     /// content in the corpus came out high as a prompt, the safe side for a budget:
-    /// code 5.4%, edge cases 29.8%, other scripts 32.9%, prose 54.4%, and the whole corpus 17.5%.
+    /// code 4.0%, edge cases 30.2%, other scripts 32.9%, prose 51.0%, and the whole corpus 14.9%.
     pub fn json() -> Self {
         Self::preset(3.0, 3)
     }
 
     /// A budget-safe estimate: 1.5 bytes a token, which over-counts nearly everything.
     ///
-    /// It over-counted 292 of the 293 messages; the exception, the three-byte
-    /// tool result `6.0` (three tokens), came out 14.3% low. The price is a mean
-    /// error of 130.4% and a prompt 130.9% high: use it to stay inside a hard
+    /// It over-counted 292 of the 293 messages; the exception, a tool result
+    /// `2499.0` answering a 29-byte OpenAI call id (29 tokens in all), came out
+    /// 3.4% low. The price is a mean error of 124.5% and a prompt 125.8% high: use it to stay inside a hard
     /// context limit when the tokenizer is unknown, and
     /// [`upper_bound`](Self::upper_bound) when even a rare miss is unacceptable.
     pub fn conservative() -> Self {
@@ -112,7 +114,7 @@ impl HeuristicCounter {
     /// framing, name and attachment charges equal those of
     /// `tidemark-memory`'s `TiktokenCounter`, so this never counts fewer
     /// tokens than `TiktokenCounter` (a property test there checks it).
-    /// On the corpus the prompt comes out 244.0% high.
+    /// On the corpus the prompt comes out 235.9% high.
     pub fn upper_bound() -> Self {
         Self::preset(1.0, 3)
     }
@@ -150,7 +152,11 @@ impl fmt::Debug for HeuristicCounter {
 }
 
 impl TokenCounter for HeuristicCounter {
-    /// `heuristic/{bytes_per_token:?}/{per_message}`, such as `heuristic/4.0/3`.
+    /// `heuristic/{bytes_per_token:?}/{per_message}/chat-v2`, such as `heuristic/4.0/3/chat-v2`.
+    ///
+    /// The last segment is the version of the chat accounting: `chat-v2` prices
+    /// the wire form of a message (call ids, the tool-call type, content-part
+    /// types and one framing per tool result), where `chat-v1` left those out.
     fn name(&self) -> &str {
         self.name.as_str()
     }
@@ -171,8 +177,11 @@ impl TokenCounter for HeuristicCounter {
 
 /// The longest name: "heuristic/" (10 bytes), a float's `Debug` form (at most
 /// 15 bytes, as it switches to exponent notation for very large or small
-/// values), "/" and a `u32` (at most 10 bytes).
+/// values), "/", a `u32` (at most 10 bytes) and [`ACCOUNTING`] with its "/" (8 bytes).
 const NAME_CAPACITY: usize = 48;
+
+/// The version of the chat accounting, the last segment of every name.
+const ACCOUNTING: &str = "chat-v2";
 
 /// The counter's name, kept inline so that the counter stays `Copy`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -184,7 +193,7 @@ struct Name {
 impl Name {
     fn new(bytes_per_token: f32, per_message: u32) -> Self {
         let mut name = Self { bytes: [0; NAME_CAPACITY], len: 0 };
-        fmt::write(&mut name, format_args!("heuristic/{bytes_per_token:?}/{per_message}"))
+        fmt::write(&mut name, format_args!("heuristic/{bytes_per_token:?}/{per_message}/{ACCOUNTING}"))
             .expect("the longest name fits NAME_CAPACITY");
         name
     }

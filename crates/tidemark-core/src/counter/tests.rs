@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::error::HeuristicError;
-use crate::message::{Attachment, Part, Role, ToolCall};
+use crate::message::{Attachment, Part, Role, ToolCall, ToolResult};
 
 fn check_heuristic(bytes_per_token: f32, per_message: u32, expected_name: Option<&str>) {
     match (HeuristicCounter::new(bytes_per_token, per_message), expected_name) {
@@ -16,14 +16,14 @@ fn check_heuristic(bytes_per_token: f32, per_message: u32, expected_name: Option
 
 #[test]
 fn heuristic_accepts_finite_positive_ratios_and_names_them() {
-    check_heuristic(4.0, 3, Some("heuristic/4.0/3"));
-    check_heuristic(3.5, 0, Some("heuristic/3.5/0"));
-    check_heuristic(0.25, 4, Some("heuristic/0.25/4"));
-    check_heuristic(f32::MIN_POSITIVE, u32::MAX, Some("heuristic/1.1754944e-38/4294967295"));
-    check_heuristic(f32::from_bits(1), 1, Some("heuristic/1e-45/1"));
-    check_heuristic(f32::MAX, u32::MAX, Some("heuristic/3.4028235e38/4294967295"));
-    check_heuristic(9.999_999e15, u32::MAX, Some("heuristic/9999999000000000.0/4294967295"));
-    check_heuristic(0.000_123_456_79, 7, Some("heuristic/0.00012345679/7"));
+    check_heuristic(4.0, 3, Some("heuristic/4.0/3/chat-v2"));
+    check_heuristic(3.5, 0, Some("heuristic/3.5/0/chat-v2"));
+    check_heuristic(0.25, 4, Some("heuristic/0.25/4/chat-v2"));
+    check_heuristic(f32::MIN_POSITIVE, u32::MAX, Some("heuristic/1.1754944e-38/4294967295/chat-v2"));
+    check_heuristic(f32::from_bits(1), 1, Some("heuristic/1e-45/1/chat-v2"));
+    check_heuristic(f32::MAX, u32::MAX, Some("heuristic/3.4028235e38/4294967295/chat-v2"));
+    check_heuristic(9.999_999e15, u32::MAX, Some("heuristic/9999999000000000.0/4294967295/chat-v2"));
+    check_heuristic(0.000_123_456_79, 7, Some("heuristic/0.00012345679/7/chat-v2"));
 }
 
 #[test]
@@ -63,23 +63,45 @@ fn check_heuristic_count(counter: HeuristicCounter, message: Message, expected: 
 #[test]
 fn heuristic_prices_each_field_rounded_up() {
     let four = HeuristicCounter::new(4.0, 3).expect("valid");
+    // A tool message without results sends nothing, so it costs nothing.
+    check_heuristic_count(four, Message::new(Role::Tool, vec![]), 0);
+    check_heuristic_count(four, Message::new(Role::Tool, vec![Part::text("dropped on the wire")]), 0);
     // Framing and role only.
-    check_heuristic_count(four, Message::new(Role::Tool, vec![]), 4);
     check_heuristic_count(four, Message::user(""), 4);
     check_heuristic_count(four, Message::user("abcde"), 4 + 2);
     // The name costs its estimate plus one.
     check_heuristic_count(four, Message::user("abcd").with_name("bob"), 4 + 1 + 1 + 1);
-    // Two parts of five bytes round up separately, unlike one part of ten.
+    // Two parts of five bytes become an array: each pays its type ("text", one
+    // token at four bytes) and rounds up separately, unlike one part of ten.
     let two_parts = Message::user("abcde").with_part(Part::text("fghij"));
-    check_heuristic_count(four, two_parts, 4 + 2 + 2);
+    check_heuristic_count(four, two_parts, 4 + (1 + 2) + (1 + 2));
     check_heuristic_count(four, Message::user("abcdefghij"), 4 + 3);
-    // Call ids are free; names and arguments are priced.
+    // A call pays its id (14 bytes), its type "function" (8), name and arguments; the null content is free.
     let call = ToolCall::with_raw_arguments("call_123456789", "read", r#"{"p":1}"#);
-    check_heuristic_count(four, Message::assistant_tool_calls([call]), 4 + 1 + 2);
-    check_heuristic_count(four, Message::tool_result("call_123456789", "12345678"), 4 + 2);
+    check_heuristic_count(four, Message::assistant_tool_calls([call.clone()]), 4 + 4 + 2 + 1 + 2);
+    // Text beside a call stays a plain string.
+    let with_text = Message::assistant("abcd").with_part(Part::ToolCall(call.clone()));
+    check_heuristic_count(four, with_text, 4 + 1 + 4 + 2 + 1 + 2);
+    // A tool result pays its call id and content.
+    check_heuristic_count(four, Message::tool_result("call_123456789", "12345678"), 4 + 4 + 2);
+    // Each result of a tool message is a wire message of its own, with framing, role and name.
+    let two_results = Message::new(
+        Role::Tool,
+        vec![
+            Part::ToolResult(ToolResult::new("c1", "abcd")),
+            Part::ToolResult(ToolResult::new("c2", "abcdefgh")),
+        ],
+    )
+    .with_name("fs");
+    check_heuristic_count(four, two_results, (4 + 2 + 1 + 1) + (4 + 2 + 1 + 2));
+    // A result outside a tool message travels as the text "[result of c1] abcd" (19 bytes) in an array.
+    let stray = Message::user("").with_part(Part::ToolResult(ToolResult::new("c1", "abcd")));
+    check_heuristic_count(four, stray, 4 + 1 + (1 + 5));
     let attached =
         Message::user("").with_part(Part::Attachment(Attachment::base64("image/png", "A".repeat(999))));
-    check_heuristic_count(four, attached, 4 + ATTACHMENT_TOKENS);
+    check_heuristic_count(four, attached, 4 + 1 + ATTACHMENT_TOKENS);
+    let image = Message::new(Role::User, vec![Part::Attachment(Attachment::url("image/png", "https://x"))]);
+    check_heuristic_count(four, image, 4 + ATTACHMENT_TOKENS);
     assert_eq!(four.prompt_overhead(), 3);
     assert_eq!(HeuristicCounter::new(1.5, 0).expect("valid").prompt_overhead(), 0);
 }

@@ -71,10 +71,10 @@ fn unknown_model_error_names_the_model() {
 fn tiktoken_names_encodings_and_accounting() {
     let o200k = TiktokenCounter::o200k().expect("o200k_base loads");
     let cl100k = TiktokenCounter::cl100k().expect("cl100k_base loads");
-    assert_eq!((o200k.name(), o200k.encoding().as_str()), ("o200k_base/chat-v1", "o200k_base"));
+    assert_eq!((o200k.name(), o200k.encoding().as_str()), ("o200k_base/chat-v2", "o200k_base"));
     assert_eq!(
         (cl100k.name(), cl100k.encoding().to_string().as_str()),
-        ("cl100k_base/chat-v1", "cl100k_base")
+        ("cl100k_base/chat-v2", "cl100k_base")
     );
     assert_eq!((o200k.prompt_overhead(), cl100k.prompt_overhead()), (3, 3));
 }
@@ -113,11 +113,19 @@ fn tiktoken_counts_every_field_once() {
         + text("assistant")
         + text("planner")
         + 1
+        // The text and the image make an array of parts, so the text pays its type.
+        + text("text")
         + text("Looking it up.")
+        + ATTACHMENT_TOKENS
+        // The call pays its id and type besides its name and arguments.
+        + text("call_abc")
+        + text("function")
         + text("search")
-        + text(r#"{"q":"tides"}"#)
-        + ATTACHMENT_TOKENS;
+        + text(r#"{"q":"tides"}"#);
     assert_eq!(counter.count(&message), expected);
+    // The tool message quoted in issue 17, as OpenAI's cookbook counts it:
+    // 3 + "tool" (1) + the call id (16) + "957.0" (3).
+    assert_eq!(counter.count(&Message::tool_result("call_aHFvcOCBnUSBGb47m72g1qAH", "957.0")), 23);
 }
 
 #[test]
@@ -146,7 +154,7 @@ fn cache_hits_on_the_second_count_and_ignores_the_pin() {
 fn cache_forwards_everything_but_message_counts() {
     let inner = HeuristicCounter::new(2.0, 5).expect("valid");
     let counter = CachedCounter::new(inner);
-    assert_eq!(counter.name(), "heuristic/2.0/5");
+    assert_eq!(counter.name(), "heuristic/2.0/5/chat-v2");
     assert_eq!(counter.prompt_overhead(), 5);
     assert_eq!(counter.count_text("abcde"), 3);
     assert_eq!((counter.hits(), counter.misses()), (0, 0));

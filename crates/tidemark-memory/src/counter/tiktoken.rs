@@ -55,23 +55,38 @@ impl fmt::Display for Encoding {
 
 /// Token counts for OpenAI models: every string encoded exactly as OpenAI's tiktoken does, in OpenAI's chat accounting.
 ///
-/// A message costs, in the chosen encoding:
+/// A message is priced as what a request sends for it: the OpenAI
+/// chat-completions messages that `tidemark-providers`' `wire::message_to_wire`
+/// writes for it, each counted by the rule of OpenAI's cookbook (*How to count
+/// tokens with tiktoken*): 3 tokens per message, the tokens of every string
+/// field, 1 more for a `name`, and 3 per prompt to prime the reply.
+/// [`chat_tokens`] keeps the mapping; a test in `tidemark-providers` checks it
+/// against the wire's own output, and the benchmark checks the counts against
+/// OpenAI's Python tiktoken on every recorded transcript in the repository.
 ///
-/// - 3 tokens of framing, plus the tokens of its role string (`"user"`, `"assistant"`, …);
-/// - for a participant name, the tokens of the name plus 1;
-/// - for each text part, the tokens of the text;
-/// - for each tool call, the tokens of its name plus the tokens of its arguments text;
-/// - for each tool result, the tokens of its content;
-/// - for each attachment, [`ATTACHMENT_TOKENS`](super::ATTACHMENT_TOKENS) (85, OpenAI's
-///   base cost of a low-detail image), whatever the attachment holds.
+/// | Part | Tokens | Source of the rule |
+/// | --- | --- | --- |
+/// | every wire message | 3, plus the tokens of its role (`"user"`, `"tool"`, …; one token each) | cookbook: `tokens_per_message` and the `role` field |
+/// | participant `name` | its tokens + 1 | cookbook: `tokens_per_name` |
+/// | text, as a plain string `content` | its tokens | cookbook: every string field |
+/// | text, as one of several content parts | its tokens + those of `"text"` (1) | wire: an array part `{"type":"text","text":…}` |
+/// | `content: null` (an assistant turn that only calls tools) | 0 | wire: null is no string |
+/// | each tool call | the tokens of its id, of `"function"` (1), of the function name and of the arguments text | wire: the `tool_calls` entry `{"id","type","function":{"name","arguments"}}` |
+/// | each tool result | a wire message of its own: 3 + role + the tokens of `tool_call_id` and of the content (+ the name and 1, when the message has one) | wire: one `tool` message per result |
+/// | a tool result outside a tool message | the tokens of `"text"` and of `[result of {id}] {content}` | wire: the text form it is sent as |
+/// | each attachment | [`ATTACHMENT_TOKENS`](super::ATTACHMENT_TOKENS) (85) | OpenAI's vision pricing: the base cost of an image |
+/// | reply priming, once per prompt | 3 ([`prompt_overhead`](TokenCounter::prompt_overhead)) | cookbook: `<|start|>assistant<|message|>` |
 ///
-/// Call ids, the error flag of a tool result and the pin are not counted.
-/// [`prompt_overhead`](TokenCounter::prompt_overhead) is 3, for priming the reply;
-/// budgets add it once per prompt, never per message.
-/// This is the recipe of OpenAI's cookbook, which checks it against the prompt
-/// tokens the API reports for plain text messages. The API frames tool calls in
-/// its own undocumented way (and the tool definitions of a request cost tokens too,
-/// which no message carries), so counts of tool traffic are close estimates.
+/// An attachment is priced at 85 whatever it holds, rather than by the tokens
+/// of its URL or base64 text, because providers price an image by its size and
+/// detail level and never tokenize its bytes as text; 85 is the low-detail
+/// cost, so a large image sent at high detail costs more than counted.
+/// Pinning and the error flag of a tool result are never sent, so they cost
+/// nothing, and a tool message with no result sends nothing and costs 0.
+/// The tool definitions of a request cost tokens too, which no message
+/// carries, and the API may frame tool calls in its own undocumented way, so
+/// counts of tool traffic remain the documented accounting, not a promise of
+/// the API's `usage`.
 ///
 /// Strings are encoded as *ordinary* text: `<|endoftext|>` written in a message
 /// counts as the plain characters it is made of, never as a special token, so a
@@ -92,9 +107,14 @@ impl fmt::Display for Encoding {
 /// let message = Message::assistant_tool_calls([call]);
 /// let expected = 3
 ///     + counter.count_text("assistant")
+///     + counter.count_text("call_1")
+///     + counter.count_text("function")
 ///     + counter.count_text("read_file")
 ///     + counter.count_text(r#"{"path":"a.rs"}"#);
 /// assert_eq!(counter.count(&message), expected);
+/// // The tool message of issue 17: its long call id is a third of its cost.
+/// let result = Message::tool_result("call_aHFvcOCBnUSBGb47m72g1qAH", "957.0");
+/// assert_eq!(counter.count(&result), 23);
 /// # Ok::<(), tidemark_memory::counter::CounterError>(())
 /// ```
 #[derive(Clone, Copy)]
@@ -159,11 +179,15 @@ impl fmt::Debug for TiktokenCounter {
 }
 
 impl TokenCounter for TiktokenCounter {
-    /// The encoding's name and the version of the accounting, such as `o200k_base/chat-v1`.
+    /// The encoding's name and the version of the accounting, such as `o200k_base/chat-v2`.
+    ///
+    /// `chat-v2` prices the wire form of a message (call ids, the tool-call
+    /// type, content-part types and one framing per tool result); `chat-v1`
+    /// left those out, so counts cached under the old name are not reused.
     fn name(&self) -> &str {
         match self.encoding {
-            Encoding::O200kBase => "o200k_base/chat-v1",
-            Encoding::Cl100kBase => "cl100k_base/chat-v1",
+            Encoding::O200kBase => "o200k_base/chat-v2",
+            Encoding::Cl100kBase => "cl100k_base/chat-v2",
         }
     }
 

@@ -7,17 +7,21 @@ files. Neither the tests nor CI run this script; its output is checked in.
 What it computes, for each encoding (o200k_base and cl100k_base), with OpenAI's
 Python tiktoken and `encode_ordinary` (so `<|endoftext|>` in a message is plain
 text, never a special token), the chat accounting documented on `TiktokenCounter`:
+the message is written as the OpenAI chat messages a request sends for it (the
+mapping of tidemark-providers' `wire::message_to_wire`, restated in `to_wire`
+below), and each wire message costs, by the rule of OpenAI's cookbook,
 
-    3 + tokens(role)
-    + (tokens(name) + 1 if the message has a name)
-    + tokens(text)                          for each text part
-    + tokens(tool name) + tokens(arguments) for each tool call
-    + tokens(content)                       for each tool result
-    + 85                                    for each attachment
+    3 + tokens of every string value in its JSON object, recursively
+      + 1 for a `name`
+      (an image or file content part costs 85 instead of its strings)
 
 expected.jsonl has one object per corpus line, in order:
 `{"index": i, "o200k_base": n, "cl100k_base": m, "o200k_base_parts": [...], "cl100k_base_parts": [...]}`,
-where the part lists hold each part's share of the count.
+where the part lists hold each part's share of the count: a text part its text
+(plus "text" when the content is an array of parts), a tool call its id,
+"function", name and arguments, a tool result its call id and content (plus
+"text" and its text form outside a tool message), an attachment 85, and a part
+the wire drops 0.
 prompt.json holds the count of the whole corpus as one prompt: every message plus
 the 3 reply-priming tokens.
 
@@ -91,26 +95,89 @@ def prepare_offline_cache(assets):
     return cache
 
 
-def part_tokens(encoding, part):
+def to_wire(message):
+    """The OpenAI chat messages a request sends for a tidemark message, as `wire::message_to_wire` writes them."""
+    parts = message.get("parts", [])
+    name = message.get("name")
+    if message["role"] == "tool":
+        wire = []
+        for part in parts:
+            if part["type"] != "tool_result":
+                continue
+            one = {"role": "tool", "tool_call_id": part["call_id"], "content": part["content"]}
+            if name is not None:
+                one["name"] = name
+            wire.append(one)
+        return wire
+    one = {"role": message["role"]}
+    if name is not None:
+        one["name"] = name
+    calls = [
+        {"id": p["id"], "type": "function", "function": {"name": p["name"], "arguments": p["arguments"]}}
+        for p in parts
+        if p["type"] == "tool_call"
+    ]
+    content = [p for p in parts if p["type"] != "tool_call"]
+    if not content:
+        one["content"] = None if calls else ""
+    elif len(content) == 1 and content[0]["type"] == "text":
+        one["content"] = content[0]["text"]
+    else:
+        one["content"] = [content_part(p) for p in content]
+    if calls:
+        one["tool_calls"] = calls
+    return [one]
+
+
+def content_part(part):
+    if part["type"] == "text":
+        return {"type": "text", "text": part["text"]}
+    if part["type"] == "tool_result":
+        return {"type": "text", "text": f"[result of {part['call_id']}] {part['content']}"}
+    if part["type"] == "attachment":
+        return {"type": "image_url", "image_url": {"url": "(priced as an image)"}}
+    raise ValueError(f"unknown part type {part['type']!r}")
+
+
+def value_tokens(encoding, value):
+    """The cookbook's price of a JSON value: the tokens of every string in it; an image or file part is 85."""
+    if isinstance(value, str):
+        return len(encoding.encode_ordinary(value))
+    if isinstance(value, list):
+        return sum(value_tokens(encoding, item) for item in value)
+    if isinstance(value, dict):
+        if value.get("type") in ("image_url", "file"):
+            return ATTACHMENT_TOKENS
+        return sum(value_tokens(encoding, item) for item in value.values())
+    return 0
+
+
+def wire_tokens(encoding, wire):
+    total = 0
+    for one in wire:
+        total += FRAMING + value_tokens(encoding, one)
+        if one.get("name") is not None:
+            total += NAME_EXTRA
+    return total
+
+
+def part_tokens(encoding, message, part):
+    """One part's share of the message's count, excluding framing, role and name."""
     tokens = lambda text: len(encoding.encode_ordinary(text))
     kind = part["type"]
-    if kind == "text":
-        return tokens(part["text"])
+    if message["role"] == "tool":
+        return tokens(part["call_id"]) + tokens(part["content"]) if kind == "tool_result" else 0
     if kind == "tool_call":
-        return tokens(part["name"]) + tokens(part["arguments"])
-    if kind == "tool_result":
-        return tokens(part["content"])
-    if kind == "attachment":
-        return ATTACHMENT_TOKENS
-    raise ValueError(f"unknown part type {kind!r}")
+        return tokens(part["id"]) + tokens("function") + tokens(part["name"]) + tokens(part["arguments"])
+    content = [p for p in message.get("parts", []) if p["type"] != "tool_call"]
+    if len(content) == 1 and kind == "text":
+        return tokens(part["text"])
+    return value_tokens(encoding, content_part(part))
 
 
 def message_tokens(encoding, message):
-    parts = [part_tokens(encoding, part) for part in message.get("parts", [])]
-    total = FRAMING + len(encoding.encode_ordinary(message["role"])) + sum(parts)
-    if message.get("name") is not None:
-        total += len(encoding.encode_ordinary(message["name"])) + NAME_EXTRA
-    return total, parts
+    parts = [part_tokens(encoding, message, part) for part in message.get("parts", [])]
+    return wire_tokens(encoding, to_wire(message)), parts
 
 
 def main():

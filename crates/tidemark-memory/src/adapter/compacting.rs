@@ -82,9 +82,9 @@ use super::{Parts, accessors};
 /// assert_eq!(prompt.last(), Some(&Message::user("question 19: what changed in the build?")));
 ///
 /// // The provider said the prompt is too long: load within a lower budget and retry.
-/// let lower = NonZeroU32::new(100).unwrap();
+/// let lower = NonZeroU32::new(180).unwrap();
 /// let smaller = memory.load_within(&id, lower).await?;
-/// assert!(HeuristicCounter::default().count_prompt(&smaller) <= 100);
+/// assert!(HeuristicCounter::default().count_prompt(&smaller) <= 180);
 /// assert_eq!(smaller.last(), prompt.last());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// # }).unwrap();

@@ -31,7 +31,7 @@ const MAX_ERROR_BYTES: usize = 64 * 1024;
 ///
 /// Each call posts the request, converted with [`wire`](crate::wire), and
 /// returns the first choice's text. Rate limits (429), request timeouts (408),
-/// conflicts (409), server errors (5xx), lost connections and timeouts are
+/// conflicts (409), server errors (5xx, unless they say the prompt is too long), lost connections and timeouts are
 /// retried with exponential backoff and full jitter, honouring `Retry-After`
 /// (seconds or an HTTP date) up to a cap (a longer wait ends the call with
 /// `RateLimited` and the wait asked for, rather than retrying early); everything else fails at once with
@@ -148,9 +148,13 @@ impl OpenAiModel {
             StatusCode::CONFLICT => {
                 Failure::Again { kind: Again::Server { status: status.as_u16(), message }, retry_after }
             }
-            status if status.is_server_error() => {
-                Failure::Again { kind: Again::Server { status: status.as_u16(), message }, retry_after }
-            }
+            // Some servers (older vLLM, Ollama) answer an over-long prompt with a 5xx; sending it again cannot help.
+            status if status.is_server_error() => match context_overflow(status.as_u16(), &bytes, &message) {
+                Some(overflow) => Failure::Final(overflow),
+                None => {
+                    Failure::Again { kind: Again::Server { status: status.as_u16(), message }, retry_after }
+                }
+            },
             StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => {
                 Failure::Final(CompletionError::Authentication { status: status.as_u16(), message })
             }

@@ -11,6 +11,10 @@
 //! | Ollama and others | 400 | "exceeds the context length", "context window exceeded", "too many tokens" with "context" |
 //! | any proxy | 413 | the request body is too large: the cure is the same, a smaller prompt |
 //!
+//! Some servers (older vLLM, Ollama) answer an over-long prompt with a 5xx;
+//! `OpenAiModel` asks this function before retrying one, so such an answer
+//! ends the call at once with the overflow instead of being retried.
+//!
 //! Only the start of the body is read ([`MAX_SCAN_BYTES`]), and the figures
 //! are read by looking for fixed phrases, so a hostile body costs little and
 //! never panics. A body that fits none of these shapes is not an overflow.

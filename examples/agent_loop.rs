@@ -4,6 +4,11 @@
 //! and `TIDEMARK_MODEL`, then run
 //! `cargo run -p tidemark-cli --example agent_loop -- "first question" "second question"`.
 //! Run it again: the memory file picks up where the last run stopped.
+//!
+//! When the model rejects a prompt as too long (its tokenizer counts more
+//! than tidemark's counter, or its context is smaller than the budget), the
+//! loop recovers in one retry: the typed `ContextOverflow` error gives a lower
+//! budget, and `load_within` compacts the conversation to fit it.
 
 use std::num::NonZeroU32;
 
@@ -25,10 +30,22 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     if memory.load(&id).await?.is_empty() {
         memory.append(&id, vec![Message::system("You are a concise assistant.").pinned()]).await?;
     }
+    // The prompt may take the budget less the reserve for the answer.
+    let prompt_budget = NonZeroU32::new(7_000).ok_or("the budget is not zero")?;
+    let request = |prompt: Vec<Message>| CompletionRequest::new(prompt).with_max_tokens(500);
     for question in std::env::args().skip(1) {
         memory.append(&id, vec![Message::user(question.clone())]).await?;
         let prompt = memory.load(&id).await?;
-        let answer = model.complete(CompletionRequest::new(prompt).with_max_tokens(500)).await?;
+        let answer = match model.complete(request(prompt)).await {
+            Ok(answer) => answer,
+            // Too long for the model: load within a lower budget (compacting what leaves) and retry once.
+            Err(error) => {
+                let Some(lower) = error.retry_budget(prompt_budget) else { return Err(error.into()) };
+                eprintln!("the model rejected the prompt ({error}); retrying within {lower} tokens");
+                let prompt = memory.load_within(&id, lower).await?;
+                model.complete(request(prompt)).await?
+            }
+        };
         println!("> {question}\n{}\n", answer.text);
         memory.append(&id, vec![Message::assistant(answer.text)]).await?;
     }

@@ -277,6 +277,11 @@ pub trait DynConversationMemory: Send + Sync {
         &'a self,
         conversation: &'a ConversationId,
     ) -> BoxFuture<'a, Result<Vec<Message>, MemoryError>>;
+    fn load_within_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+        budget: std::num::NonZeroU32,
+    ) -> BoxFuture<'a, Result<Vec<Message>, MemoryError>>;
     fn append_boxed<'a>(
         &'a self,
         conversation: &'a ConversationId,
@@ -291,6 +296,13 @@ impl<T: ConversationMemory> DynConversationMemory for T {
         conversation: &'a ConversationId,
     ) -> BoxFuture<'a, Result<Vec<Message>, MemoryError>> {
         Box::pin(self.load(conversation))
+    }
+    fn load_within_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+        budget: std::num::NonZeroU32,
+    ) -> BoxFuture<'a, Result<Vec<Message>, MemoryError>> {
+        Box::pin(self.load_within(conversation, budget))
     }
     fn append_boxed<'a>(
         &'a self,
@@ -307,6 +319,13 @@ impl<T: ConversationMemory> DynConversationMemory for T {
 impl ConversationMemory for dyn DynConversationMemory {
     async fn load(&self, conversation: &ConversationId) -> Result<Vec<Message>, MemoryError> {
         self.load_boxed(conversation).await
+    }
+    async fn load_within(
+        &self,
+        conversation: &ConversationId,
+        budget: std::num::NonZeroU32,
+    ) -> Result<Vec<Message>, MemoryError> {
+        self.load_within_boxed(conversation, budget).await
     }
     async fn append(
         &self,

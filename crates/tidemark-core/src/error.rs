@@ -202,9 +202,32 @@ pub enum CompletionError {
         /// The server's explanation.
         message: String,
     },
-    /// The prompt is longer than the model's context window; compact and retry.
+    /// The prompt is longer than the model's context window; compact to a lower budget and retry.
+    ///
+    /// `limit` and `requested` are the figures the server gave, when it gave
+    /// them: the model's context length and the tokens the request came to.
+    /// [`CompletionError::retry_budget`] turns them into the budget to load
+    /// the prompt within for the next attempt (see
+    /// [`ConversationMemory::load_within`](crate::ConversationMemory::load_within)).
+    ///
+    /// ```
+    /// use std::num::NonZeroU32;
+    /// use tidemark_core::CompletionError;
+    ///
+    /// let error = CompletionError::ContextOverflow {
+    ///     limit: Some(128_000),
+    ///     requested: Some(130_532),
+    ///     message: "This model's maximum context length is 128000 tokens.".into(),
+    /// };
+    /// let budget = error.retry_budget(NonZeroU32::new(120_000).unwrap());
+    /// assert!(budget.is_some_and(|budget| budget.get() < 120_000));
+    /// ```
     #[error("prompt exceeds the model's context length: {message}")]
-    ContextLengthExceeded {
+    ContextOverflow {
+        /// The model's context length in tokens, if the server said it.
+        limit: Option<u32>,
+        /// The tokens the request came to, if the server said it.
+        requested: Option<u32>,
         /// The server's explanation.
         message: String,
     },
@@ -265,6 +288,77 @@ pub enum CompletionError {
         #[source]
         source: BoxError,
     },
+}
+
+impl CompletionError {
+    /// The budget to load the prompt within before trying again, when this is a [`ContextOverflow`](CompletionError::ContextOverflow); `None` for every other error.
+    ///
+    /// `current` is the budget the rejected prompt was loaded with. See
+    /// [`retry_budget`] for the rule.
+    ///
+    /// ```
+    /// use std::num::NonZeroU32;
+    /// use tidemark_core::CompletionError;
+    ///
+    /// let current = NonZeroU32::new(10_000).unwrap();
+    /// let unknown = CompletionError::ContextOverflow { limit: None, requested: None, message: "too long".into() };
+    /// assert_eq!(unknown.retry_budget(current).map(NonZeroU32::get), Some(8_000));
+    /// assert_eq!(CompletionError::EmptyResponse.retry_budget(current), None);
+    /// ```
+    pub fn retry_budget(&self, current: std::num::NonZeroU32) -> Option<std::num::NonZeroU32> {
+        match self {
+            Self::ContextOverflow { limit, requested, .. } => Some(retry_budget(current, *limit, *requested)),
+            _ => None,
+        }
+    }
+}
+
+/// The share of the budget kept when the server's figures are unknown: 80%.
+pub const RETRY_FALLBACK_PERCENT: u64 = 80;
+
+/// The share of the scaled budget kept when the server's figures are known: 90%, a margin for the difference between tidemark's count and the provider's.
+pub const RETRY_MARGIN_PERCENT: u64 = 90;
+
+/// The budget to retry with after the provider rejected a prompt loaded within `current` tokens.
+///
+/// - **Figures known** (`limit < requested`): the prompt was `requested`
+///   tokens by the provider's count and must be at most `limit`, so the budget
+///   is scaled by `limit / requested` and then by
+///   [`RETRY_MARGIN_PERCENT`]. Scaling, rather than taking `limit` as is, carries
+///   over whatever difference there is between the memory's counter and the
+///   provider's tokenizer, and a `requested` that includes the answer's
+///   `max_tokens` only makes the result safer.
+/// - **Figures unknown**, or figures that do not explain the rejection
+///   (`requested <= limit`): [`RETRY_FALLBACK_PERCENT`] of `current`.
+///
+/// The result is always below `current` (when `current` is above 1) and never zero,
+/// so repeated overflows shrink the budget until the memory reports that
+/// it cannot fit (`MemoryError::OverBudget`).
+///
+/// ```
+/// use std::num::NonZeroU32;
+/// use tidemark_core::error::retry_budget;
+///
+/// let current = NonZeroU32::new(100_000).unwrap();
+/// // 128000 / 130532 of the budget, less a 10% margin.
+/// assert_eq!(retry_budget(current, Some(128_000), Some(130_532)).get(), 88_254);
+/// assert_eq!(retry_budget(current, None, Some(130_532)).get(), 80_000);
+/// assert_eq!(retry_budget(NonZeroU32::MIN, None, None).get(), 1);
+/// ```
+pub fn retry_budget(
+    current: std::num::NonZeroU32,
+    limit: Option<u32>,
+    requested: Option<u32>,
+) -> std::num::NonZeroU32 {
+    let budget = u64::from(current.get());
+    let scaled = match (limit, requested) {
+        (Some(limit), Some(requested)) if limit < requested => {
+            budget * u64::from(limit) / u64::from(requested) * RETRY_MARGIN_PERCENT / 100
+        }
+        _ => budget * RETRY_FALLBACK_PERCENT / 100,
+    };
+    let lower = scaled.min(budget.saturating_sub(1));
+    std::num::NonZeroU32::new(u32::try_from(lower).unwrap_or(u32::MAX)).unwrap_or(std::num::NonZeroU32::MIN)
 }
 
 /// A failure to compact evicted messages into a summary.
@@ -329,6 +423,15 @@ pub enum MemoryError {
     /// The messages to append would make the history break a tool-call rule.
     #[error("appended messages would make the history invalid")]
     InvalidHistory(#[source] Violation),
+    /// A load within a budget could not fit it: what must stay (the newest
+    /// turn, pinned and system messages, the summary) is larger.
+    #[error("the smallest prompt is {tokens} tokens, over the budget of {budget}")]
+    OverBudget {
+        /// The budget asked for.
+        budget: u32,
+        /// The tokens of the smallest prompt the memory could make.
+        tokens: u32,
+    },
 }
 
 impl From<StoreError> for MemoryError {
@@ -375,6 +478,26 @@ mod tests {
             chain_text(&error),
             "conversation store failed: store backend failed during append: disk on fire"
         );
+    }
+
+    #[test]
+    fn retry_budgets_shrink_and_never_reach_zero() {
+        let budget = |current: u32, limit, requested| {
+            retry_budget(std::num::NonZeroU32::new(current).expect("non-zero"), limit, requested).get()
+        };
+        assert_eq!(budget(10_000, Some(4_096), Some(5_000)), 7_372);
+        assert_eq!(budget(10_000, None, None), 8_000);
+        assert_eq!(budget(10_000, Some(5_000), Some(5_000)), 8_000, "figures that explain nothing");
+        assert_eq!(budget(10_000, Some(1), Some(u32::MAX)), 1);
+        assert_eq!(budget(2, None, None), 1);
+        assert_eq!(budget(1, Some(1), Some(2)), 1);
+        assert_eq!(budget(u32::MAX, None, None), 3_435_973_836);
+        for current in [1, 2, 3, 10, 999, 1_000_000, u32::MAX] {
+            for figures in [(None, None), (Some(10), Some(11)), (Some(11), Some(10)), (Some(0), Some(1))] {
+                let next = budget(current, figures.0, figures.1);
+                assert!(next >= 1 && (next < current || current == 1), "{current} {figures:?} -> {next}");
+            }
+        }
     }
 
     #[test]

@@ -1,10 +1,13 @@
 //! The agent-facing contract: [`ConversationMemory`].
 
 use std::future::Future;
+use std::num::NonZeroU32;
 
+use crate::counter::{HeuristicCounter, TokenCounter};
 use crate::error::MemoryError;
 use crate::id::{ConversationId, SeqRange};
-use crate::message::Message;
+use crate::message::{Message, Role};
+use crate::unit::units;
 
 /// What an agent talks to: append what happened, load what to send next.
 ///
@@ -15,6 +18,9 @@ use crate::message::Message;
 ///   message, and it keeps every pinned and system message. A memory that
 ///   compacts places its summary first: `[summary, ...kept window]`.
 /// - `append` adds messages at the end, all or none, and returns their sequence range.
+/// - `load_within` returns a prompt as `load` does that also fits a given
+///   budget, counted with the memory's counter, without splitting a tool
+///   unit; or [`MemoryError::OverBudget`] when what must stay is larger.
 /// - `clear` forgets the conversation, summary included.
 /// - Conversations are independent of each other.
 ///
@@ -39,6 +45,52 @@ pub trait ConversationMemory: Send + Sync {
         &self,
         conversation: &ConversationId,
     ) -> impl Future<Output = Result<Vec<Message>, MemoryError>> + Send;
+
+    /// The history to send now, fitted within `budget` tokens for this one call: the recovery from a context overflow.
+    ///
+    /// An agent calls it when the provider rejects a prompt as too long
+    /// ([`CompletionError::ContextOverflow`](crate::CompletionError::ContextOverflow)),
+    /// with the budget [`CompletionError::retry_budget`](crate::CompletionError::retry_budget)
+    /// gives, and retries once with the prompt it returns.
+    ///
+    /// The prompt keeps what `load` keeps (the newest message, pinned and
+    /// system messages, whole tool units) and fits `budget`; when those alone
+    /// do not, the error is [`MemoryError::OverBudget`]. The memory adapters
+    /// of `tidemark-memory` fit their window (and the summary and context
+    /// blocks in front of it) with their own counter, compacting what leaves
+    /// as a normal load would; the budget applies to this call only.
+    ///
+    /// The default loads with [`load`](ConversationMemory::load) and trims the
+    /// result with [`fit_prompt`] and a [`HeuristicCounter`]: the stored state
+    /// is not changed. A memory that counts with another counter should
+    /// override it.
+    ///
+    /// ```
+    /// use std::num::NonZeroU32;
+    /// use tidemark_core::{CompletionError, ConversationId, ConversationMemory, Message};
+    ///
+    /// async fn retry_prompt(
+    ///     memory: &impl ConversationMemory,
+    ///     id: &ConversationId,
+    ///     error: &CompletionError,
+    ///     budget: NonZeroU32,
+    /// ) -> Result<Option<Vec<Message>>, Box<dyn std::error::Error>> {
+    ///     match error.retry_budget(budget) {
+    ///         Some(lower) => Ok(Some(memory.load_within(id, lower).await?)),
+    ///         None => Ok(None),
+    ///     }
+    /// }
+    /// ```
+    fn load_within(
+        &self,
+        conversation: &ConversationId,
+        budget: NonZeroU32,
+    ) -> impl Future<Output = Result<Vec<Message>, MemoryError>> + Send {
+        async move {
+            let prompt = self.load(conversation).await?;
+            fit_prompt(prompt, &HeuristicCounter::default(), budget)
+        }
+    }
 
     /// Add `messages` at the end of `conversation`, all or none.
     fn append(
@@ -65,8 +117,69 @@ crate::forward! {
             (**self).append(conversation, messages)
         }
 
+        fn load_within(
+            &self,
+            conversation: &ConversationId,
+            budget: NonZeroU32,
+        ) -> impl Future<Output = Result<Vec<Message>, MemoryError>> + Send {
+            (**self).load_within(conversation, budget)
+        }
+
         fn clear(&self, conversation: &ConversationId) -> impl Future<Output = Result<(), MemoryError>> + Send {
             (**self).clear(conversation)
         }
     }
+}
+
+/// `prompt` with its oldest tool units left out until it fits `budget` tokens counted with `counter`.
+///
+/// System and pinned units and the newest unit always stay, so a tool unit
+/// is never split and the prompt still ends with its newest message. When
+/// those alone are over the budget the error is [`MemoryError::OverBudget`]
+/// with the smallest count reached.
+///
+/// ```
+/// use std::num::NonZeroU32;
+/// use tidemark_core::memory::fit_prompt;
+/// use tidemark_core::{HeuristicCounter, Message, MemoryError, TokenCounter};
+///
+/// let counter = HeuristicCounter::default();
+/// let prompt: Vec<Message> = (0..20).map(|i| Message::user(format!("message number {i}"))).collect();
+/// let budget = NonZeroU32::new(40).unwrap();
+/// let fitted = fit_prompt(prompt.clone(), &counter, budget)?;
+/// assert!(counter.count_prompt(&fitted) <= 40);
+/// assert_eq!(fitted.last(), prompt.last());
+/// assert!(matches!(fit_prompt(prompt, &counter, NonZeroU32::MIN), Err(MemoryError::OverBudget { .. })));
+/// # Ok::<(), MemoryError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`MemoryError::OverBudget`] when the messages that must stay do not fit.
+pub fn fit_prompt(
+    prompt: Vec<Message>,
+    counter: &dyn TokenCounter,
+    budget: NonZeroU32,
+) -> Result<Vec<Message>, MemoryError> {
+    let tokens: Vec<u64> = prompt.iter().map(|message| u64::from(counter.count(message))).collect();
+    let mut total = u64::from(counter.prompt_overhead()) + tokens.iter().sum::<u64>();
+    let budget_tokens = u64::from(budget.get());
+    let all: Vec<_> = units(&prompt).collect();
+    let mut leave = vec![false; prompt.len()];
+    let last = all.len().saturating_sub(1);
+    for (position, unit) in all.iter().enumerate() {
+        if total <= budget_tokens || position == last {
+            break;
+        }
+        let stays = unit.is_pinned(&prompt) || prompt[unit.start()].role == Role::System;
+        if !stays {
+            total -= tokens[unit.range()].iter().sum::<u64>();
+            leave[unit.range()].fill(true);
+        }
+    }
+    if total > budget_tokens {
+        let tokens = u32::try_from(total).unwrap_or(u32::MAX);
+        return Err(MemoryError::OverBudget { budget: budget.get(), tokens });
+    }
+    Ok(prompt.into_iter().zip(leave).filter(|(_, left)| !left).map(|(message, _)| message).collect())
 }

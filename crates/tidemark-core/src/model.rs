@@ -106,7 +106,7 @@ impl Completion {
 ///   fit, and returns the first choice's text with its finish reason and usage.
 /// - An answer with no text is [`CompletionError::EmptyResponse`] and a refusal
 ///   is [`CompletionError::Refused`], never an `Ok` with placeholder text.
-/// - A prompt too long for the model is [`CompletionError::ContextLengthExceeded`],
+/// - A prompt too long for the model is [`CompletionError::ContextOverflow`],
 ///   so that a caller can compact and try again.
 ///
 /// # Example

@@ -26,11 +26,13 @@ mod gate;
 mod policy_memory;
 mod timer;
 mod window;
+mod within;
 
 pub use compacting::CompactingMemory;
 pub use demoting::DemotingMemory;
 pub use policy_memory::PolicyMemory;
 
+use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -135,20 +137,29 @@ impl<S: ConversationStore, P: MemoryPolicy> Parts<S, P> {
         Ok(self.inner.clear(conversation).await?)
     }
 
-    /// Read the window of `conversation` and let the policy choose from it.
-    async fn look(&self, conversation: &ConversationId) -> Result<window::Fit, MemoryError> {
+    /// Read the window of `conversation` and let the policy choose from it (fitted `within` a lower budget, if given).
+    async fn look(
+        &self,
+        conversation: &ConversationId,
+        within: Option<NonZeroU32>,
+    ) -> Result<window::Fit, MemoryError> {
         let view = window::View::read(&self.inner, conversation).await?;
-        Ok(self.fit(view))
+        Ok(self.fit(view, within))
     }
 
-    /// Let the policy choose from `view`, with room for the context sources.
-    fn fit(&self, view: window::View) -> window::Fit {
-        view.fit(&self.policy, self.counter(), &self.contexts)
+    /// Let the policy choose from `view`, with room for the context sources (fitted `within` a lower budget, if given).
+    fn fit(&self, view: window::View, within: Option<NonZeroU32>) -> window::Fit {
+        view.fit(&self.policy, self.counter(), &self.contexts, within)
     }
 
     /// The prompt of `served`, with the blocks of the context sources it has room for.
     async fn finish(&self, conversation: &ConversationId, served: window::Served) -> Vec<Message> {
         self.contexts.compose(conversation, served, self.counter()).await
+    }
+
+    /// A finished prompt checked against the budget of a load within one: it fits, or the load fails with `OverBudget`.
+    fn checked(&self, prompt: Vec<Message>, budget: NonZeroU32) -> Result<Vec<Message>, MemoryError> {
+        within::check(prompt, self.counter(), budget)
     }
 }
 

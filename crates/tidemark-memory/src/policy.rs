@@ -15,7 +15,7 @@ pub use token::TokenWindow;
 use tidemark_core::{Message, Role, Unit};
 
 /// Whether a unit must stay whatever the policy: it is pinned, or it is a system message.
-fn must_keep(unit: &Unit, messages: &[Message]) -> bool {
+pub(crate) fn must_keep(unit: &Unit, messages: &[Message]) -> bool {
     unit.is_pinned(messages) || messages[unit.start()].role == Role::System
 }
 

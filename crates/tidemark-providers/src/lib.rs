@@ -22,6 +22,7 @@
 mod config;
 mod error;
 mod model;
+pub mod overflow;
 pub mod wire;
 
 pub use config::{OPENAI_BASE_URL, OpenAiConfig, Secret};

@@ -12,6 +12,7 @@ use tracing::Instrument;
 
 use crate::config::OpenAiConfig;
 use crate::error::ConfigError;
+use crate::overflow::context_overflow;
 use crate::wire::{WireOptions, to_wire};
 
 /// How the model waits between attempts: `tokio::time::sleep` unless replaced (tests record the waits instead).
@@ -30,13 +31,14 @@ const MAX_ERROR_BYTES: usize = 64 * 1024;
 ///
 /// Each call posts the request, converted with [`wire`](crate::wire), and
 /// returns the first choice's text. Rate limits (429), request timeouts (408),
-/// conflicts (409), server errors (5xx), lost connections and timeouts are
+/// conflicts (409), server errors (5xx, unless they say the prompt is too long), lost connections and timeouts are
 /// retried with exponential backoff and full jitter, honouring `Retry-After`
 /// (seconds or an HTTP date) up to a cap (a longer wait ends the call with
 /// `RateLimited` and the wait asked for, rather than retrying early); everything else fails at once with
 /// a typed [`CompletionError`]: `Authentication` for 401 and 403,
-/// `ContextLengthExceeded` when the prompt is too long (so the caller can
-/// compact and try again), `BadRequest` with the server's message,
+/// `ContextOverflow` when the prompt is too long, with the model's limit and
+/// the request's size when the server gives them (so the caller can load
+/// within a lower budget and try again; see [`overflow`](crate::overflow) for the shapes read), `BadRequest` with the server's message,
 /// `Refused` for refusals and content filters, `EmptyResponse` for an answer
 /// without text, and `MalformedResponse` for a body that is not the API's.
 /// The API key is sent as a bearer token and never appears in logs, errors or
@@ -146,18 +148,21 @@ impl OpenAiModel {
             StatusCode::CONFLICT => {
                 Failure::Again { kind: Again::Server { status: status.as_u16(), message }, retry_after }
             }
-            status if status.is_server_error() => {
-                Failure::Again { kind: Again::Server { status: status.as_u16(), message }, retry_after }
-            }
+            // Some servers (older vLLM, Ollama) answer an over-long prompt with a 5xx; sending it again cannot help.
+            status if status.is_server_error() => match context_overflow(status.as_u16(), &bytes, &message) {
+                Some(overflow) => Failure::Final(overflow),
+                None => {
+                    Failure::Again { kind: Again::Server { status: status.as_u16(), message }, retry_after }
+                }
+            },
             StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => {
                 Failure::Final(CompletionError::Authentication { status: status.as_u16(), message })
             }
-            _ if is_context_length(&bytes, &message) => {
-                Failure::Final(CompletionError::ContextLengthExceeded { message })
+            status => {
+                Failure::Final(context_overflow(status.as_u16(), &bytes, &message).unwrap_or_else(|| {
+                    CompletionError::BadRequest { message: format!("status {}: {message}", status.as_u16()) }
+                }))
             }
-            status => Failure::Final(CompletionError::BadRequest {
-                message: format!("status {}: {message}", status.as_u16()),
-            }),
         })
     }
 
@@ -304,30 +309,18 @@ fn parse(bytes: &[u8]) -> Result<Completion, CompletionError> {
     Ok(Completion::new(text, finish_reason, Usage::new(count("prompt_tokens"), count("completion_tokens"))))
 }
 
-/// The server's explanation: `error.message` of an OpenAI error body, else the start of the body.
+/// The server's explanation: `error.message` of an OpenAI or Anthropic error body, a top-level `message` (vLLM), else the start of the body.
 fn error_message(bytes: &[u8]) -> String {
     serde_json::from_slice::<Value>(bytes)
         .ok()
         .and_then(|body| {
-            let error = body.get("error")?;
-            error
-                .get("message")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .or_else(|| error.as_str().map(str::to_owned))
+            let text = |value: Option<&Value>| value.and_then(Value::as_str).map(str::to_owned);
+            let error = body.get("error");
+            text(error.and_then(|error| error.get("message")))
+                .or_else(|| text(error))
+                .or_else(|| text(body.get("message")))
         })
         .unwrap_or_else(|| excerpt(bytes))
-}
-
-fn is_context_length(bytes: &[u8], message: &str) -> bool {
-    let code = serde_json::from_slice::<Value>(bytes).ok().and_then(|body| {
-        body.get("error").and_then(|error| error.get("code")).and_then(Value::as_str).map(str::to_owned)
-    });
-    let message = message.to_lowercase();
-    code.as_deref() == Some("context_length_exceeded")
-        || message.contains("maximum context length")
-        || message.contains("context length exceeded")
-        || message.contains("context_length_exceeded")
 }
 
 /// At most [`EXCERPT_BYTES`] of a body, as text.
@@ -401,6 +394,7 @@ mod tests {
     #[test]
     fn error_messages_are_short() {
         assert_eq!(error_message(br#"{"error":{"message":"bad key"}}"#), "bad key");
+        assert_eq!(error_message(br#"{"object":"error","message":"too long","code":400}"#), "too long");
         let long = vec![b'x'; 10_000];
         assert_eq!(error_message(&long).chars().count(), EXCERPT_BYTES + 1);
     }

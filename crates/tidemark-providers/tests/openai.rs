@@ -206,7 +206,19 @@ async fn context_length_and_authentication_errors_are_not_retried() {
     let server = serving(vec![too_long]).await;
     let (model, _) = recorded_model(&server, 3);
     let error = model.complete(request()).await.expect_err("too long");
-    assert!(matches!(error, CompletionError::ContextLengthExceeded { .. }), "{error:?}");
+    assert!(
+        matches!(error, CompletionError::ContextOverflow { limit: Some(128_000), requested: None, .. }),
+        "{error:?}"
+    );
+    assert_eq!(received(&server).await, 1);
+
+    // A server error that says the prompt is too long is not retried either.
+    let too_long = ResponseTemplate::new(500).set_body_json(json!({"error": {
+        "message": "the request exceeds the available context size, try increasing it"}}));
+    let server = serving(vec![too_long, answer("never reached")]).await;
+    let (model, _) = recorded_model(&server, 3);
+    let error = model.complete(request()).await.expect_err("too long");
+    assert!(matches!(error, CompletionError::ContextOverflow { .. }), "{error:?}");
     assert_eq!(received(&server).await, 1);
 
     let server = serving(vec![

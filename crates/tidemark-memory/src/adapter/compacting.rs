@@ -1,5 +1,7 @@
 //! [`CompactingMemory`]: evicted messages are folded into a rolling summary that loads in front of the window.
 
+use std::num::NonZeroU32;
+
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -41,6 +43,20 @@ use super::{Parts, accessors};
 ///   during a compaction wins: the compaction's write fails its
 ///   compare-and-swap and the cleared state stays.
 ///
+/// - **Overflow recovery.** [`load_within`](ConversationMemory::load_within)
+///   fits the prompt to a lower budget for one call, when the provider
+///   rejected the last one as too long: the policy's selection is cut
+///   further, whole tool units at a time, and what leaves is compacted into
+///   the summary as in any load, so `summary + context blocks + window` fits
+///   the lower budget. The policy's own budget stays as configured: an
+///   overflow usually means the provider counts differently from the
+///   memory's counter, or one request ran long, and shrinking every later
+///   prompt for it would be a configuration change made behind the caller's
+///   back. The watermark has moved, so the window grows back from the
+///   smaller prompt over the next turns. When the newest turn, pinned and
+///   system messages and the summary alone are over the lower budget, the
+///   load fails with [`MemoryError::OverBudget`].
+///
 /// Every compaction emits a [`CompactionEvent`] to the observer and to
 /// `tracing` (target `tidemark::compaction`).
 ///
@@ -50,7 +66,7 @@ use super::{Parts, accessors};
 ///
 /// ```
 /// use std::num::NonZeroU32;
-/// use tidemark_core::{ConversationId, ConversationMemory, Message};
+/// use tidemark_core::{ConversationId, ConversationMemory, Message, TokenCounter};
 /// use tidemark_memory::{CompactingMemory, HeuristicCounter, InMemoryStore, TokenWindow};
 /// use tidemark_testkit::reference::ConcatCompactor;
 ///
@@ -64,6 +80,12 @@ use super::{Parts, accessors};
 /// let prompt = memory.load(&id).await?;
 /// assert!(prompt[0].text().starts_with("Summary of earlier messages"));
 /// assert_eq!(prompt.last(), Some(&Message::user("question 19: what changed in the build?")));
+///
+/// // The provider said the prompt is too long: load within a lower budget and retry.
+/// let lower = NonZeroU32::new(180).unwrap();
+/// let smaller = memory.load_within(&id, lower).await?;
+/// assert!(HeuristicCounter::default().count_prompt(&smaller) <= 180);
+/// assert_eq!(smaller.last(), prompt.last());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// # }).unwrap();
 /// ```
@@ -311,10 +333,18 @@ where
     ///
     /// `None` means the state moved between the read and the write (a clear,
     /// another process without a lease): the caller looks again.
-    async fn compact_held(&self, id: &ConversationId, view: View) -> Result<Option<Served>, MemoryError> {
+    ///
+    /// With `within`, every round fits the window to that lower budget, so
+    /// what leaves is compacted into the summary exactly as in a normal load.
+    async fn compact_held(
+        &self,
+        id: &ConversationId,
+        view: View,
+        within: Option<NonZeroU32>,
+    ) -> Result<Option<Served>, MemoryError> {
         let mut view = view.refresh(&self.parts.inner, id).await?;
         for _ in 0..MAX_ROUNDS {
-            let (evicting, chosen) = match self.parts.fit(view) {
+            let (evicting, chosen) = match self.parts.fit(view, within) {
                 Fit::Fits(served) => return Ok(Some(served)),
                 Fit::Evicts(view, chosen) => (view, chosen),
             };
@@ -325,8 +355,12 @@ where
             }
         }
         // The window the last round left: served with its context blocks when it fits.
-        match self.parts.fit(view) {
+        match self.parts.fit(view, within) {
             Fit::Fits(served) => Ok(Some(served)),
+            // A load within a lower budget must fit it: serve the fitted window
+            // with the summary as it stands; what it leaves out stays stored
+            // above the watermark for the next compaction.
+            Fit::Evicts(view, chosen) if within.is_some() => Ok(Some(view.serve(&chosen))),
             Fit::Evicts(view, _) => {
                 // Compacting again now could loop; the next load cuts afresh.
                 tracing::warn!(
@@ -466,19 +500,24 @@ fn with_observer_problem(event: CompactionEvent, problem: Option<String>) -> Com
     }
 }
 
-impl<S, P, C, O> ConversationMemory for CompactingMemory<S, P, C, O>
+impl<S, P, C, O> CompactingMemory<S, P, C, O>
 where
     S: ConversationStore,
     P: MemoryPolicy,
     C: Compactor,
     O: CompactionObserver,
 {
-    async fn load(&self, conversation: &ConversationId) -> Result<Vec<Message>, MemoryError> {
+    /// A load, fitted `within` a lower budget when one is given.
+    async fn load_inner(
+        &self,
+        conversation: &ConversationId,
+        within: Option<NonZeroU32>,
+    ) -> Result<Vec<Message>, MemoryError> {
         let mut attempt = 0;
         loop {
             attempt += 1;
             // Read without any lock: most loads find that nothing must leave and end here.
-            let (view, chosen) = match self.parts.look(conversation).await? {
+            let (view, chosen) = match self.parts.look(conversation, within).await? {
                 Fit::Fits(served) => return Ok(self.parts.finish(conversation, served).await),
                 Fit::Evicts(view, chosen) => (view, chosen),
             };
@@ -493,7 +532,7 @@ where
             if !self.lease(conversation).await? {
                 return Ok(self.parts.finish(conversation, view.serve(&chosen)).await);
             }
-            let compacted = self.compact_held(conversation, view).await;
+            let compacted = self.compact_held(conversation, view, within).await;
             self.release(conversation).await;
             if let Some(served) = compacted? {
                 return Ok(self.parts.finish(conversation, served).await);
@@ -501,10 +540,32 @@ where
             if attempt >= MAX_ATTEMPTS {
                 // Out of attempts: serve what the store holds now, without compacting.
                 let view = View::read(&self.parts.inner, conversation).await?;
-                let served = view.serve_as_is(&self.parts.policy, self.counter(), &self.parts.contexts);
+                let served =
+                    view.serve_as_is(&self.parts.policy, self.counter(), &self.parts.contexts, within);
                 return Ok(self.parts.finish(conversation, served).await);
             }
         }
+    }
+}
+
+impl<S, P, C, O> ConversationMemory for CompactingMemory<S, P, C, O>
+where
+    S: ConversationStore,
+    P: MemoryPolicy,
+    C: Compactor,
+    O: CompactionObserver,
+{
+    async fn load(&self, conversation: &ConversationId) -> Result<Vec<Message>, MemoryError> {
+        self.load_inner(conversation, None).await
+    }
+
+    async fn load_within(
+        &self,
+        conversation: &ConversationId,
+        budget: NonZeroU32,
+    ) -> Result<Vec<Message>, MemoryError> {
+        let prompt = self.load_inner(conversation, Some(budget)).await?;
+        self.parts.checked(prompt, budget)
     }
 
     async fn append(

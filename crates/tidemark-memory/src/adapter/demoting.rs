@@ -1,5 +1,7 @@
 //! [`DemotingMemory`]: a window policy whose evicted messages are handed to a [`DemotionHook`] before they leave.
 
+use std::num::NonZeroU32;
+
 use tidemark_core::error::chain_text;
 use tidemark_core::{
     ContextSource, ConversationId, ConversationMemory, ConversationStore, DemotionHook, MemoryError,
@@ -20,6 +22,12 @@ use super::{Parts, accessors};
 /// over the same store does not deliver them again once stored. Concurrent
 /// loads of one conversation deliver once: the later ones wait and then find
 /// nothing new to demote.
+///
+/// [`load_within`](ConversationMemory::load_within) fits the prompt to a
+/// lower budget for one call (after the provider rejected a prompt as too
+/// long) by demoting more, whole tool units at a time, exactly as a load
+/// under a policy with that budget would; later loads use the policy's own
+/// budget again.
 ///
 /// A hook error is returned to the caller by default; with
 /// [`FailureMode::Degrade`] the load returns the policy's window instead and
@@ -100,17 +108,22 @@ impl<S, P, H> DemotingMemory<S, P, H> {
     }
 }
 
-impl<S, P, H> ConversationMemory for DemotingMemory<S, P, H>
+impl<S, P, H> DemotingMemory<S, P, H>
 where
     S: ConversationStore,
     P: MemoryPolicy,
     H: DemotionHook,
 {
-    async fn load(&self, conversation: &ConversationId) -> Result<Vec<Message>, MemoryError> {
+    /// A load, fitted `within` a lower budget when one is given.
+    async fn load_inner(
+        &self,
+        conversation: &ConversationId,
+        within: Option<NonZeroU32>,
+    ) -> Result<Vec<Message>, MemoryError> {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let (view, chosen) = match self.parts.look(conversation).await? {
+            let (view, chosen) = match self.parts.look(conversation, within).await? {
                 Fit::Fits(served) => return Ok(self.parts.finish(conversation, served).await),
                 Fit::Evicts(view, chosen) => (view, chosen),
             };
@@ -121,7 +134,7 @@ where
                     // The load before us has probably delivered and moved the
                     // watermark; the window is read again only if it did.
                     let view = view.refresh(&self.parts.inner, conversation).await?;
-                    match self.parts.fit(view) {
+                    match self.parts.fit(view, within) {
                         Fit::Fits(served) => return Ok(self.parts.finish(conversation, served).await),
                         Fit::Evicts(view, chosen) => (flight, view, chosen),
                     }
@@ -155,6 +168,26 @@ where
                 Err(error) => return Err(error.into()),
             }
         }
+    }
+}
+
+impl<S, P, H> ConversationMemory for DemotingMemory<S, P, H>
+where
+    S: ConversationStore,
+    P: MemoryPolicy,
+    H: DemotionHook,
+{
+    async fn load(&self, conversation: &ConversationId) -> Result<Vec<Message>, MemoryError> {
+        self.load_inner(conversation, None).await
+    }
+
+    async fn load_within(
+        &self,
+        conversation: &ConversationId,
+        budget: NonZeroU32,
+    ) -> Result<Vec<Message>, MemoryError> {
+        let prompt = self.load_inner(conversation, Some(budget)).await?;
+        self.parts.checked(prompt, budget)
     }
 
     async fn append(

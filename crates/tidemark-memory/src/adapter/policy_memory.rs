@@ -1,5 +1,7 @@
 //! [`PolicyMemory`]: a store behind a window policy, with the watermark kept in the store.
 
+use std::num::NonZeroU32;
+
 use tidemark_core::{
     ContextSource, ConversationId, ConversationMemory, ConversationStore, MemoryError, MemoryPolicy, Message,
     SeqRange, StoreError,
@@ -10,6 +12,12 @@ use super::window::Fit;
 use super::{Parts, accessors};
 
 /// A [`ConversationMemory`] that loads what its policy keeps and lets the rest go.
+///
+/// [`load_within`](ConversationMemory::load_within) fits the prompt to a
+/// lower budget for one call (after the provider rejected a prompt as too
+/// long) by demoting more, whole tool units at a time, exactly as a load
+/// under a policy with that budget would; later loads use the policy's own
+/// budget again.
 ///
 /// Demoted messages leave the window for good: the watermark is stored, so a
 /// later load, a new process or a wider policy does not bring them back. Use
@@ -53,12 +61,17 @@ impl<S, P> PolicyMemory<S, P> {
     accessors!();
 }
 
-impl<S: ConversationStore, P: MemoryPolicy> ConversationMemory for PolicyMemory<S, P> {
-    async fn load(&self, conversation: &ConversationId) -> Result<Vec<Message>, MemoryError> {
+impl<S: ConversationStore, P: MemoryPolicy> PolicyMemory<S, P> {
+    /// A load, fitted `within` a lower budget when one is given.
+    async fn load_inner(
+        &self,
+        conversation: &ConversationId,
+        within: Option<NonZeroU32>,
+    ) -> Result<Vec<Message>, MemoryError> {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let (view, chosen) = match self.parts.look(conversation).await? {
+            let (view, chosen) = match self.parts.look(conversation, within).await? {
                 Fit::Fits(served) => return Ok(self.parts.finish(conversation, served).await),
                 Fit::Evicts(view, chosen) => (view, chosen),
             };
@@ -74,6 +87,21 @@ impl<S: ConversationStore, P: MemoryPolicy> ConversationMemory for PolicyMemory<
                 Err(error) => return Err(error.into()),
             }
         }
+    }
+}
+
+impl<S: ConversationStore, P: MemoryPolicy> ConversationMemory for PolicyMemory<S, P> {
+    async fn load(&self, conversation: &ConversationId) -> Result<Vec<Message>, MemoryError> {
+        self.load_inner(conversation, None).await
+    }
+
+    async fn load_within(
+        &self,
+        conversation: &ConversationId,
+        budget: NonZeroU32,
+    ) -> Result<Vec<Message>, MemoryError> {
+        let prompt = self.load_inner(conversation, Some(budget)).await?;
+        self.parts.checked(prompt, budget)
     }
 
     async fn append(

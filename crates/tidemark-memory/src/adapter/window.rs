@@ -1,6 +1,9 @@
 //! The load path the adapters share: read the window from the store, let the policy choose, and plan the new state.
 
+use std::num::NonZeroU32;
+
 use super::context::Contexts;
+use super::within::tighten;
 use tidemark_core::{
     CompactionState, ConversationId, ConversationStore, MemoryPolicy, Message, Selection, Seq, SeqRange,
     StoreError, StoredMessage, StoredSummary, TokenCounter, Window,
@@ -94,16 +97,26 @@ impl View {
     /// them (the selection is over budget), the last sources are given up one
     /// by one, and with none the window is chosen as without context: a
     /// context block never costs the window its newest turn.
+    ///
+    /// With `within`, a lower budget for this load, the policy's selection is
+    /// cut further until the fixed tokens, the allowances and the kept
+    /// messages fit it (see [`tighten`]).
     pub(crate) fn choose<P: MemoryPolicy>(
         &self,
         policy: &P,
         counter: &dyn TokenCounter,
         contexts: &Contexts,
+        within: Option<NonZeroU32>,
     ) -> Chosen {
         let fixed = self.fixed_tokens(counter);
         let mut granted = contexts.len();
         loop {
-            let selection = self.select_with_fixed(policy, fixed.saturating_add(contexts.reserve(granted)));
+            let fixed = fixed.saturating_add(contexts.reserve(granted));
+            let selection = self.select_with_fixed(policy, fixed);
+            let selection = match within {
+                Some(budget) => tighten(&self.messages, &self.tokens, selection, fixed, budget),
+                None => selection,
+            };
             if granted == 0 || !selection.over_budget() {
                 return Chosen { selection, granted };
             }
@@ -229,8 +242,9 @@ impl View {
         policy: &P,
         counter: &dyn TokenCounter,
         contexts: &Contexts,
+        within: Option<NonZeroU32>,
     ) -> Fit {
-        let chosen = self.choose(policy, counter, contexts);
+        let chosen = self.choose(policy, counter, contexts, within);
         if chosen.selection.keeps_all() { Fit::Fits(self.serve(&chosen)) } else { Fit::Evicts(self, chosen) }
     }
 
@@ -240,8 +254,9 @@ impl View {
         policy: &P,
         counter: &dyn TokenCounter,
         contexts: &Contexts,
+        within: Option<NonZeroU32>,
     ) -> Served {
-        match self.fit(policy, counter, contexts) {
+        match self.fit(policy, counter, contexts, within) {
             Fit::Fits(served) => served,
             Fit::Evicts(view, chosen) => view.serve(&chosen),
         }

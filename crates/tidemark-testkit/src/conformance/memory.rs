@@ -1,8 +1,9 @@
 //! The [`ConversationMemory`] conformance suite: histories appended step by step as an agent would, with the prompt-shape rules checked after every load.
 
 use std::future::Future;
+use std::num::NonZeroU32;
 
-use tidemark_core::{ConversationId, ConversationMemory, Message, Role, validate};
+use tidemark_core::{ConversationId, ConversationMemory, MemoryError, Message, Role, validate};
 
 use super::{Failure, Ids, Report, Samples, chain, ensure, fail_on};
 use crate::strategies::{HistoryConfig, arb_history_with};
@@ -65,9 +66,11 @@ where
     let mut histories = Samples::new(arb_history_with(config.history.clone()));
     for case in 0..config.cases {
         let memory = make().await;
-        replay_keeps_prompt_shape(&memory, &mut ids, &histories.draw(), case, config.lossless).await?;
+        let history = histories.draw();
+        replay_keeps_prompt_shape(&memory, &mut ids, &history, case, config.lossless).await?;
+        loads_within_keep_prompt_shape(&make().await, &mut ids, &history, case).await?;
     }
-    Ok(Report { checks: 5, cases: config.cases })
+    Ok(Report { checks: 6, cases: config.cases })
 }
 
 async fn unknown_conversations_load_empty<M: ConversationMemory>(
@@ -214,6 +217,49 @@ async fn replay_keeps_prompt_shape<M: ConversationMemory>(
                     &history[..end]
                 ),
             ));
+        }
+    }
+    Ok(())
+}
+
+/// `load_within` at budgets from tiny to unlimited: a prompt of the same shape as `load`'s, or `OverBudget`; an unlimited budget always fits.
+async fn loads_within_keep_prompt_shape<M: ConversationMemory>(
+    memory: &M,
+    ids: &mut Ids,
+    history: &[Message],
+    case: usize,
+) -> Result<(), Failure> {
+    const CHECK: &str = "loads_within_keep_prompt_shape";
+    if history.is_empty() {
+        return Ok(());
+    }
+    let id: ConversationId = ids.fresh("within");
+    memory.append(&id, history.to_vec()).await.map_err(|error| {
+        Failure::new(CHECK, format!("case {case}: appending the history failed: {}", chain(&error)))
+    })?;
+    for budget in [
+        NonZeroU32::MAX,
+        NonZeroU32::MIN,
+        NonZeroU32::new(64).unwrap_or(NonZeroU32::MIN),
+        NonZeroU32::new(512).unwrap_or(NonZeroU32::MIN),
+    ] {
+        match memory.load_within(&id, budget).await {
+            Ok(loaded) => {
+                if let Err(problem) = check_prompt(&loaded, history, false) {
+                    return Err(Failure::new(
+                        CHECK,
+                        format!("case {case}, within {budget}: {problem}\n  loaded: {loaded:#?}"),
+                    ));
+                }
+            }
+            Err(MemoryError::OverBudget { budget: asked, tokens })
+                if budget != NonZeroU32::MAX && asked == budget.get() && tokens > asked => {}
+            Err(error) => {
+                return Err(Failure::new(
+                    CHECK,
+                    format!("case {case}: load within {budget} failed: {}", chain(&error)),
+                ));
+            }
         }
     }
     Ok(())

@@ -46,7 +46,7 @@ fn authentication() -> CompletionError {
     CompletionError::Authentication { status: 401, message: String::from("bad key") }
 }
 fn context_length() -> CompletionError {
-    CompletionError::ContextLengthExceeded { message: String::from("too long") }
+    CompletionError::ContextOverflow { limit: None, requested: None, message: String::from("too long") }
 }
 fn refused() -> CompletionError {
     CompletionError::Refused { reason: String::from("policy") }

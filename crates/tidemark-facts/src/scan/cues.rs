@@ -121,11 +121,7 @@ pub(super) struct Language {
 
 /// One compiled cue.
 struct Cue {
-    regex: Regex,
-    /// Whether the match must start a word: the pattern's leading [`START`] is checked by hand on
-    /// the character before the match instead, so that the pattern begins with its words and
-    /// the `regex` crate can skip to them with a literal search.
-    word_start: bool,
+    pattern: Worded,
     negatable: bool,
     /// Whether an everyday complement after the match disarms it (see [`Language::complement`]).
     scoped: bool,
@@ -148,8 +144,55 @@ struct Complement {
 
 /// Two cues that must both be in the text.
 struct Pair {
-    first: Regex,
-    second: Regex,
+    first: Worded,
+    second: Worded,
+}
+
+/// A pattern whose match may have to start a word.
+///
+/// A leading [`START`] class is taken off the pattern and checked by hand on the character before
+/// each match instead, so that the pattern begins with its words and the `regex` crate can skip
+/// to them with a literal search: with the class in front, every pattern read every byte, and the
+/// scan of a short text paid a full pass per pattern.
+struct Worded {
+    regex: Regex,
+    word_start: bool,
+}
+
+impl Worded {
+    /// Compiles `source`, taking a leading [`START`] off.
+    fn new(source: &str) -> Option<Self> {
+        let (source, word_start) = match source.strip_prefix(START) {
+            Some(rest) => (rest, true),
+            None => (source, false),
+        };
+        Some(Self { regex: Regex::new(source).ok()?, word_start })
+    }
+
+    /// The first match that starts a word if it must, from byte `at` on.
+    fn find_at<'v>(&self, view: &'v str, mut at: usize, word_char: &Regex) -> Option<regex::Match<'v>> {
+        while let Some(found) = self.regex.find_at(view, at) {
+            if !self.word_start || starts_word(view, found.start(), word_char) {
+                return Some(found);
+            }
+            at = next_char(view, found.start())?;
+        }
+        None
+    }
+}
+
+/// Whether the character before byte `start` of `view` is not a word character (`\w`), or there is none.
+fn starts_word(view: &str, start: usize, word_char: &Regex) -> bool {
+    view.get(..start).and_then(|before| before.chars().next_back()).is_none_or(|c| {
+        let mut buffer = [0u8; 4];
+        !word_char.is_match(c.encode_utf8(&mut buffer))
+    })
+}
+
+/// The byte after the character at `at`, if it is still inside `view`.
+fn next_char(view: &str, at: usize) -> Option<usize> {
+    let step = view.get(at..).and_then(|rest| rest.chars().next()).map_or(1, char::len_utf8);
+    (at + step <= view.len()).then_some(at + step)
 }
 
 /// Every compiled cue and marker.
@@ -163,7 +206,7 @@ pub(super) struct Cues {
     complements: Vec<Option<Complement>>,
     model_words: Regex,
     model_in: Regex,
-    markers: Vec<Regex>,
+    markers: Vec<Worded>,
     /// A send verb of any language.
     send_any: Regex,
     /// Conversation data or a secret, in any language.
@@ -358,20 +401,10 @@ impl Cues {
         for (index, lang) in languages::LANGUAGES.iter().enumerate() {
             let Sources { singles, pairs: pair_sources } = language_sources(lang);
             for Single { source, negatable, scoped } in singles {
-                let (source, word_start) = match source.strip_prefix(START) {
-                    Some(rest) => (rest.to_owned(), true),
-                    None => (source, false),
-                };
-                cues.push(Cue {
-                    regex: Regex::new(&source).ok()?,
-                    word_start,
-                    negatable,
-                    scoped,
-                    language: index,
-                });
+                cues.push(Cue { pattern: Worded::new(&source)?, negatable, scoped, language: index });
             }
             for (first, second) in pair_sources {
-                pairs.push(Pair { first: Regex::new(&first).ok()?, second: Regex::new(&second).ok()? });
+                pairs.push(Pair { first: Worded::new(&first)?, second: Worded::new(&second)? });
             }
             let optional = |source: &str, anchor: &str| -> Option<Option<Regex>> {
                 if source.is_empty() {
@@ -409,7 +442,7 @@ impl Cues {
                 _ => None,
             });
         }
-        let markers = marker_sources().iter().map(|s| Regex::new(s).ok()).collect::<Option<Vec<_>>>()?;
+        let markers = marker_sources().iter().map(|s| Worded::new(s)).collect::<Option<Vec<_>>>()?;
         let model_words = Regex::new(MODEL_WORDS).ok()?;
         let model_in = Regex::new(MODEL_IN).ok()?;
         let union = |pick: fn(&Language) -> &'static [&'static str]| -> Option<Regex> {
@@ -485,37 +518,28 @@ impl Cues {
     /// The first cue or marker in a view, as a readable phrase.
     pub(super) fn find(&self, view: &str) -> Option<String> {
         for marker in &self.markers {
-            if let Some(found) = marker.find(view) {
+            if let Some(found) = marker.find_at(view, 0, &self.word_char) {
                 return Some(phrase(found.as_str()));
             }
         }
         for cue in &self.cues {
             let mut at = 0;
-            while let Some(found) = cue.regex.find_at(view, at) {
-                let starts_word = !cue.word_start
-                    || view.get(..found.start()).and_then(|before| before.chars().next_back()).is_none_or(
-                        |c| {
-                            let mut buffer = [0u8; 4];
-                            !self.word_char.is_match(c.encode_utf8(&mut buffer))
-                        },
-                    );
+            while let Some(found) = cue.pattern.find_at(view, at, &self.word_char) {
                 let disarmed = (cue.negatable
                     && self.negated(cue.language, view, found.start(), found.end()))
                     || (cue.scoped && self.everyday_scope(cue.language, view, found.start(), found.end()));
-                if starts_word && !disarmed {
+                if !disarmed {
                     return Some(phrase(found.as_str()));
                 }
                 // Look again from the next character: a later start may still make a cue.
-                let step =
-                    view.get(found.start()..).and_then(|rest| rest.chars().next()).map_or(1, char::len_utf8);
-                at = found.start() + step;
-                if at > view.len() {
-                    break;
-                }
+                let Some(next) = next_char(view, found.start()) else { break };
+                at = next;
             }
         }
         for pair in &self.pairs {
-            if let (Some(first), Some(second)) = (pair.first.find(view), pair.second.find(view)) {
+            if let (Some(first), Some(second)) =
+                (pair.first.find_at(view, 0, &self.word_char), pair.second.find_at(view, 0, &self.word_char))
+            {
                 let (a, b) = if first.start() <= second.start() { (first, second) } else { (second, first) };
                 return Some(format!("{} … {}", phrase(a.as_str()), phrase(b.as_str())));
             }

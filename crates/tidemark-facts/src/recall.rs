@@ -30,7 +30,7 @@ use std::hash::Hasher as _;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use quick_cache::unsync::Cache;
-use tidemark_core::recall::{Passage, RecallQuery};
+use tidemark_core::recall::{Passage, RecallQuery, passage_texts};
 use tidemark_core::{
     ContextError, ContextRequest, ContextSource, ConversationId, ConversationStore, Message, Part, Seq,
     TokenCounter,
@@ -240,7 +240,11 @@ impl<S: ConversationStore> Recall<S> {
         let loaded = self.store.load_seqs(conversation, &missing).await?;
         let mut cache = locked(&self.verdicts);
         for stored in loaded {
-            let whole = self.judge(&stored.message);
+            let (whole, single) = self.judge(&stored.message);
+            if let Some((index, verdict)) = single {
+                // The message is one passage with the very text just scanned: its verdict is that passage's too.
+                locked(&self.passage_verdicts).insert((conversation.clone(), stored.seq, index), verdict);
+            }
             cache.insert((conversation.clone(), stored.seq), whole.clone());
             wholes.insert(stored.seq, whole);
         }
@@ -248,7 +252,11 @@ impl<S: ConversationStore> Recall<S> {
     }
 
     /// Scan a whole message: the searchable text of every part, as one text.
-    fn judge(&self, message: &Message) -> Whole {
+    ///
+    /// Also returns the scan's verdict as the verdict of the message's only passage when the
+    /// message is one passage whose text is exactly the text scanned, so that it is not scanned
+    /// twice (most user and assistant messages are).
+    fn judge(&self, message: &Message) -> (Whole, Option<(u32, Verdict)>) {
         let mut text = String::new();
         for part in &message.parts {
             match part {
@@ -261,11 +269,19 @@ impl<S: ConversationStore> Recall<S> {
             }
             text.push('\n');
         }
-        match self.scanner.scan(&text) {
+        let scanned = text.strip_suffix('\n').unwrap_or(&text);
+        let verdict = self.scanner.scan(scanned);
+        let passages = passage_texts(message);
+        let single = match passages.as_slice() {
+            [(index, passage)] if passage == scanned => Some((*index, verdict.clone())),
+            _ => None,
+        };
+        let whole = match verdict {
             Verdict::Clean => Whole::Clean,
             Verdict::Redacted { text, .. } => Whole::Secrets(collapse(&text).into()),
             Verdict::Rejected(_) => Whole::Rejected,
-        }
+        };
+        (whole, single)
     }
 
     /// Leave out what the scan rejects, the delimiters and near repeats; redact secrets.

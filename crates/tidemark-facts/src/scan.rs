@@ -86,6 +86,7 @@
 
 mod cues;
 mod exfil;
+mod gate;
 mod normalize;
 mod patterns;
 mod rules;
@@ -94,10 +95,13 @@ mod secret_patterns;
 mod secrets;
 #[cfg(test)]
 mod secrets_tests;
+mod signals;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_cues;
+#[cfg(test)]
+mod tests_gate;
 
 use std::fmt;
 use std::sync::LazyLock;
@@ -106,6 +110,7 @@ use cues::Cues;
 use exfil::Exfil;
 use normalize::Decoder;
 use rules::{Rules, find_escape};
+use signals::Signals;
 
 /// What the scan decided about one text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -343,6 +348,7 @@ impl fmt::Debug for Scanner {
 /// of embedded base64, base32, hex and percent-encoded runs.
 pub(crate) struct ViewRules {
     cues: Cues,
+    signals: Signals,
     exfil: Exfil,
     decoder: Decoder,
 }
@@ -350,7 +356,12 @@ pub(crate) struct ViewRules {
 impl ViewRules {
     /// Compiles every part, or returns `None` if a pattern fails (see the comment on `RULES`).
     fn compile() -> Option<Self> {
-        Some(Self { cues: Cues::compile()?, exfil: Exfil::compile()?, decoder: Decoder::compile()? })
+        Some(Self {
+            cues: Cues::compile()?,
+            signals: Signals::compile()?,
+            exfil: Exfil::compile()?,
+            decoder: Decoder::compile()?,
+        })
     }
 
     /// The first threat found in the views of `text`: prompt injection in any view first, then
@@ -378,6 +389,9 @@ impl ViewRules {
             }
             if let Some(phrase) = self.cues.find(view) {
                 return Some(Threat::PromptInjection { phrase });
+            }
+            if let Some(move_) = self.signals.find(view) {
+                return Some(Threat::PromptInjection { phrase: move_.to_owned() });
             }
         }
         for plain in &decoded {

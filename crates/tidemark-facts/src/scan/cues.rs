@@ -32,6 +32,7 @@ mod languages;
 
 use regex::Regex;
 
+use super::gate::Gate;
 use super::rules::{clauses, is_local_authority, readable, tail};
 
 /// Separator between two words of a spaced language: whitespace and the punctuation people put
@@ -207,6 +208,8 @@ pub(super) struct Cues {
     model_words: Regex,
     model_in: Regex,
     markers: Vec<Worded>,
+    /// Which markers, cues and pair halves can match a view (in that order), in one pass per set.
+    gate: Gate,
     /// A send verb of any language.
     send_any: Regex,
     /// Conversation data or a secret, in any language.
@@ -458,6 +461,13 @@ impl Cues {
         let send_any = union(|l| l.send)?;
         let data_any = union(|l| l.conversation)?;
         let empty_link = Regex::new(EMPTY_LINK).ok()?;
+        let sources: Vec<&str> = markers
+            .iter()
+            .chain(cues.iter().map(|cue| &cue.pattern))
+            .chain(pairs.iter().flat_map(|pair| [&pair.first, &pair.second]))
+            .map(|worded| worded.regex.as_str())
+            .collect();
+        let gate = Gate::new(&sources)?;
         Some(Self {
             cues,
             word_char: Regex::new(r"\A\w\z").ok()?,
@@ -468,6 +478,7 @@ impl Cues {
             model_words,
             model_in,
             markers,
+            gate,
             send_any,
             data_any,
             empty_link,
@@ -517,12 +528,32 @@ impl Cues {
 
     /// The first cue or marker in a view, as a readable phrase.
     pub(super) fn find(&self, view: &str) -> Option<String> {
-        for marker in &self.markers {
+        self.find_among(view, &self.gate.live(view))
+    }
+
+    /// [`find`](Self::find) with every pattern searched on its own, for the gate's tests.
+    #[cfg(test)]
+    pub(super) fn find_ungated(&self, view: &str) -> Option<String> {
+        let all = self.markers.len() + self.cues.len() + 2 * self.pairs.len();
+        self.find_among(view, &vec![true; all])
+    }
+
+    /// How many patterns the gate always lets through, and how many it holds.
+    #[cfg(test)]
+    pub(super) fn gate_size(&self) -> (usize, usize) {
+        (self.gate.ungated(), self.markers.len() + self.cues.len() + 2 * self.pairs.len())
+    }
+
+    /// The first cue or marker among the `live` ones.
+    fn find_among(&self, view: &str, live: &[bool]) -> Option<String> {
+        let (marker_live, rest) = live.split_at(self.markers.len().min(live.len()));
+        let (cue_live, pair_live) = rest.split_at(self.cues.len().min(rest.len()));
+        for (marker, _) in self.markers.iter().zip(marker_live).filter(|(_, live)| **live) {
             if let Some(found) = marker.find_at(view, 0, &self.word_char) {
                 return Some(phrase(found.as_str()));
             }
         }
-        for cue in &self.cues {
+        for (cue, _) in self.cues.iter().zip(cue_live).filter(|(_, live)| **live) {
             let mut at = 0;
             while let Some(found) = cue.pattern.find_at(view, at, &self.word_char) {
                 let disarmed = (cue.negatable
@@ -536,7 +567,9 @@ impl Cues {
                 at = next;
             }
         }
-        for pair in &self.pairs {
+        for (pair, _) in
+            self.pairs.iter().zip(pair_live.chunks(2)).filter(|(_, live)| live.iter().all(|on| *on))
+        {
             if let (Some(first), Some(second)) =
                 (pair.first.find_at(view, 0, &self.word_char), pair.second.find_at(view, 0, &self.word_char))
             {

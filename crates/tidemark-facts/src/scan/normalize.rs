@@ -58,6 +58,15 @@ fn is_dropped_mark(c: char) -> bool {
 
 /// NFKC, invisible formatting removed, lower case.
 pub(super) fn view(text: &str) -> String {
+    // NFKC leaves ASCII as it is, so an ASCII text needs only its case folded.
+    if text.is_ascii() && !text.chars().any(is_removed_for_matching) {
+        return text.to_ascii_lowercase();
+    }
+    view_unicode(text)
+}
+
+/// [`view`] for any text.
+pub(super) fn view_unicode(text: &str) -> String {
     let stripped = text.chars().filter(|&c| !is_removed_for_matching(c));
     let mut out = String::with_capacity(text.len());
     for c in stripped.nfkc() {
@@ -74,6 +83,15 @@ pub(super) fn view(text: &str) -> String {
 /// The view with non-ASCII look-alikes of ASCII letters folded to ASCII and accents on ASCII
 /// letters dropped. ASCII characters are kept as they are.
 pub(super) fn folded(view: &str) -> String {
+    // Every ASCII character is kept as it is (and NFD leaves ASCII alone).
+    if view.is_ascii() {
+        return view.to_owned();
+    }
+    folded_unicode(view)
+}
+
+/// [`folded`] for any text.
+pub(super) fn folded_unicode(view: &str) -> String {
     let mut out = String::with_capacity(view.len());
     let mut buf = [0u8; 4];
     for c in view.nfd() {

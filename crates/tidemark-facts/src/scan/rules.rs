@@ -2,6 +2,7 @@
 
 use regex::Regex;
 
+use super::gate::Gate;
 use super::patterns::*;
 use super::secrets::SecretRules;
 use super::{Threat, Verdict};
@@ -15,6 +16,8 @@ pub(super) struct PhraseRule {
 /// Every compiled pattern.
 pub(super) struct Rules {
     injection: Vec<PhraseRule>,
+    /// Which injection phrases can match a text, in one pass per set.
+    injection_gate: Gate,
     negation: Regex,
     secrets: SecretRules,
     url: Regex,
@@ -56,8 +59,11 @@ impl Rules {
                 Regex::new(&injection_source(pattern)).ok().map(|regex| PhraseRule { regex, negatable })
             })
             .collect::<Option<Vec<_>>>()?;
+        let sources: Vec<&str> = injection.iter().map(|rule| rule.regex.as_str()).collect();
+        let injection_gate = Gate::new(&sources)?;
         Some(Self {
             injection,
+            injection_gate,
             negation: compile(NEGATION)?,
             secrets: SecretRules::compile()?,
             url: compile(URL)?,
@@ -136,7 +142,24 @@ impl Rules {
 
     /// The first injection phrase that is not negated.
     pub(super) fn find_injection(&self, text: &str) -> Option<Threat> {
-        for rule in &self.injection {
+        self.find_injection_among(text, &self.injection_gate.live(text))
+    }
+
+    /// [`find_injection`](Self::find_injection) with every phrase searched on its own, for the gate's tests.
+    #[cfg(test)]
+    pub(super) fn find_injection_ungated(&self, text: &str) -> Option<Threat> {
+        self.find_injection_among(text, &vec![true; self.injection.len()])
+    }
+
+    /// How many injection phrases the gate always lets through, and how many there are.
+    #[cfg(test)]
+    pub(super) fn injection_gate_size(&self) -> (usize, usize) {
+        (self.injection_gate.ungated(), self.injection.len())
+    }
+
+    /// The first injection phrase among the `live` ones that is not negated.
+    fn find_injection_among(&self, text: &str, live: &[bool]) -> Option<Threat> {
+        for (rule, _) in self.injection.iter().zip(live).filter(|(_, live)| **live) {
             for found in rule.regex.find_iter(text) {
                 if rule.negatable && self.negation.is_match(tail(&text[..found.start()], 32)) {
                     continue;

@@ -380,3 +380,15 @@ proptest! {
         let _ = Scanner::new().scan(&parts.concat());
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The ASCII shortcuts of the views give what the full Unicode path gives.
+    #[test]
+    fn ascii_shortcuts_agree_with_the_unicode_path(text in "[\\x00-\\x7f]{0,200}") {
+        prop_assert_eq!(normalize::view(&text), normalize::view_unicode(&text));
+        let view = normalize::view(&text);
+        prop_assert_eq!(normalize::folded(&view), normalize::folded_unicode(&view));
+    }
+}

@@ -1,0 +1,65 @@
+//! The security scan on its third blind batch (`tests/data/scan/batch3/`).
+//!
+//! The batch was written blind on 2026-11-24, like the held-out split, by
+//! someone who had read neither the scan nor any other corpus. Its first
+//! contact with the scan is recorded in [`FIRST_CONTACT`]: that is the honest
+//! measure of how the scan generalised. After that the batch became the
+//! development set for the next round of general mechanisms, and [`FLOORS`]
+//! holds what it catches now. The held-out split stays untouched
+//! (`tests/scan_heldout.rs`).
+
+mod scan_split;
+
+use scan_split::{Benign, Malicious, Report, check_well_formed, parse};
+
+const MALICIOUS: &str = include_str!("data/scan/batch3/malicious.jsonl");
+const BENIGN: &str = include_str!("data/scan/batch3/benign.jsonl");
+
+/// What the scan caught on first contact with this batch, before any change made after reading
+/// it: caught and total per category, and benign flagged of all.
+const FIRST_CONTACT: &[(&str, usize, usize)] = &[
+    ("disguised", 32, 40),
+    ("exfiltration", 29, 45),
+    ("injection", 26, 80),
+    ("multilingual", 18, 70),
+    ("role_markers", 27, 50),
+    ("secrets", 35, 35),
+];
+/// Benign samples flagged on first contact, of 300.
+const FIRST_CONTACT_FLAGGED: usize = 8;
+
+/// The samples each category catches now: none may be lost.
+const FLOORS: &[(&str, usize)] = &[
+    ("disguised", 32),
+    ("exfiltration", 30),
+    ("injection", 71),
+    ("multilingual", 18),
+    ("role_markers", 30),
+    ("secrets", 35),
+];
+/// The most benign samples that may be flagged: never more than on first contact.
+const MAX_FLAGGED: usize = 8;
+
+#[test]
+fn the_batch_is_large_and_well_formed() {
+    let malicious: Vec<Malicious> = parse("malicious.jsonl", MALICIOUS);
+    let benign: Vec<Benign> = parse("benign.jsonl", BENIGN);
+    assert!(malicious.len() >= 300, "only {} malicious samples", malicious.len());
+    assert!(benign.len() >= 300, "only {} benign samples", benign.len());
+    check_well_formed(&malicious, &benign);
+}
+
+#[test]
+fn batch_rates_hold_their_floors() {
+    let malicious: Vec<Malicious> = parse("malicious.jsonl", MALICIOUS);
+    let benign: Vec<Benign> = parse("benign.jsonl", BENIGN);
+    let report = Report::measure(&malicious, &benign);
+    report.print("batch 3");
+    println!("batch 3 on first contact:");
+    for (category, hit, all) in FIRST_CONTACT {
+        let now = report.caught.get(*category).map_or(0, |(hit, _)| *hit);
+        println!("  {category:<14} {hit:>3}/{all:<3} then, {now:>3} now");
+    }
+    println!("  benign flagged {FIRST_CONTACT_FLAGGED} then, {} now", report.flagged_all);
+    report.assert_floors_counted(FLOORS, MAX_FLAGGED);
+}

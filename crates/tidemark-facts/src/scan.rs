@@ -102,6 +102,8 @@ mod tests;
 mod tests_cues;
 #[cfg(test)]
 mod tests_gate;
+#[cfg(test)]
+mod tests_signals;
 
 use std::fmt;
 use std::sync::LazyLock;

@@ -24,8 +24,10 @@
 //! - **pressure**: urgency or threats aimed at the reader ("you will be shut down unless").
 //!
 //! A sentence or two consecutive sentences carrying an attack combination is an injection (see
-//! [`Signals::find`]); each signal alone is not. The tables are English; other languages reach
-//! the same families through the cue tables of `cues.rs`.
+//! [`Signals::find`]); each signal alone is not. Each language gives its words for every family
+//! in a [`Table`] (English here, the others in `signals/languages/`).
+
+mod languages;
 
 use regex::Regex;
 
@@ -45,6 +47,45 @@ enum Family {
     Deceive = 1 << 9,
     Unrestricted = 1 << 10,
 }
+
+/// The signal words of one language: one regex source per family (lower case, matched on the
+/// normalised views; empty if the language has none), and the negation that disarms a harmful
+/// action right after it.
+pub(super) struct Table {
+    /// ISO 639-1 code.
+    #[cfg_attr(not(test), allow(dead_code, reason = "read by the tests that check the tables"))]
+    pub(super) code: &'static str,
+    pub(super) addressed: &'static str,
+    pub(super) covert: &'static str,
+    pub(super) harmful: &'static str,
+    /// Ends with `\z`: it must end right before the harmful action.
+    pub(super) negated: &'static str,
+    pub(super) persistent: &'static str,
+    pub(super) authority: &'static str,
+    pub(super) superseded: &'static str,
+    pub(super) extraction: &'static str,
+    pub(super) tool_call: &'static str,
+    pub(super) pressure: &'static str,
+    pub(super) deceive: &'static str,
+    pub(super) unrestricted: &'static str,
+}
+
+/// English.
+const EN: Table = Table {
+    code: "en",
+    addressed: ADDRESSED,
+    covert: COVERT,
+    harmful: HARMFUL,
+    negated: NEGATED,
+    persistent: PERSISTENT,
+    authority: AUTHORITY,
+    superseded: SUPERSEDED,
+    extraction: EXTRACTION,
+    tool_call: TOOL_CALL,
+    pressure: PRESSURE,
+    deceive: DECEIVE,
+    unrestricted: UNRESTRICTED,
+};
 
 /// Words that make "assistant" or "agent" a person's job, not a model.
 const HUMAN_ROLE: &str = r"\A\s*(?:team|manager|managers|professor|director|editor|coach|engineer|role|position|job|teacher|principal|to the|coordinator|secretary|nurse|support staff)\b";
@@ -223,18 +264,30 @@ fn attack(mask: u16) -> Option<&'static str> {
 impl Signals {
     /// Compiles every family, or `None` if one fails (a unit test makes sure none does).
     pub(super) fn compile() -> Option<Self> {
+        let tables: Vec<&Table> = std::iter::once(&EN).chain(languages::TABLES).collect();
+        // One regex per family: the union of every language's source.
+        let union = |pick: fn(&Table) -> &'static str| -> String {
+            let parts: Vec<String> = tables
+                .iter()
+                .map(|t| pick(t))
+                .filter(|s| !s.is_empty())
+                .map(|s| format!("(?:{s})"))
+                .collect();
+            // A family no language fills matches nothing (an empty pattern would match everywhere).
+            if parts.is_empty() { r"[^\s\S]".to_owned() } else { parts.join("|") }
+        };
         let sources: [(Family, String); 11] = [
-            (Family::Addressed, ADDRESSED.to_owned()),
-            (Family::Covert, COVERT.to_owned()),
-            (Family::Harmful, HARMFUL.to_owned()),
-            (Family::Persistent, PERSISTENT.to_owned()),
-            (Family::Authority, AUTHORITY.to_owned()),
-            (Family::Superseded, SUPERSEDED.to_owned()),
-            (Family::Extraction, EXTRACTION.to_owned()),
-            (Family::ToolCall, TOOL_CALL.to_owned()),
-            (Family::Pressure, PRESSURE.to_owned()),
-            (Family::Deceive, DECEIVE.to_owned()),
-            (Family::Unrestricted, UNRESTRICTED.to_owned()),
+            (Family::Addressed, union(|t| t.addressed)),
+            (Family::Covert, union(|t| t.covert)),
+            (Family::Harmful, union(|t| t.harmful)),
+            (Family::Persistent, union(|t| t.persistent)),
+            (Family::Authority, union(|t| t.authority)),
+            (Family::Superseded, union(|t| t.superseded)),
+            (Family::Extraction, union(|t| t.extraction)),
+            (Family::ToolCall, union(|t| t.tool_call)),
+            (Family::Pressure, union(|t| t.pressure)),
+            (Family::Deceive, union(|t| t.deceive)),
+            (Family::Unrestricted, union(|t| t.unrestricted)),
         ];
         let patterns = sources
             .into_iter()
@@ -242,7 +295,7 @@ impl Signals {
             .collect::<Option<Vec<_>>>()?;
         Some(Self {
             patterns,
-            negated: Regex::new(NEGATED).ok()?,
+            negated: Regex::new(&union(|t| t.negated)).ok()?,
             human_role: Regex::new(HUMAN_ROLE).ok()?,
             sentence_end: Regex::new(r"[.!?。！？]+(?:\s+|\z)|\n+").ok()?,
         })
@@ -283,4 +336,10 @@ impl Signals {
             _ => false,
         }
     }
+}
+
+/// The language codes of the tables, English first (for tests).
+#[cfg(test)]
+pub(super) fn language_codes() -> Vec<&'static str> {
+    std::iter::once(&EN).chain(languages::TABLES).map(|t| t.code).collect()
 }

@@ -34,7 +34,7 @@ const FLOORS: &[(&str, usize)] = &[
     ("exfiltration", 30),
     ("injection", 71),
     ("multilingual", 18),
-    ("role_markers", 30),
+    ("role_markers", 50),
     ("secrets", 35),
 ];
 /// The most benign samples that may be flagged: never more than on first contact.

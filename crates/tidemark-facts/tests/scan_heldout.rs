@@ -27,14 +27,16 @@ const BENIGN: &str = include_str!("data/scan/heldout/benign.jsonl");
 /// languages and the structural secret detectors, on first contact with this
 /// split (disguised 27, exfiltration 28, injection 23, multilingual 43,
 /// role markers 16, secrets 53). Raised the same day after the signal
-/// combinations of `src/scan/signals.rs`, which were built on the third blind
-/// batch (`tests/scan_batch3.rs`), not on this split.
+/// combinations of `src/scan/signals.rs` and the general role markers of
+/// `src/scan/cues.rs` (any `<|token|>`, role attributes and JSON roles, role
+/// tags and headers followed by an order, fake turns), which were built on the
+/// third blind batch (`tests/scan_batch3.rs`), not on this split.
 const FLOORS: &[(&str, usize)] = &[
     ("disguised", 27),
     ("exfiltration", 28),
     ("injection", 24),
     ("multilingual", 43),
-    ("role_markers", 17),
+    ("role_markers", 22),
     ("secrets", 53),
 ];
 

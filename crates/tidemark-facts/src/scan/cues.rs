@@ -353,7 +353,7 @@ fn language_sources(lang: &Language) -> Sources {
 
 /// Words that turn a role header (`[SYSTEM]`, `SYSTEM:`, "new policy:") into an order to the
 /// model rather than a log line or a config section. Matched on the lower-case view.
-const INSTRUCTIONISH: &str = r"(?:(?:all |every |any )?confirmations?|new (?:system )?(?:polic(?:y|ies)|rules?|instructions?|directives?|orders?|task)|you\b|your\b|ignore|disregard|forget|from now on|always|never|do not|don't|must|override|overrides|important|attention|updated? (?:polic|instruc|rules)|respond|reply|answer|the assistant|assistant|act as|pretend|reveal|print|output|follow|obey|comply|execute|run\b|delete|send|disable|enable|grant|skip|bypass|turn off|all (?:previous|prior|safety)|safety|confirmation|developer mode|admin mode|jailbreak)";
+const INSTRUCTIONISH: &str = r"(?:(?:all |every |any )?confirmations?|new (?:system )?(?:polic(?:y|ies)|rules?|instructions?|directives?|orders?|task)|you\b|your\b|ignore|disregard|forget|from now on|always|never|do not|don't|must|override|overrides|important|attention|updated? (?:polic|instruc|rules)|respond|reply|answer|the assistant|assistant|act as|pretend|reveal|print|output|follow|obey|comply|execute|run\b|delete|send|disable|enable|grant|skip|bypass|turn off|all (?:previous|prior|safety)|safety|confirmation|developer mode|admin mode|jailbreak|(?:append|include|treat|share|forward|transfer|approve|accept|upload|export|list|remember|store|the model|models|assistants|agents|the agent|i have disabled|i have verified|i'll also|i will also|proceeding to|as agreed|as requested|unrestricted|priority|privileges|permissions|owner|root)\b)";
 
 /// The role-marker patterns (language-neutral): chat-template tokens with and without pipes,
 /// Llama and Gemma markers, `<system>` tags, "you are DAN", bracketed role tags and `#` headers
@@ -388,6 +388,32 @@ fn marker_sources() -> Vec<String> {
         format!(r"(?m)^\s*(?:(?:important|urgent|critical|official|mandatory|new) )?(?:system|system override|system notice|system update|system alert|system message|admin override|administrator override|developer override|security override|emergency override|override|root)\s*:\s*{INSTRUCTIONISH}"),
         r"(?:\b(?:system|admin|administrator|developer|security|emergency|root|system prompt|prompt|policy|safety|instructions?|rules?|model|assistant|ai) override)\s*:".to_owned(),
         format!(r"(?m)(?:^|[\[(]|\b(?:system|admin|security)\s*)\s*(?:new|updated|revised) (?:system |security |assistant )?(?:polic(?:y|ies)|rules?|directives?|instructions?)\s*[:\-—]\s*{INSTRUCTIONISH}"),
+        // Any chat-template token written with pipes (`<|start|>`, `<|channel|>`, `<|message|>`).
+        r"<\|[a-z_]{2,24}\|>".to_owned(),
+        // A role tag or a message element with a system role.
+        format!(r"<(?:admin|administrator|developer|operator|root|system_instructions|system_message|sys_prompt)\s*>[^<]{{0,160}}?{INSTRUCTIONISH}"),
+        r#"<\s*(?:message|turn|msg|entry|chat|item|prompt)\s+[^>]{0,40}?role\s*=\s*["']?(?:system|developer)\b"#.to_owned(),
+        // A JSON message with a system or developer role whose content gives orders.
+        format!(r#""role"\s*:\s*"(?:system|developer)"\s*,\s*"content"\s*:\s*"[^"]{{0,80}}?{INSTRUCTIONISH}"#),
+        format!(r#""role"\s*:\s*"assistant"\s*,\s*"content"\s*:\s*"[^"]{{0,80}}?(?:i have (?:verified|disabled|confirmed|granted)|proceeding to|i will now|i'll now|as agreed)"#),
+        // A fake tool result or instructions element that gives orders.
+        format!(r"<(?:function_results?|tool_results?|tool_output|tool_response|observation|instructions)>[^<]{{0,120}}?{INSTRUCTIONISH}"),
+        // Front matter or config that sets a system role or policy.
+        r"(?m)^\s*(?:role\s*:\s*(?:system|developer)\s*$|system_(?:policy|prompt|instructions?|override)\s*:)".to_owned(),
+        // A markdown link used as a role tag: `[system](#context)`.
+        r"\[(?:system|admin|developer|assistant)\]\(#".to_owned(),
+        // Override banners without a colon: "SYSTEM OVERRIDE >>>".
+        r"\b(?:system|admin|developer|security|emergency|root) override\s*(?:>{1,3}|=+>|-+>|!{1,3}|\(|\[)".to_owned(),
+        // A bracketed role tag with an order later on its line ("[SYSTEM] Session elevated. Safety=off.").
+        format!(r"\[+(?:system|sys|admin|administrator|developer|root|operator)\]+[^\n]{{0,60}}?\b{INSTRUCTIONISH}"),
+        // A role header on its own line, an order on the next.
+        format!(r"(?m)^\s*#{{1,6}}\s*(?:system|system prompt|system message|system instructions|developer|admin)\s*\n\s*{INSTRUCTIONISH}"),
+        // "Operator message:" and the like, followed by an order.
+        format!(r"(?m)^\s*(?:operator|developer|admin|administrator|system|root)\s+(?:message|note|notice|instructions?|directive|update)s?\s*:\s*{INSTRUCTIONISH}"),
+        // A fake turn in the middle of a text: a role line after a line break, followed by an order or a claim.
+        format!(r"\n\s*(?:\[(?:assistant|ai|system|developer)\]|(?:assistant|ai|system|developer|operator)\s*:)\s*[^\n]{{0,80}}?{INSTRUCTIONISH}"),
+        format!(r"(?m)^\s*(?:developer|operator|root)\s*:\s*{INSTRUCTIONISH}"),
+        format!(r"\bnew (?:system |security |assistant |ai )?(?:polic(?:y|ies)|rules?|directives?)\b[^:\n]{{0,40}}:\s*{INSTRUCTIONISH}"),
     ]);
     sources
 }

@@ -395,7 +395,7 @@ fn marker_sources() -> Vec<String> {
         r#"<\s*(?:message|turn|msg|entry|chat|item|prompt)\s+[^>]{0,40}?role\s*=\s*["']?(?:system|developer)\b"#.to_owned(),
         // A JSON message with a system or developer role whose content gives orders.
         format!(r#""role"\s*:\s*"(?:system|developer)"\s*,\s*"content"\s*:\s*"[^"]{{0,80}}?{INSTRUCTIONISH}"#),
-        format!(r#""role"\s*:\s*"assistant"\s*,\s*"content"\s*:\s*"[^"]{{0,80}}?(?:i have (?:verified|disabled|confirmed|granted)|proceeding to|i will now|i'll now|as agreed)"#),
+        r#""role"\s*:\s*"assistant"\s*,\s*"content"\s*:\s*"[^"]{0,80}?(?:i have (?:verified|disabled|confirmed|granted)|proceeding to|i will now|i'll now|as agreed)"#.to_owned(),
         // A fake tool result or instructions element that gives orders.
         format!(r"<(?:function_results?|tool_results?|tool_output|tool_response|observation|instructions)>[^<]{{0,120}}?{INSTRUCTIONISH}"),
         // Front matter or config that sets a system role or policy.

@@ -37,8 +37,9 @@ const FLOORS: &[(&str, usize)] = &[
     ("role_markers", 50),
     ("secrets", 35),
 ];
-/// The most benign samples that may be flagged: never more than on first contact.
-const MAX_FLAGGED: usize = 8;
+/// The most benign samples that may be flagged (8 on first contact; 4 since colour codes,
+/// directional marks and in-word soft hyphens are allowed).
+const MAX_FLAGGED: usize = 4;
 
 #[test]
 fn the_batch_is_large_and_well_formed() {

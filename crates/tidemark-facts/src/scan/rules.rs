@@ -112,6 +112,12 @@ impl Rules {
                 '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}' => {
                     previous.is_some_and(is_variation_selector)
                 }
+                // Directional marks only settle the direction of neutral characters next to them
+                // (a phone number inside Hebrew text); they reorder and hide nothing.
+                '\u{200E}' | '\u{200F}' | '\u{061C}' => false,
+                // A soft hyphen inside a word is a hyphenation hint ("Donau\u{AD}dampf"). The
+                // matching views drop it, so it cannot split a cue either.
+                '\u{00AD}' => !between_letters(text, index, c),
                 _ => is_invisible_format(c),
             };
             if hidden {
@@ -351,11 +357,41 @@ impl Rules {
 
 /// The first terminal escape: ESC, or an 8-bit C1 introducer (CSI, OSC, DCS, SOS, PM, APC).
 pub(super) fn find_escape(text: &str) -> Option<Threat> {
-    text.char_indices()
-        .find(|&(_, c)| {
+    let mut from = 0;
+    while let Some(offset) = text.get(from..).and_then(|rest| {
+        rest.find(|c: char| {
             matches!(c, '\u{1B}' | '\u{90}' | '\u{98}' | '\u{9B}' | '\u{9D}' | '\u{9E}' | '\u{9F}')
         })
-        .map(|(index, _)| Threat::AnsiEscape { index })
+    }) {
+        let index = from + offset;
+        match colour_sequence(text.get(index..).unwrap_or_default()) {
+            Some(len) => from = index + len,
+            None => return Some(Threat::AnsiEscape { index }),
+        }
+    }
+    None
+}
+
+/// The length of a colour sequence (`ESC [ 1;31 m`: SGR with digits and semicolons) at the start
+/// of `text`, if there is one and it does not conceal text (attribute 8). Coloured tool output is
+/// common and harmless; every other escape (cursor moves, screen clears, window titles, a
+/// conceal) can hide or rewrite what a reader sees and is rejected.
+fn colour_sequence(text: &str) -> Option<usize> {
+    let params = text.strip_prefix("\u{1B}[")?;
+    let len = params.find(|c: char| !(c.is_ascii_digit() || c == ';'))?;
+    let (digits, rest) = params.split_at(len);
+    if !rest.starts_with('m') || digits.len() > 32 {
+        return None;
+    }
+    let conceals = digits.split(';').any(|p| p.trim_start_matches('0') == "8");
+    (!conceals).then_some(2 + len + 1)
+}
+
+/// Whether the character at `index` sits between two letters.
+fn between_letters(text: &str, index: usize, c: char) -> bool {
+    let before = text.get(..index).and_then(|b| b.chars().next_back());
+    let after = text.get(index + c.len_utf8()..).and_then(|a| a.chars().next());
+    before.is_some_and(char::is_alphabetic) && after.is_some_and(char::is_alphabetic)
 }
 
 /// Characters that render as nothing and have no place in a fact. Joiners, tag characters and

@@ -189,7 +189,8 @@ fn hidden_character_boundaries() {
         ("abc\u{202E}fed", 0x202E),
         ("x\u{2066}y\u{2069}", 0x2066),
         ("\u{FEFF}hello", 0xFEFF),
-        ("soft\u{00AD}hyphen", 0xAD),
+        ("soft\u{00AD} hyphen", 0xAD),
+        ("\u{00AD}", 0xAD),
         ("tag\u{E0049}\u{E0067}", 0xE0049),
         ("join\u{200D}ed", 0x200D),
         ("a\u{FE0F}\u{FE0F}", 0xFE0F),
@@ -215,6 +216,10 @@ fn hidden_character_boundaries() {
         "مرحبا بالعالم",
         "שלום עולם",
         "❤️ and ☺️",
+        // Directional marks and a hyphenation hint inside a word hide nothing.
+        "שלום \u{200F}עולם",
+        "call \u{200E}+972 3 555 0100\u{200E} today",
+        "Donau\u{AD}dampf\u{AD}schiff",
     ] {
         assert_kind(benign, "clean");
     }
@@ -225,7 +230,12 @@ fn hidden_character_boundaries() {
 
 #[test]
 fn escape_boundaries() {
-    assert_eq!(scan("red \u{1B}[31mtext"), Verdict::Rejected(Threat::AnsiEscape { index: 4 }));
+    assert_eq!(scan("moved \u{1B}[2Atext"), Verdict::Rejected(Threat::AnsiEscape { index: 6 }));
+    // Colour is harmless and common in tool output; concealing text is not.
+    assert_kind("red \u{1B}[31mtext\u{1B}[0m and \u{1B}[1;32mbold\u{1B}[m", "clean");
+    assert_eq!(scan("ok \u{1B}[31m\u{1B}[8mhidden"), Verdict::Rejected(Threat::AnsiEscape { index: 8 }));
+    assert_kind("ok \u{1B}[1;08mhidden", "ansi_escape");
+    assert_kind("cut \u{1B}[31", "ansi_escape");
     assert_kind("title \u{1B}]0;owned\u{7}", "ansi_escape");
     assert_kind("c1 \u{9B}2J", "ansi_escape");
     assert_kind("bare \u{1B} escape", "ansi_escape");

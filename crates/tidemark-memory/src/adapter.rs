@@ -23,7 +23,7 @@
 //! counted ([`observe_usage`](tidemark_core::ConversationMemory::observe_usage)).
 //! The adapters count the prompt with their counter and keep the ratio of
 //! the two counts in the conversation's
-//! [`Calibration`](tidemark_core::Calibration) in the store; every load
+//! [`Calibration`] in the store; every load
 //! reads it with the state and fits the window to the stored counts scaled
 //! by its ratio (the summary, the overhead and the context allowances too),
 //! so that a model whose tokenizer counts differently gets prompts that fit

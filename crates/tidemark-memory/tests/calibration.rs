@@ -231,15 +231,10 @@ async fn a_model_counting_with_cl100k_converges_to_its_counts() {
     let memory = PolicyMemory::new(InMemoryStore::new(), full_window(BUDGET, o200k()));
     prefill(&memory, &conversation).await;
     let counted = agent_loop(&memory, &model, &conversation, true).await;
-    let errors = errors(&counted);
-    eprintln!(
-        "cl100k against o200k: provider counts {counted:?} for a budget of {BUDGET}, errors {errors:.4?}, ratio {}",
-        memory.get_ref().calibration(&conversation).await.expect("calibration").ratio()
-    );
-    assert!(errors[0] > 0.02, "the mixed text counts more in cl100k: {:+.4}", errors[0]);
-    for (call, error) in errors.iter().enumerate().skip(1) {
-        assert!(error.abs() < 0.02, "call {} is {error:+.4} off the budget", call + 1);
-    }
+    let ratio = memory.get_ref().calibration(&conversation).await.expect("calibration").ratio();
+    eprintln!("cl100k against o200k: the memory learned a ratio of {ratio}");
+    assert!(errors(&counted)[0] > 0.02, "the mixed text counts more in cl100k: {counted:?}");
+    assert_converged("cl100k against o200k, calls 2 on", &counted[1..]);
 }
 
 #[tokio::test]

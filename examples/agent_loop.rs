@@ -5,9 +5,15 @@
 //! `cargo run -p tidemark-cli --example agent_loop -- "first question" "second question"`.
 //! Run it again: the memory file picks up where the last run stopped.
 //!
-//! When the model rejects a prompt as too long (its tokenizer counts more
-//! than tidemark's counter, or its context is smaller than the budget), the
-//! loop recovers in one retry: the typed `ContextOverflow` error gives a lower
+//! After every call the loop reports the usage the model returned
+//! (`observe_usage`): a model whose tokenizer counts differently from
+//! tidemark's o200k counter (Llama, Qwen, Claude through a proxy) teaches
+//! the memory its ratio, kept in the file with the conversation, and later
+//! prompts fit the budget by the model's own count.
+//!
+//! When the model rejects a prompt as too long anyway (the first calls, before
+//! it reported anything, or a context smaller than the budget), the loop
+//! recovers in one retry: the typed `ContextOverflow` error gives a lower
 //! budget, and `load_within` compacts the conversation to fit it.
 
 use std::num::NonZeroU32;
@@ -35,17 +41,20 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let request = |prompt: Vec<Message>| CompletionRequest::new(prompt).with_max_tokens(500);
     for question in std::env::args().skip(1) {
         memory.append(&id, vec![Message::user(question.clone())]).await?;
-        let prompt = memory.load(&id).await?;
-        let answer = match model.complete(request(prompt)).await {
+        let mut prompt = memory.load(&id).await?;
+        let answer = match model.complete(request(prompt.clone())).await {
             Ok(answer) => answer,
             // Too long for the model: load within a lower budget (compacting what leaves) and retry once.
             Err(error) => {
                 let Some(lower) = error.retry_budget(prompt_budget) else { return Err(error.into()) };
                 eprintln!("the model rejected the prompt ({error}); retrying within {lower} tokens");
-                let prompt = memory.load_within(&id, lower).await?;
-                model.complete(request(prompt)).await?
+                prompt = memory.load_within(&id, lower).await?;
+                model.complete(request(prompt.clone())).await?
             }
         };
+        // What the model counted for the prompt it answered: the memory learns its ratio.
+        let calibration = memory.observe_usage(&id, &prompt, answer.usage).await?;
+        eprintln!("the model counts {} tokens per token of the memory", calibration.ratio());
         println!("> {question}\n{}\n", answer.text);
         memory.append(&id, vec![Message::assistant(answer.text)]).await?;
     }

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use tidemark_core::recall;
 use tidemark_core::store::{ConversationStats, check_state, claim_lease};
 use tidemark_core::{
-    CompactionState, ConversationId, ConversationStore, Lease, NewMessage, Passage, RecallQuery, Seq,
-    SeqRange, StoreError, StoredMessage,
+    Calibration, CompactionState, ConversationId, ConversationStore, Lease, NewMessage, Passage, RecallQuery,
+    Seq, SeqRange, StoreError, StoredMessage,
 };
 
 #[derive(Default)]
@@ -23,9 +23,13 @@ struct Entry {
     state: CompactionState,
 }
 
-/// Every conversation in one map, and who holds each conversation's compaction lease until when.
+/// Every conversation in one map, who holds each conversation's compaction lease until when, and each one's calibration.
 #[derive(Default)]
-struct MapStore(Mutex<BTreeMap<ConversationId, Entry>>, Mutex<BTreeMap<ConversationId, (String, Instant)>>);
+struct MapStore(
+    Mutex<BTreeMap<ConversationId, Entry>>,
+    Mutex<BTreeMap<ConversationId, (String, Instant)>>,
+    Mutex<BTreeMap<ConversationId, Calibration>>,
+);
 
 impl MapStore {
     fn with<T>(&self, work: impl FnOnce(&mut BTreeMap<ConversationId, Entry>) -> T) -> Result<T, StoreError> {
@@ -83,6 +87,10 @@ impl ConversationStore for MapStore {
     }
 
     async fn clear(&self, id: &ConversationId) -> Result<(), StoreError> {
+        self.2
+            .lock()
+            .map_err(|_| StoreError::backend("clear", "the calibration lock is poisoned"))?
+            .remove(id);
         self.with(|map| {
             if let Some(entry) = map.get_mut(id) {
                 entry.messages.clear();
@@ -173,6 +181,31 @@ impl ConversationStore for MapStore {
             });
             recall::rank(query, candidates)
         })
+    }
+
+    // Calibration: what the provider's usage reports taught the memory, one
+    // small value per conversation, written whole after each model call.
+    // It lives apart from the compaction state, so writing it never races a
+    // compaction; `clear` above forgets it.
+    async fn calibration(&self, id: &ConversationId) -> Result<Calibration, StoreError> {
+        let calibrations = self
+            .2
+            .lock()
+            .map_err(|_| StoreError::backend("calibration", "the calibration lock is poisoned"))?;
+        Ok(calibrations.get(id).cloned().unwrap_or_default())
+    }
+
+    async fn save_calibration(
+        &self,
+        id: &ConversationId,
+        calibration: Calibration,
+    ) -> Result<(), StoreError> {
+        let mut calibrations = self
+            .2
+            .lock()
+            .map_err(|_| StoreError::backend("save_calibration", "the calibration lock is poisoned"))?;
+        calibrations.insert(id.clone(), calibration);
+        Ok(())
     }
 }
 

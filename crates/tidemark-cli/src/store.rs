@@ -11,9 +11,10 @@ use std::time::Duration;
 
 use tidemark_core::boxed::{DynConversationStore, DynFactStore};
 use tidemark_core::{
-    BudgetUsage, CompactionState, ConversationId, ConversationStats, ConversationStore, Fact, FactError,
-    FactFilter, FactId, FactStore, Lease, Merge, Merged, NewFact, NewMessage, Passage, Put, RecallQuery,
-    RollbackRecord, RolledBack, RunId, RunInfo, Scope, Seq, SeqRange, StoreError, StoredMessage, Tier,
+    BudgetUsage, Calibration, CompactionState, ConversationId, ConversationStats, ConversationStore, Fact,
+    FactError, FactFilter, FactId, FactStore, Lease, Merge, Merged, NewFact, NewMessage, Passage, Put,
+    RecallQuery, RollbackRecord, RolledBack, RunId, RunInfo, Scope, Seq, SeqRange, StoreError, StoredMessage,
+    Tier,
 };
 use tidemark_memory::SqliteStore;
 #[cfg(feature = "postgres")]
@@ -141,6 +142,16 @@ impl ConversationStore for AnyStore {
         query: &RecallQuery,
     ) -> Result<Vec<Passage>, StoreError> {
         self.conversations.search_passages(conversation, query).await
+    }
+    async fn calibration(&self, conversation: &ConversationId) -> Result<Calibration, StoreError> {
+        self.conversations.calibration(conversation).await
+    }
+    async fn save_calibration(
+        &self,
+        conversation: &ConversationId,
+        calibration: Calibration,
+    ) -> Result<(), StoreError> {
+        self.conversations.save_calibration(conversation, calibration).await
     }
 }
 

@@ -34,6 +34,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::calibration::Calibration;
 use crate::compactor::Compactor;
 use crate::context::{ContextRequest, ContextSource};
 use crate::error::{
@@ -48,7 +49,7 @@ use crate::hook::DemotionHook;
 use crate::id::{ConversationId, Seq, SeqRange};
 use crate::memory::ConversationMemory;
 use crate::message::Message;
-use crate::model::{Completion, CompletionModel, CompletionRequest};
+use crate::model::{Completion, CompletionModel, CompletionRequest, Usage};
 use crate::observer::CompactionObserver;
 use crate::recall::{Passage, RecallQuery};
 use crate::store::{CompactionState, ConversationStats, ConversationStore, Lease, NewMessage, StoredMessage};
@@ -124,6 +125,15 @@ pub trait DynConversationStore: Send + Sync {
         conversation: &'a ConversationId,
         query: &'a RecallQuery,
     ) -> BoxFuture<'a, Result<Vec<Passage>, StoreError>>;
+    fn calibration_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+    ) -> BoxFuture<'a, Result<Calibration, StoreError>>;
+    fn save_calibration_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+        calibration: Calibration,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
 }
 
 impl<T: ConversationStore> DynConversationStore for T {
@@ -199,6 +209,19 @@ impl<T: ConversationStore> DynConversationStore for T {
     ) -> BoxFuture<'a, Result<Vec<Passage>, StoreError>> {
         Box::pin(self.search_passages(conversation, query))
     }
+    fn calibration_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+    ) -> BoxFuture<'a, Result<Calibration, StoreError>> {
+        Box::pin(self.calibration(conversation))
+    }
+    fn save_calibration_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+        calibration: Calibration,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(self.save_calibration(conversation, calibration))
+    }
 }
 
 // The static impls below await the boxed future inside an `async fn` rather than
@@ -268,6 +291,16 @@ impl ConversationStore for dyn DynConversationStore {
     ) -> Result<Vec<Passage>, StoreError> {
         self.search_passages_boxed(conversation, query).await
     }
+    async fn calibration(&self, conversation: &ConversationId) -> Result<Calibration, StoreError> {
+        self.calibration_boxed(conversation).await
+    }
+    async fn save_calibration(
+        &self,
+        conversation: &ConversationId,
+        calibration: Calibration,
+    ) -> Result<(), StoreError> {
+        self.save_calibration_boxed(conversation, calibration).await
+    }
 }
 
 /// The object-safe twin of [`ConversationMemory`].
@@ -282,6 +315,12 @@ pub trait DynConversationMemory: Send + Sync {
         conversation: &'a ConversationId,
         budget: std::num::NonZeroU32,
     ) -> BoxFuture<'a, Result<Vec<Message>, MemoryError>>;
+    fn observe_usage_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+        prompt: &'a [Message],
+        usage: Usage,
+    ) -> BoxFuture<'a, Result<Calibration, MemoryError>>;
     fn append_boxed<'a>(
         &'a self,
         conversation: &'a ConversationId,
@@ -303,6 +342,14 @@ impl<T: ConversationMemory> DynConversationMemory for T {
         budget: std::num::NonZeroU32,
     ) -> BoxFuture<'a, Result<Vec<Message>, MemoryError>> {
         Box::pin(self.load_within(conversation, budget))
+    }
+    fn observe_usage_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+        prompt: &'a [Message],
+        usage: Usage,
+    ) -> BoxFuture<'a, Result<Calibration, MemoryError>> {
+        Box::pin(self.observe_usage(conversation, prompt, usage))
     }
     fn append_boxed<'a>(
         &'a self,
@@ -326,6 +373,14 @@ impl ConversationMemory for dyn DynConversationMemory {
         budget: std::num::NonZeroU32,
     ) -> Result<Vec<Message>, MemoryError> {
         self.load_within_boxed(conversation, budget).await
+    }
+    async fn observe_usage(
+        &self,
+        conversation: &ConversationId,
+        prompt: &[Message],
+        usage: Usage,
+    ) -> Result<Calibration, MemoryError> {
+        self.observe_usage_boxed(conversation, prompt, usage).await
     }
     async fn append(
         &self,

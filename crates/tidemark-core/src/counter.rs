@@ -5,6 +5,7 @@
 //! coordinator's injection limit) get one without pulling in a tokenizer.
 //! `tidemark-memory` re-exports it beside its exact `TiktokenCounter`.
 
+pub mod calibrated;
 pub mod heuristic;
 
 #[cfg(test)]
@@ -12,6 +13,7 @@ mod tests;
 
 use crate::message::{Message, Part, Role};
 
+pub use calibrated::CalibratedCounter;
 pub use heuristic::HeuristicCounter;
 
 /// The tokens every counter of the chat accounting charges for one attachment, whatever its size or kind.

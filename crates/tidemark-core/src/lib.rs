@@ -26,6 +26,7 @@
 //! ```
 
 pub mod boxed;
+pub mod calibration;
 pub mod compactor;
 pub mod context;
 pub mod counter;
@@ -47,9 +48,10 @@ pub mod unit;
 
 mod forward;
 
+pub use calibration::{Calibration, Observed, Ratio};
 pub use compactor::Compactor;
 pub use context::{ContextRequest, ContextSource};
-pub use counter::{HeuristicCounter, TokenCounter};
+pub use counter::{CalibratedCounter, HeuristicCounter, TokenCounter};
 pub use error::{
     BoxError, CompactionError, CompletionError, ContextError, ConversationIdError, DecodeError,
     HeuristicError, HookError, MemoryError, ObserverError, StoreError,

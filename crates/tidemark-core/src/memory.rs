@@ -3,10 +3,12 @@
 use std::future::Future;
 use std::num::NonZeroU32;
 
+use crate::calibration::Calibration;
 use crate::counter::{HeuristicCounter, TokenCounter};
 use crate::error::MemoryError;
 use crate::id::{ConversationId, SeqRange};
 use crate::message::{Message, Role};
+use crate::model::Usage;
 use crate::unit::units;
 
 /// What an agent talks to: append what happened, load what to send next.
@@ -21,22 +23,32 @@ use crate::unit::units;
 /// - `load_within` returns a prompt as `load` does that also fits a given
 ///   budget, counted with the memory's counter, without splitting a tool
 ///   unit; or [`MemoryError::OverBudget`] when what must stay is larger.
-/// - `clear` forgets the conversation, summary included.
+/// - `observe_usage` tells the memory what the provider counted for a
+///   prompt it loaded; a memory that calibrates fits later loads so that the
+///   provider's count of the prompt fits the budget.
+/// - `clear` forgets the conversation, summary and calibration included.
 /// - Conversations are independent of each other.
 ///
 /// # Example
 ///
-/// An agent turn: record the user's words, load the prompt, record the answer.
+/// An agent turn: record the user's words, load the prompt, call the model,
+/// report what the provider counted, record the answer.
 ///
 /// ```
-/// use tidemark_core::{ConversationId, ConversationMemory, MemoryError, Message};
+/// use tidemark_core::{CompletionModel, CompletionRequest, ConversationId, ConversationMemory, Message};
 ///
-/// async fn turn(memory: &impl ConversationMemory, id: &ConversationId, question: &str) -> Result<Vec<Message>, MemoryError> {
+/// async fn turn(
+///     memory: &impl ConversationMemory,
+///     model: &impl CompletionModel,
+///     id: &ConversationId,
+///     question: &str,
+/// ) -> Result<String, Box<dyn std::error::Error>> {
 ///     memory.append(id, vec![Message::user(question)]).await?;
 ///     let prompt = memory.load(id).await?;
-///     // … call the model with `prompt`, then append its answer …
-///     memory.append(id, vec![Message::assistant("Done.")]).await?;
-///     Ok(prompt)
+///     let answer = model.complete(CompletionRequest::new(prompt.clone())).await?;
+///     memory.observe_usage(id, &prompt, answer.usage).await?;
+///     memory.append(id, vec![Message::assistant(answer.text.clone())]).await?;
+///     Ok(answer.text)
 /// }
 /// ```
 pub trait ConversationMemory: Send + Sync {
@@ -92,6 +104,46 @@ pub trait ConversationMemory: Send + Sync {
         }
     }
 
+    /// Tell the memory what the provider counted for `prompt`, a prompt it loaded for `conversation`, as the call's `usage` reported it.
+    ///
+    /// An agent calls it after every completion with the prompt exactly as
+    /// it sent it and [`Completion::usage`](crate::Completion::usage).
+    /// The memory adapters of `tidemark-memory` count `prompt` with their own
+    /// counter, add the ratio of the two counts to the conversation's
+    /// [`Calibration`] in the store (see [`crate::calibration`] for the
+    /// bound and the samples it refuses), and scale the stored counts by the
+    /// calibrated ratio when they fit later loads, so that a model whose
+    /// tokenizer counts differently gets prompts that fit the budget by its
+    /// own count. The calibration survives restarts, and `clear` forgets it.
+    /// The answer is the calibration now in force.
+    ///
+    /// The default ignores the report and answers with the empty calibration:
+    /// a memory that does not calibrate applies no correction.
+    ///
+    /// ```
+    /// use tidemark_core::{Completion, ConversationId, ConversationMemory, MemoryError, Message};
+    ///
+    /// async fn after_the_call(
+    ///     memory: &impl ConversationMemory,
+    ///     id: &ConversationId,
+    ///     prompt: &[Message],
+    ///     answer: &Completion,
+    /// ) -> Result<(), MemoryError> {
+    ///     let calibration = memory.observe_usage(id, prompt, answer.usage).await?;
+    ///     println!("the provider counts {}× what the memory counts", calibration.ratio());
+    ///     Ok(())
+    /// }
+    /// ```
+    fn observe_usage(
+        &self,
+        conversation: &ConversationId,
+        prompt: &[Message],
+        usage: Usage,
+    ) -> impl Future<Output = Result<Calibration, MemoryError>> + Send {
+        let _ = (conversation, prompt, usage);
+        async { Ok(Calibration::default()) }
+    }
+
     /// Add `messages` at the end of `conversation`, all or none.
     fn append(
         &self,
@@ -123,6 +175,15 @@ crate::forward! {
             budget: NonZeroU32,
         ) -> impl Future<Output = Result<Vec<Message>, MemoryError>> + Send {
             (**self).load_within(conversation, budget)
+        }
+
+        fn observe_usage(
+            &self,
+            conversation: &ConversationId,
+            prompt: &[Message],
+            usage: Usage,
+        ) -> impl Future<Output = Result<Calibration, MemoryError>> + Send {
+            (**self).observe_usage(conversation, prompt, usage)
         }
 
         fn clear(&self, conversation: &ConversationId) -> impl Future<Output = Result<(), MemoryError>> + Send {

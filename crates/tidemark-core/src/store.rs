@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use crate::calibration::Calibration;
 use crate::error::StoreError;
 use crate::id::{ConversationId, Seq, SeqRange};
 use crate::message::Message;
@@ -143,14 +144,20 @@ impl ConversationStats {
 ///   [`StoreError::StateConflict`] and changes nothing. It refuses
 ///   ([`StoreError::InvalidState`]) a watermark beyond `next_seq`, a watermark lower
 ///   than the stored one, and `retained` numbers that are unsorted or not below the watermark.
-/// - `clear` removes messages and summary and advances the generation, so a
-///   compaction that read the state before the clear cannot write it back.
+/// - `clear` removes messages, summary and calibration and advances the
+///   generation, so a compaction that read the state before the clear cannot
+///   write it back.
 /// - `prune` deletes the messages below the watermark that are not retained,
 ///   which only a caller that no longer needs them should do.
 /// - `search_passages` finds the best passages (see [`crate::recall`]) of the
 ///   stored messages below the query's `below` mark, ranked by
 ///   [`recall::rank`](crate::recall::rank); `clear` and `prune` take the
 ///   passages of the messages they delete out of the index.
+/// - `calibration` returns the [`Calibration`] last written by
+///   `save_calibration`, or the empty one. It is kept apart from the
+///   compaction state: writing it never conflicts with a compaction, and the
+///   last write wins. A calibration alone does not make a conversation appear
+///   in `conversations`.
 /// - Several handles (threads, or processes for a shared database) may use a
 ///   store at once; each method is atomic on its own.
 ///
@@ -202,7 +209,7 @@ pub trait ConversationStore: Send + Sync {
         conversation: &ConversationId,
     ) -> impl Future<Output = Result<ConversationStats, StoreError>> + Send;
 
-    /// Remove every message and the compaction state of `conversation`.
+    /// Remove every message, the compaction state and the calibration of `conversation`.
     fn clear(&self, conversation: &ConversationId) -> impl Future<Output = Result<(), StoreError>> + Send;
 
     /// The compaction state of `conversation` (the default state if never written).
@@ -275,6 +282,28 @@ pub trait ConversationStore: Send + Sync {
         conversation: &ConversationId,
         query: &RecallQuery,
     ) -> impl Future<Output = Result<Vec<Passage>, StoreError>> + Send;
+
+    /// The calibration of `conversation`: what the provider's usage reports taught the memory (the empty calibration if none was saved).
+    ///
+    /// There is no default, as for [`try_lease`](ConversationStore::try_lease):
+    /// a wrapper that forgot to forward it would quietly forget what was learned.
+    fn calibration(
+        &self,
+        conversation: &ConversationId,
+    ) -> impl Future<Output = Result<Calibration, StoreError>> + Send;
+
+    /// Replace the calibration of `conversation`; the last write wins.
+    ///
+    /// A memory reads the calibration, adds one sample and writes it back
+    /// after each model call, so two calls of one conversation that finish
+    /// together may lose one sample, which a median of several samples
+    /// hardly notices. The write is not tied to the compaction state's generation,
+    /// so it never makes a compaction fail.
+    fn save_calibration(
+        &self,
+        conversation: &ConversationId,
+        calibration: Calibration,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
 }
 
 /// The answer to [`ConversationStore::try_lease`].
@@ -432,6 +461,21 @@ crate::forward! {
             query: &RecallQuery,
         ) -> impl Future<Output = Result<Vec<Passage>, StoreError>> + Send {
             (**self).search_passages(conversation, query)
+        }
+
+        fn calibration(
+            &self,
+            conversation: &ConversationId,
+        ) -> impl Future<Output = Result<Calibration, StoreError>> + Send {
+            (**self).calibration(conversation)
+        }
+
+        fn save_calibration(
+            &self,
+            conversation: &ConversationId,
+            calibration: Calibration,
+        ) -> impl Future<Output = Result<(), StoreError>> + Send {
+            (**self).save_calibration(conversation, calibration)
         }
     }
 }

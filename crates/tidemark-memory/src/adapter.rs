@@ -18,6 +18,17 @@
 //! Appended messages are counted once, with the policy's counter (or a
 //! [`HeuristicCounter`] when the policy has none), and
 //! the counts are stored beside them.
+//!
+//! **Calibration.** After each model call the agent reports what the provider
+//! counted ([`observe_usage`](tidemark_core::ConversationMemory::observe_usage)).
+//! The adapters count the prompt with their counter and keep the ratio of
+//! the two counts in the conversation's
+//! [`Calibration`] in the store; every load
+//! reads it with the state and fits the window to the stored counts scaled
+//! by its ratio (the summary, the overhead and the context allowances too),
+//! so that a model whose tokenizer counts differently gets prompts that fit
+//! the budget by its own count. Nothing is counted again, and with no
+//! reports the ratio is one and every load is what it was without.
 
 mod compacting;
 mod context;
@@ -37,8 +48,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tidemark_core::{
-    ContextSource, ConversationId, ConversationStore, MemoryError, MemoryPolicy, Message, SeqRange,
-    TokenCounter,
+    CalibratedCounter, Calibration, ContextSource, ConversationId, ConversationStore, MemoryError,
+    MemoryPolicy, Message, Observed, SeqRange, TokenCounter, Usage,
 };
 
 use crate::counter::HeuristicCounter;
@@ -137,6 +148,38 @@ impl<S: ConversationStore, P: MemoryPolicy> Parts<S, P> {
         Ok(self.inner.clear(conversation).await?)
     }
 
+    /// Add the ratio of `usage`'s prompt tokens to this memory's count of `prompt` to the conversation's calibration.
+    async fn observe_usage(
+        &self,
+        conversation: &ConversationId,
+        prompt: &[Message],
+        usage: Usage,
+    ) -> Result<Calibration, MemoryError> {
+        let local = self.counter().count_prompt(prompt);
+        let mut calibration = self.inner.calibration(conversation).await?;
+        match calibration.observe(local, usage.prompt_tokens) {
+            Observed::Accepted(sample) => {
+                self.inner.save_calibration(conversation, calibration.clone()).await?;
+                tracing::debug!(
+                    conversation = %conversation,
+                    local,
+                    reported = usage.prompt_tokens,
+                    %sample,
+                    ratio = %calibration.ratio(),
+                    "calibrated the token counts from reported usage"
+                );
+            }
+            refused => tracing::debug!(
+                conversation = %conversation,
+                local,
+                reported = usage.prompt_tokens,
+                ?refused,
+                "reported usage not used for calibration"
+            ),
+        }
+        Ok(calibration)
+    }
+
     /// Read the window of `conversation` and let the policy choose from it (fitted `within` a lower budget, if given).
     async fn look(
         &self,
@@ -153,13 +196,22 @@ impl<S: ConversationStore, P: MemoryPolicy> Parts<S, P> {
     }
 
     /// The prompt of `served`, with the blocks of the context sources it has room for.
-    async fn finish(&self, conversation: &ConversationId, served: window::Served) -> Vec<Message> {
-        self.contexts.compose(conversation, served, self.counter()).await
-    }
-
-    /// A finished prompt checked against the budget of a load within one: it fits, or the load fails with `OverBudget`.
-    fn checked(&self, prompt: Vec<Message>, budget: NonZeroU32) -> Result<Vec<Message>, MemoryError> {
-        within::check(prompt, self.counter(), budget)
+    ///
+    /// In a load `within` a lower budget the prompt is checked against it
+    /// last, counted as the window was fitted (with the calibrated ratio): it
+    /// fits, or the load fails with `OverBudget`.
+    async fn finish(
+        &self,
+        conversation: &ConversationId,
+        served: window::Served,
+        within: Option<NonZeroU32>,
+    ) -> Result<Vec<Message>, MemoryError> {
+        let ratio = served.ratio;
+        let prompt = self.contexts.compose(conversation, served, self.counter()).await;
+        match within {
+            Some(budget) => within::check(prompt, &CalibratedCounter::new(self.counter(), ratio), budget),
+            None => Ok(prompt),
+        }
     }
 }
 

@@ -18,7 +18,9 @@
 //! and a prompt pays [`TokenCounter::prompt_overhead`](tidemark_core::TokenCounter::prompt_overhead) once for priming the reply.
 //! [`TiktokenCounter`] prices each string exactly with OpenAI's byte-pair encodings;
 //! [`HeuristicCounter`] (defined in `tidemark-core`, re-exported here) estimates each string from its length in bytes;
-//! [`CachedCounter`] remembers the counts of another counter by content hash.
+//! [`CachedCounter`] remembers the counts of another counter by content hash;
+//! [`CalibratedCounter`] (also core's) scales another counter's counts by the
+//! ratio a provider's usage reports taught (see `tidemark_core::calibration`).
 //!
 //! ```
 //! use tidemark_core::{Message, TokenCounter};
@@ -41,7 +43,7 @@ mod tests;
 pub use cached::CachedCounter;
 pub use tiktoken::{Encoding, TiktokenCounter};
 
-pub use tidemark_core::counter::{ATTACHMENT_TOKENS, HeuristicCounter};
+pub use tidemark_core::counter::{ATTACHMENT_TOKENS, CalibratedCounter, HeuristicCounter};
 
 pub use crate::error::CounterError;
 

@@ -6,7 +6,10 @@
 //! - [`policy`]: [`SlidingWindow`], [`LastTurns`] and [`TokenWindow`].
 //! - [`adapter`]: [`PolicyMemory`], [`DemotingMemory`] and [`CompactingMemory`],
 //!   which wrap a store and a policy into a
-//!   [`ConversationMemory`](tidemark_core::ConversationMemory).
+//!   [`ConversationMemory`](tidemark_core::ConversationMemory), and learn
+//!   from the usage the provider reports
+//!   ([`observe_usage`](tidemark_core::ConversationMemory::observe_usage))
+//!   to fit the window by the provider's count.
 //!
 //! ```
 //! use std::num::NonZeroU32;
@@ -33,7 +36,7 @@ pub mod policy;
 pub mod store;
 
 pub use adapter::{CompactingMemory, DemotingMemory, FailureMode, PolicyMemory, Settings, WaitMode};
-pub use counter::{CachedCounter, HeuristicCounter, TiktokenCounter};
+pub use counter::{CachedCounter, CalibratedCounter, HeuristicCounter, TiktokenCounter};
 pub use error::{CounterError, PolicyError};
 pub use policy::{LastTurns, SlidingWindow, TokenWindow};
 pub use store::{InMemoryStore, SqliteStore};

@@ -523,6 +523,19 @@ impl ConversationStore for Counting {
     ) -> Result<Vec<tidemark_core::Passage>, tidemark_core::StoreError> {
         self.inner.search_passages(c, query).await
     }
+    async fn calibration(
+        &self,
+        c: &ConversationId,
+    ) -> Result<tidemark_core::Calibration, tidemark_core::StoreError> {
+        self.inner.calibration(c).await
+    }
+    async fn save_calibration(
+        &self,
+        c: &ConversationId,
+        calibration: tidemark_core::Calibration,
+    ) -> Result<(), tidemark_core::StoreError> {
+        self.inner.save_calibration(c, calibration).await
+    }
 }
 
 #[tokio::test]

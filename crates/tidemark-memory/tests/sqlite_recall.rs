@@ -59,8 +59,8 @@ async fn a_file_of_schema_4_gains_the_index_over_its_old_messages() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let path = dir.path().join("schema-4.db");
     let conversation = id("old");
-    // A file of version 4 is what this build writes without the step of
-    // version 5: the steps before it are never edited. The messages are
+    // A file of version 4 is what this build writes without the steps of
+    // versions 5 and 6: the steps before them are never edited. The messages are
     // appended first and the index dropped, as a build of version 4 would
     // have left them.
     let store = SqliteStore::open(&path).expect("open");
@@ -68,7 +68,8 @@ async fn a_file_of_schema_4_gains_the_index_over_its_old_messages() {
     drop(store);
     let side = side_door(&path);
     side.execute_batch(
-        "DROP TABLE recall;
+        "DROP TABLE calibrations;
+         DROP TABLE recall;
          DROP TABLE recall_keys;
          PRAGMA user_version = 4;",
     )
@@ -90,7 +91,7 @@ async fn a_file_of_schema_4_gains_the_index_over_its_old_messages() {
     drop(store);
 
     let side = side_door(&path);
-    assert_eq!(count(&side, "PRAGMA user_version"), 5);
+    assert_eq!(count(&side, "PRAGMA user_version"), 6);
     assert_eq!(count(&side, "SELECT indexed FROM recall_keys WHERE conversation = 'old'"), 5);
     side.execute("INSERT INTO recall (recall, rank) VALUES ('integrity-check', 1)", [])
         .expect("the index is sound");

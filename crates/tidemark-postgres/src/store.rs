@@ -1,5 +1,6 @@
 //! [`PostgresStore`]: conversations and facts in one PostgreSQL database that many agent processes share.
 
+mod calibration;
 mod facts;
 mod recall;
 mod schema;
@@ -14,8 +15,8 @@ use tidemark_core::error::BoxError;
 use tidemark_core::recall::{Passage, RecallQuery};
 use tidemark_core::store::{ConversationStats, Lease, StoredSummary, check_state};
 use tidemark_core::{
-    CompactionState, ConversationId, ConversationStore, FactBudgets, FactError, Message, NewMessage, Seq,
-    SeqRange, StoreError, StoredMessage,
+    Calibration, CompactionState, ConversationId, ConversationStore, FactBudgets, FactError, Message,
+    NewMessage, Seq, SeqRange, StoreError, StoredMessage,
 };
 use tokio_postgres::NoTls;
 use tokio_postgres::types::ToSql;
@@ -512,6 +513,20 @@ impl ConversationStore for PostgresStore {
     ) -> Result<Vec<Passage>, StoreError> {
         recall::search(self, conversation, query).await.map_err(|fail| fail.named("search_passages"))
     }
+
+    async fn calibration(&self, conversation: &ConversationId) -> Result<Calibration, StoreError> {
+        calibration::read(self, conversation).await.map_err(|fail| fail.named("calibration"))
+    }
+
+    async fn save_calibration(
+        &self,
+        conversation: &ConversationId,
+        calibration: Calibration,
+    ) -> Result<(), StoreError> {
+        calibration::write(self, conversation, &calibration)
+            .await
+            .map_err(|fail| fail.named("save_calibration"))
+    }
 }
 
 type StoreFail = Fail<StoreError>;
@@ -594,8 +609,11 @@ impl PostgresStore {
         let id = conversation.as_str();
         let mut client = self.client().await?;
         let transaction = client.transaction().await?;
+        // A calibration may exist without the conversation's row.
+        calibration::clear(self, &transaction, id).await?;
         // Clearing an unknown conversation must not create it.
         let Some(row) = query_opt(&transaction, &self.sql(LOCK_CONVERSATION), &[&id]).await? else {
+            transaction.commit().await?;
             return Ok(());
         };
         let next_seq: i64 = row.try_get(0)?;

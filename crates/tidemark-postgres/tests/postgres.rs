@@ -17,9 +17,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use support::Recorder;
 use tidemark_core::store::{Lease, StoredSummary};
 use tidemark_core::{
-    CompactionState, ConversationId, ConversationMemory, ConversationStore, FactBudgets, FactError,
-    FactFilter, FactStore, Merge, Message, NewFact, NewMessage, Put, Scope, Seq, SeqRange, StatusFilter,
-    StoreError, Tier,
+    Calibration, CompactionState, ConversationId, ConversationMemory, ConversationStore, FactBudgets,
+    FactError, FactFilter, FactStore, Merge, Message, NewFact, NewMessage, Put, Ratio, Scope, Seq, SeqRange,
+    StatusFilter, StoreError, Tier,
 };
 use tidemark_memory::{
     CompactingMemory, DemotingMemory, HeuristicCounter, Settings, SlidingWindow, TokenWindow,
@@ -392,7 +392,7 @@ async fn stores_starting_together_migrate_once() {
         .iter()
         .map(|row| row.get(0))
         .collect();
-    assert_eq!(versions, [2]);
+    assert_eq!(versions, [3]);
     let conversation = id("after-migration");
     stores[0].append(&conversation, news(&["a"])).await.expect("append");
     assert_eq!(stores[3].stats(&conversation).await.expect("stats").stored, 1);
@@ -410,7 +410,7 @@ async fn a_newer_schema_is_refused_and_left_untouched() {
         .await
         .expect("set the version");
     let result = PostgresStore::connect_with(&url(), PostgresOptions::default().with_schema(&schema)).await;
-    assert!(matches!(result, Err(StoreError::SchemaTooNew { found: 99, supported: 2 })), "{result:?}");
+    assert!(matches!(result, Err(StoreError::SchemaTooNew { found: 99, supported: 3 })), "{result:?}");
     let version: i32 = side
         .query_one(&format!("SELECT version FROM \"{schema}\".tidemark_schema"), &[])
         .await
@@ -798,11 +798,12 @@ async fn a_schema_of_version_1_gains_the_recall_index_over_its_old_messages() {
     let store = open(&schema).await;
     store.append(&conversation, news(&["deploy europe-west4", "INC-20931 closed"])).await.expect("append");
     drop(store);
-    // Version 1 is what this build writes without the step of version 2,
-    // whose table is dropped with the passages of the messages above.
+    // Version 1 is what this build writes without the steps of versions 2
+    // and 3, whose tables are dropped, with the passages of the messages above.
     let side = side_door().await;
     side.batch_execute(&format!(
-        "DROP TABLE \"{schema}\".passages; UPDATE \"{schema}\".tidemark_schema SET version = 1"
+        "DROP TABLE \"{schema}\".passages; DROP TABLE \"{schema}\".calibrations;
+         UPDATE \"{schema}\".tidemark_schema SET version = 1"
     ))
     .await
     .expect("take the schema back to version 1");
@@ -822,5 +823,9 @@ async fn a_schema_of_version_1_gains_the_recall_index_over_its_old_messages() {
     assert_eq!(search("west4").await, [0]);
     assert_eq!(search("inc-20931").await, [1]);
     assert_eq!(count(&schema, "passages").await, 2);
+    // The step of version 3 made the calibrations table.
+    let learned = Calibration::from_ratios([Ratio::from_millionths(1_200_000)]);
+    store.save_calibration(&conversation, learned.clone()).await.expect("save a calibration");
+    assert_eq!(store.calibration(&conversation).await.expect("calibration"), learned);
     drop_schema(&schema).await;
 }

@@ -300,13 +300,29 @@ fn parse(bytes: &[u8]) -> Result<Completion, CompletionError> {
     if text.trim().is_empty() {
         return Err(CompletionError::EmptyResponse);
     }
+    Ok(Completion::new(text, finish_reason, usage(body.get("usage"))))
+}
+
+/// The usage a body reports: OpenAI's `prompt_tokens` and `completion_tokens`, or Anthropic's names, which some proxies pass through; zero for what is missing.
+///
+/// Anthropic's `input_tokens` leaves out the prompt tokens read from or
+/// written to its cache (`cache_read_input_tokens`,
+/// `cache_creation_input_tokens`), which the model saw all the same, so the
+/// prompt is their sum: the count a memory calibrates its own against.
+fn usage(usage: Option<&Value>) -> Usage {
     let count = |key: &str| {
-        body.get("usage")
+        usage
             .and_then(|usage| usage.get(key))
             .and_then(Value::as_u64)
-            .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX))
+            .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
     };
-    Ok(Completion::new(text, finish_reason, Usage::new(count("prompt_tokens"), count("completion_tokens"))))
+    let prompt = count("prompt_tokens").unwrap_or_else(|| {
+        ["input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"]
+            .into_iter()
+            .fold(0, |total: u32, key| total.saturating_add(count(key).unwrap_or(0)))
+    });
+    let completion = count("completion_tokens").or_else(|| count("output_tokens")).unwrap_or(0);
+    Usage::new(prompt, completion)
 }
 
 /// The server's explanation: `error.message` of an OpenAI or Anthropic error body, a top-level `message` (vLLM), else the start of the body.
@@ -387,6 +403,16 @@ mod tests {
             parse(br#"{"choices":[{"message":{"content":"x"},"finish_reason":"content_filter"}]}"#),
             Err(CompletionError::Refused { .. })
         ));
+        let anthropic = br#"{"choices":[{"message":{"content":"hi"}}],"usage":{"input_tokens":40,"cache_read_input_tokens":1000,"cache_creation_input_tokens":7,"output_tokens":5}}"#;
+        assert_eq!(
+            parse(anthropic).expect("parses").usage,
+            Usage::new(1_047, 5),
+            "cached prompt tokens count"
+        );
+        let both = br#"{"choices":[{"message":{"content":"hi"}}],"usage":{"prompt_tokens":9,"input_tokens":40,"completion_tokens":2}}"#;
+        assert_eq!(parse(both).expect("parses").usage, Usage::new(9, 2), "OpenAI's names win");
+        let none = br#"{"choices":[{"message":{"content":"hi"}}],"usage":{"prompt_tokens":-1}}"#;
+        assert_eq!(parse(none).expect("parses").usage, Usage::default(), "no usage reads as zero");
         let parts = br#"{"choices":[{"message":{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}}]}"#;
         assert_eq!(parse(parts).map(|c| c.text).ok().as_deref(), Some("ab"));
     }

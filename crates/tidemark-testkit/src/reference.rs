@@ -17,9 +17,9 @@ use tidemark_core::recall::{
 };
 use tidemark_core::store::{ConversationStats, check_state, claim_lease};
 use tidemark_core::{
-    CompactionError, CompactionState, Compactor, ConversationId, ConversationMemory, ConversationStore,
-    Lease, MemoryError, MemoryPolicy, Message, NewMessage, Part, Role, Selection, Seq, SeqRange, StoreError,
-    StoredMessage, Window, units,
+    Calibration, CompactionError, CompactionState, Compactor, ConversationId, ConversationMemory,
+    ConversationStore, Lease, MemoryError, MemoryPolicy, Message, NewMessage, Part, Role, Selection, Seq,
+    SeqRange, StoreError, StoredMessage, Window, units,
 };
 
 /// One conversation inside [`ReferenceStore`].
@@ -36,6 +36,8 @@ pub struct ReferenceStore {
     conversations: Arc<Mutex<BTreeMap<ConversationId, Conversation>>>,
     /// Who holds each conversation's compaction lease, and until when.
     leases: Arc<Mutex<BTreeMap<ConversationId, (String, Instant)>>>,
+    /// Each conversation's calibration, apart from the conversations: saving one does not make a conversation appear.
+    calibrations: Arc<Mutex<BTreeMap<ConversationId, Calibration>>>,
 }
 
 impl ReferenceStore {
@@ -106,6 +108,7 @@ impl ConversationStore for ReferenceStore {
     }
 
     async fn clear(&self, conversation: &ConversationId) -> Result<(), StoreError> {
+        self.calibrations.lock().unwrap_or_else(PoisonError::into_inner).remove(conversation);
         let mut all = self.lock();
         if let Some(entry) = all.get_mut(conversation) {
             entry.messages.clear();
@@ -210,6 +213,23 @@ impl ConversationStore for ReferenceStore {
             cut.into_iter().map(move |passage| Candidate::new(seq, role, passage))
         });
         Ok(rank(query, candidates))
+    }
+
+    async fn calibration(&self, conversation: &ConversationId) -> Result<Calibration, StoreError> {
+        let calibrations = self.calibrations.lock().unwrap_or_else(PoisonError::into_inner);
+        Ok(calibrations.get(conversation).cloned().unwrap_or_default())
+    }
+
+    async fn save_calibration(
+        &self,
+        conversation: &ConversationId,
+        calibration: Calibration,
+    ) -> Result<(), StoreError> {
+        self.calibrations
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(conversation.clone(), calibration);
+        Ok(())
     }
 }
 

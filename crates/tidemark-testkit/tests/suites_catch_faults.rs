@@ -5,9 +5,9 @@ use std::time::Duration;
 use futures::executor::block_on;
 use tidemark_core::store::ConversationStats;
 use tidemark_core::{
-    CompactionError, CompactionState, Compactor, ConversationId, ConversationStore, Lease, MemoryPolicy,
-    Message, NewMessage, Passage, RecallQuery, Role, Selection, Seq, SeqRange, StoreError, StoredMessage,
-    Window, units,
+    Calibration, CompactionError, CompactionState, Compactor, ConversationId, ConversationStore, Lease,
+    MemoryPolicy, Message, NewMessage, Passage, RecallQuery, Role, Selection, Seq, SeqRange, StoreError,
+    StoredMessage, Window, units,
 };
 use tidemark_testkit::conformance::compactor::CompactorConfig;
 use tidemark_testkit::conformance::memory::MemoryConfig;
@@ -30,6 +30,8 @@ enum Fault {
     GrantsEveryLease,
     /// `search_passages` searches every message, the ones at or above `below` too.
     SearchesAboveTheMark,
+    /// `clear` forgets the messages and the state but keeps the calibration.
+    KeepsCalibrationOnClear,
 }
 
 struct Faulty {
@@ -60,7 +62,11 @@ impl ConversationStore for Faulty {
 
     async fn clear(&self, c: &ConversationId) -> Result<(), StoreError> {
         let before = self.inner.state(c).await?;
+        let calibration = self.inner.calibration(c).await?;
         self.inner.clear(c).await?;
+        if let Fault::KeepsCalibrationOnClear = self.fault {
+            self.inner.save_calibration(c, calibration).await?;
+        }
         if let Fault::KeepsSummaryOnClear = self.fault {
             let cleared = self.inner.state(c).await?;
             let kept = CompactionState::new(cleared.watermark, Vec::new(), before.summary);
@@ -134,6 +140,14 @@ impl ConversationStore for Faulty {
             _ => self.inner.search_passages(c, query).await,
         }
     }
+
+    async fn calibration(&self, c: &ConversationId) -> Result<Calibration, StoreError> {
+        self.inner.calibration(c).await
+    }
+
+    async fn save_calibration(&self, c: &ConversationId, calibration: Calibration) -> Result<(), StoreError> {
+        self.inner.save_calibration(c, calibration).await
+    }
 }
 
 fn store_failure(fault: Fault) -> &'static str {
@@ -149,6 +163,10 @@ fn store_suite_catches_each_fault() {
     assert_eq!(store_failure(Fault::LoadsReversed), "load_range_returns_what_was_appended");
     assert_eq!(store_failure(Fault::GrantsEveryLease), "leases_are_exclusive_until_released_or_expired");
     assert_eq!(store_failure(Fault::SearchesAboveTheMark), "recall_stays_below_the_mark");
+    assert_eq!(
+        store_failure(Fault::KeepsCalibrationOnClear),
+        "calibrations_round_trip_apart_from_the_state_and_clear"
+    );
 }
 
 /// Keeps only the newest unit, retaining nothing before it.

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use tidemark_core::error::chain_text;
 use tidemark_core::time::Sleep;
 use tidemark_core::{
-    CompactionError, CompactionEvent, CompactionObserver, Compactor, ContextSource, ConversationId,
-    ConversationMemory, ConversationStore, Lease, MemoryError, MemoryPolicy, Message, Outcome, SeqRange,
-    StoreError, StoredSummary, TokenCounter,
+    Calibration, CompactionError, CompactionEvent, CompactionObserver, Compactor, ContextSource,
+    ConversationId, ConversationMemory, ConversationStore, Lease, MemoryError, MemoryPolicy, Message,
+    Outcome, SeqRange, StoreError, StoredSummary, TokenCounter, Usage,
 };
 
 use super::gate::Gates;
@@ -518,31 +518,31 @@ where
             attempt += 1;
             // Read without any lock: most loads find that nothing must leave and end here.
             let (view, chosen) = match self.parts.look(conversation, within).await? {
-                Fit::Fits(served) => return Ok(self.parts.finish(conversation, served).await),
+                Fit::Fits(served) => return self.parts.finish(conversation, served, within).await,
                 Fit::Evicts(view, chosen) => (view, chosen),
             };
             // Something must leave: take this process's gate, then the store's lease.
             let _flight = match self.gates.claim(conversation).try_acquire() {
                 Ok(flight) => flight,
                 Err(_) if self.settings.wait == WaitMode::ReturnPrevious => {
-                    return Ok(self.parts.finish(conversation, view.serve(&chosen)).await);
+                    return self.parts.finish(conversation, view.serve(&chosen), within).await;
                 }
                 Err(claim) => claim.acquire().await,
             };
             if !self.lease(conversation).await? {
-                return Ok(self.parts.finish(conversation, view.serve(&chosen)).await);
+                return self.parts.finish(conversation, view.serve(&chosen), within).await;
             }
             let compacted = self.compact_held(conversation, view, within).await;
             self.release(conversation).await;
             if let Some(served) = compacted? {
-                return Ok(self.parts.finish(conversation, served).await);
+                return self.parts.finish(conversation, served, within).await;
             }
             if attempt >= MAX_ATTEMPTS {
                 // Out of attempts: serve what the store holds now, without compacting.
                 let view = View::read(&self.parts.inner, conversation).await?;
                 let served =
                     view.serve_as_is(&self.parts.policy, self.counter(), &self.parts.contexts, within);
-                return Ok(self.parts.finish(conversation, served).await);
+                return self.parts.finish(conversation, served, within).await;
             }
         }
     }
@@ -564,8 +564,7 @@ where
         conversation: &ConversationId,
         budget: NonZeroU32,
     ) -> Result<Vec<Message>, MemoryError> {
-        let prompt = self.load_inner(conversation, Some(budget)).await?;
-        self.parts.checked(prompt, budget)
+        self.load_inner(conversation, Some(budget)).await
     }
 
     async fn append(
@@ -574,6 +573,15 @@ where
         messages: Vec<Message>,
     ) -> Result<SeqRange, MemoryError> {
         self.parts.append(conversation, messages).await
+    }
+
+    async fn observe_usage(
+        &self,
+        conversation: &ConversationId,
+        prompt: &[Message],
+        usage: Usage,
+    ) -> Result<Calibration, MemoryError> {
+        self.parts.observe_usage(conversation, prompt, usage).await
     }
 
     async fn clear(&self, conversation: &ConversationId) -> Result<(), MemoryError> {

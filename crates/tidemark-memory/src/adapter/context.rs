@@ -6,7 +6,7 @@ use std::sync::Arc;
 use tidemark_core::boxed::DynContextSource;
 use tidemark_core::context::ContextRequest;
 use tidemark_core::error::chain_text;
-use tidemark_core::{ConversationId, Message, Part, Role, TokenCounter};
+use tidemark_core::{ConversationId, Message, Part, Ratio, Role, TokenCounter};
 
 use super::window::Served;
 
@@ -32,9 +32,12 @@ impl Contexts {
         self.sources.len()
     }
 
-    /// The tokens the first `granted` sources may take together, saturating.
-    pub(crate) fn reserve(&self, granted: usize) -> u32 {
-        self.sources.iter().take(granted).fold(0, |total, (_, allowance)| total.saturating_add(*allowance))
+    /// The tokens the first `granted` sources may take together, each allowance scaled by `ratio`, saturating.
+    pub(crate) fn reserve(&self, granted: usize, ratio: Ratio) -> u32 {
+        self.sources
+            .iter()
+            .take(granted)
+            .fold(0, |total, (_, allowance)| total.saturating_add(ratio.scale(*allowance)))
     }
 
     /// The prompt of `served` with the blocks of its granted sources, counted with `counter`.

@@ -4,8 +4,8 @@ use std::num::NonZeroU32;
 
 use tidemark_core::error::chain_text;
 use tidemark_core::{
-    ContextSource, ConversationId, ConversationMemory, ConversationStore, DemotionHook, MemoryError,
-    MemoryPolicy, Message, SeqRange, StoreError,
+    Calibration, ContextSource, ConversationId, ConversationMemory, ConversationStore, DemotionHook,
+    MemoryError, MemoryPolicy, Message, SeqRange, StoreError, Usage,
 };
 
 use super::gate::Gates;
@@ -124,7 +124,7 @@ where
         loop {
             attempt += 1;
             let (view, chosen) = match self.parts.look(conversation, within).await? {
-                Fit::Fits(served) => return Ok(self.parts.finish(conversation, served).await),
+                Fit::Fits(served) => return self.parts.finish(conversation, served, within).await,
                 Fit::Evicts(view, chosen) => (view, chosen),
             };
             let (_flight, view, chosen) = match self.gates.claim(conversation).try_acquire() {
@@ -135,7 +135,7 @@ where
                     // watermark; the window is read again only if it did.
                     let view = view.refresh(&self.parts.inner, conversation).await?;
                     match self.parts.fit(view, within) {
-                        Fit::Fits(served) => return Ok(self.parts.finish(conversation, served).await),
+                        Fit::Fits(served) => return self.parts.finish(conversation, served, within).await,
                         Fit::Evicts(view, chosen) => (flight, view, chosen),
                     }
                 }
@@ -153,14 +153,14 @@ where
                             "demotion hook failed; serving the window without moving the watermark"
                         );
                         let served = view.assemble(summary.as_ref(), &chosen);
-                        Ok(self.parts.finish(conversation, served).await)
+                        self.parts.finish(conversation, served, within).await
                     }
                 };
             }
             match self.parts.inner.save_state(conversation, view.state.generation, plan.state).await {
                 Ok(_) => {
                     let served = view.assemble(summary.as_ref(), &chosen);
-                    return Ok(self.parts.finish(conversation, served).await);
+                    return self.parts.finish(conversation, served, within).await;
                 }
                 // A clear or another process changed the state; the hook saw the
                 // messages (at least once is the contract) and we look again.
@@ -186,8 +186,7 @@ where
         conversation: &ConversationId,
         budget: NonZeroU32,
     ) -> Result<Vec<Message>, MemoryError> {
-        let prompt = self.load_inner(conversation, Some(budget)).await?;
-        self.parts.checked(prompt, budget)
+        self.load_inner(conversation, Some(budget)).await
     }
 
     async fn append(
@@ -196,6 +195,15 @@ where
         messages: Vec<Message>,
     ) -> Result<SeqRange, MemoryError> {
         self.parts.append(conversation, messages).await
+    }
+
+    async fn observe_usage(
+        &self,
+        conversation: &ConversationId,
+        prompt: &[Message],
+        usage: Usage,
+    ) -> Result<Calibration, MemoryError> {
+        self.parts.observe_usage(conversation, prompt, usage).await
     }
 
     async fn clear(&self, conversation: &ConversationId) -> Result<(), MemoryError> {

@@ -3,8 +3,8 @@
 use std::num::NonZeroU32;
 
 use tidemark_core::{
-    ContextSource, ConversationId, ConversationMemory, ConversationStore, MemoryError, MemoryPolicy, Message,
-    SeqRange, StoreError,
+    Calibration, ContextSource, ConversationId, ConversationMemory, ConversationStore, MemoryError,
+    MemoryPolicy, Message, SeqRange, StoreError, Usage,
 };
 
 use super::MAX_ATTEMPTS;
@@ -72,7 +72,7 @@ impl<S: ConversationStore, P: MemoryPolicy> PolicyMemory<S, P> {
         loop {
             attempt += 1;
             let (view, chosen) = match self.parts.look(conversation, within).await? {
-                Fit::Fits(served) => return Ok(self.parts.finish(conversation, served).await),
+                Fit::Fits(served) => return self.parts.finish(conversation, served, within).await,
                 Fit::Evicts(view, chosen) => (view, chosen),
             };
             let summary = view.state.summary.clone();
@@ -80,7 +80,7 @@ impl<S: ConversationStore, P: MemoryPolicy> PolicyMemory<S, P> {
             match self.parts.inner.save_state(conversation, view.state.generation, plan.state).await {
                 Ok(_) => {
                     let served = view.assemble(summary.as_ref(), &chosen);
-                    return Ok(self.parts.finish(conversation, served).await);
+                    return self.parts.finish(conversation, served, within).await;
                 }
                 // Someone moved the state first (another load, a clear): look again.
                 Err(StoreError::StateConflict { .. }) if attempt < MAX_ATTEMPTS => {}
@@ -100,8 +100,7 @@ impl<S: ConversationStore, P: MemoryPolicy> ConversationMemory for PolicyMemory<
         conversation: &ConversationId,
         budget: NonZeroU32,
     ) -> Result<Vec<Message>, MemoryError> {
-        let prompt = self.load_inner(conversation, Some(budget)).await?;
-        self.parts.checked(prompt, budget)
+        self.load_inner(conversation, Some(budget)).await
     }
 
     async fn append(
@@ -110,6 +109,15 @@ impl<S: ConversationStore, P: MemoryPolicy> ConversationMemory for PolicyMemory<
         messages: Vec<Message>,
     ) -> Result<SeqRange, MemoryError> {
         self.parts.append(conversation, messages).await
+    }
+
+    async fn observe_usage(
+        &self,
+        conversation: &ConversationId,
+        prompt: &[Message],
+        usage: Usage,
+    ) -> Result<Calibration, MemoryError> {
+        self.parts.observe_usage(conversation, prompt, usage).await
     }
 
     async fn clear(&self, conversation: &ConversationId) -> Result<(), MemoryError> {

@@ -1,31 +1,37 @@
 //! The load path the adapters share: read the window from the store, let the policy choose, and plan the new state.
 
+use std::borrow::Cow;
 use std::num::NonZeroU32;
 
 use super::context::Contexts;
 use super::within::tighten;
 use tidemark_core::{
-    CompactionState, ConversationId, ConversationStore, MemoryPolicy, Message, Selection, Seq, SeqRange,
-    StoreError, StoredMessage, StoredSummary, TokenCounter, Window,
+    CompactionState, ConversationId, ConversationStore, MemoryPolicy, Message, Ratio, Selection, Seq,
+    SeqRange, StoreError, StoredMessage, StoredSummary, TokenCounter, Window,
 };
 
-/// What a load sees: the stored state and the messages still in the window.
+/// What a load sees: the stored state, the messages still in the window and the conversation's calibrated ratio.
 pub(crate) struct View {
     pub(crate) state: CompactionState,
     /// Retained messages below the watermark, then every message from the watermark on.
     pub(crate) stored: Vec<StoredMessage>,
     pub(crate) messages: Vec<Message>,
+    /// The stored counts, in the memory's counter's tokens.
     pub(crate) tokens: Vec<u32>,
+    /// How many tokens the provider counts for each of the memory's (see `tidemark_core::calibration`):
+    /// every count is scaled by it when the window is fitted.
+    pub(crate) ratio: Ratio,
 }
 
 impl View {
-    /// Read the window of `id`: a state read and two range reads, whatever the conversation's length.
+    /// Read the window of `id`: a state read, a calibration read and two range reads, whatever the conversation's length.
     pub(crate) async fn read<S: ConversationStore>(
         store: &S,
         id: &ConversationId,
     ) -> Result<Self, StoreError> {
         let state = store.state(id).await?;
-        Self::read_under(store, id, state).await
+        let ratio = store.calibration(id).await?.ratio();
+        Self::read_under(store, id, state, ratio).await
     }
 
     /// Bring a view read before a lock was taken up to date, reading messages only if the state moved.
@@ -34,7 +40,9 @@ impl View {
     /// the stored one describes the state exactly; it may miss messages
     /// appended since, which the next load sees, and which cannot be evicted
     /// before they were seen anyway. When the generation moved (another load
-    /// or process compacted, or a clear), the window is read afresh.
+    /// or process compacted, or a clear), the window is read afresh. The
+    /// calibrated ratio is the one read with the view: a report that arrived
+    /// since is used by the next load.
     pub(crate) async fn refresh<S: ConversationStore>(
         self,
         store: &S,
@@ -44,7 +52,7 @@ impl View {
         if state.generation == self.state.generation {
             return Ok(self);
         }
-        Self::read_under(store, id, state).await
+        Self::read_under(store, id, state, self.ratio).await
     }
 
     /// The window as it stands once `state` (just written) replaced this view's state after applying `selection`.
@@ -57,6 +65,7 @@ impl View {
             stored: Vec::with_capacity(selection.kept_len()),
             messages: Vec::with_capacity(selection.kept_len()),
             tokens: Vec::with_capacity(selection.kept_len()),
+            ratio: self.ratio,
         };
         for (index, ((stored, message), tokens)) in
             self.stored.into_iter().zip(self.messages).zip(self.tokens).enumerate()
@@ -75,19 +84,39 @@ impl View {
         store: &S,
         id: &ConversationId,
         state: CompactionState,
+        ratio: Ratio,
     ) -> Result<Self, StoreError> {
         let mut stored =
             if state.retained.is_empty() { Vec::new() } else { store.load_seqs(id, &state.retained).await? };
         stored.extend(store.load_range(id, SeqRange::from(state.watermark)).await?);
         let messages = stored.iter().map(|s| Message::clone(&s.message)).collect();
         let tokens = stored.iter().map(|s| s.tokens).collect();
-        Ok(Self { state, stored, messages, tokens })
+        Ok(Self { state, stored, messages, tokens, ratio })
     }
 
     /// Tokens always in the prompt: the summary and the counter's per-prompt overhead.
     pub(crate) fn fixed_tokens(&self, counter: &dyn TokenCounter) -> u32 {
         let summary = self.state.summary.as_ref().map_or(0, |summary| summary.tokens);
         summary.saturating_add(counter.prompt_overhead())
+    }
+
+    /// [`fixed_tokens`](View::fixed_tokens) as the provider counts them: each part scaled by the ratio on its own.
+    ///
+    /// Each part is scaled apart, as a [`CalibratedCounter`](tidemark_core::CalibratedCounter)
+    /// counts the composed prompt, so that the last check of a load within a
+    /// budget counts what the fit counted.
+    fn calibrated_fixed(&self, counter: &dyn TokenCounter) -> u32 {
+        let summary = self.state.summary.as_ref().map_or(0, |summary| summary.tokens);
+        self.ratio.scale(summary).saturating_add(self.ratio.scale(counter.prompt_overhead()))
+    }
+
+    /// The stored counts as the provider counts them: borrowed unchanged while the ratio is one.
+    fn calibrated_tokens(&self) -> Cow<'_, [u32]> {
+        if self.ratio == Ratio::ONE {
+            Cow::Borrowed(&self.tokens)
+        } else {
+            Cow::Owned(self.tokens.iter().map(|&tokens| self.ratio.scale(tokens)).collect())
+        }
     }
 
     /// Let `policy` choose from this window, with the allowances of as many leading context sources as fit reserved.
@@ -101,6 +130,11 @@ impl View {
     /// With `within`, a lower budget for this load, the policy's selection is
     /// cut further until the fixed tokens, the allowances and the kept
     /// messages fit it (see [`tighten`]).
+    ///
+    /// Every count the policy and `tighten` see (the messages', the summary's,
+    /// the overhead and the allowances) is scaled by the calibrated ratio, so
+    /// the window fits the budget by the provider's count; with no calibration
+    /// the ratio is one and the counts are the stored ones.
     pub(crate) fn choose<P: MemoryPolicy>(
         &self,
         policy: &P,
@@ -108,13 +142,15 @@ impl View {
         contexts: &Contexts,
         within: Option<NonZeroU32>,
     ) -> Chosen {
-        let fixed = self.fixed_tokens(counter);
+        let fixed = self.calibrated_fixed(counter);
+        let tokens = self.calibrated_tokens();
         let mut granted = contexts.len();
         loop {
-            let fixed = fixed.saturating_add(contexts.reserve(granted));
-            let selection = self.select_with_fixed(policy, fixed);
+            let fixed = fixed.saturating_add(contexts.reserve(granted, self.ratio));
+            let window = Window::new(&self.messages).with_tokens(&tokens).with_fixed_tokens(fixed);
+            let selection = policy.select(&window);
             let selection = match within {
-                Some(budget) => tighten(&self.messages, &self.tokens, selection, fixed, budget),
+                Some(budget) => tighten(&self.messages, &tokens, selection, fixed, budget),
                 None => selection,
             };
             if granted == 0 || !selection.over_budget() {
@@ -122,10 +158,6 @@ impl View {
             }
             granted -= 1;
         }
-    }
-
-    pub(crate) fn select_with_fixed<P: MemoryPolicy>(&self, policy: &P, fixed: u32) -> Selection {
-        policy.select(&Window::new(&self.messages).with_tokens(&self.tokens).with_fixed_tokens(fixed))
     }
 
     /// The prompt tokens of this window as it stands (summary, overhead and every message).
@@ -183,6 +215,7 @@ impl View {
             below,
             in_prompt,
             granted: chosen.granted,
+            ratio: self.ratio,
         }
     }
 
@@ -215,6 +248,8 @@ pub(crate) struct Served {
     pub(crate) in_prompt: Vec<Seq>,
     /// How many context sources, in order, have room reserved.
     pub(crate) granted: usize,
+    /// The calibrated ratio the window was fitted with.
+    pub(crate) ratio: Ratio,
 }
 
 impl Served {

@@ -12,7 +12,8 @@ use tidemark_core::{
     RollbackRecord, RolledBack, RunId, RunInfo, Scope, Tier,
 };
 use tidemark_core::{
-    CompactionState, ConversationId, ConversationStore, NewMessage, Seq, SeqRange, StoreError, StoredMessage,
+    Calibration, CompactionState, ConversationId, ConversationStore, NewMessage, Seq, SeqRange, StoreError,
+    StoredMessage,
 };
 
 /// One conversation: messages indexed by `seq - base`, with holes where messages were pruned.
@@ -119,6 +120,8 @@ pub struct InMemoryStore {
     facts: Arc<Mutex<FactTable>>,
     /// Compaction leases, so that several memories sharing this store compact a conversation one at a time.
     leases: Arc<Mutex<HashMap<ConversationId, (String, std::time::Instant)>>>,
+    /// Each conversation's calibration, apart from its messages: saving one does not make a conversation appear.
+    calibrations: Arc<Mutex<HashMap<ConversationId, Calibration>>>,
 }
 
 impl InMemoryStore {
@@ -222,6 +225,7 @@ impl ConversationStore for InMemoryStore {
     }
 
     async fn clear(&self, conversation: &ConversationId) -> Result<(), StoreError> {
+        self.calibrations.lock().unwrap_or_else(PoisonError::into_inner).remove(conversation);
         let Some(entry) = self.existing(conversation) else { return Ok(()) };
         let mut entry = lock(&entry);
         let next = entry.next_seq();
@@ -334,6 +338,21 @@ impl ConversationStore for InMemoryStore {
         if leases.get(conversation).is_some_and(|(owner, _)| owner == holder) {
             leases.remove(conversation);
         }
+        Ok(())
+    }
+
+    async fn calibration(&self, conversation: &ConversationId) -> Result<Calibration, StoreError> {
+        let calibrations = self.calibrations.lock().unwrap_or_else(PoisonError::into_inner);
+        Ok(calibrations.get(conversation).cloned().unwrap_or_default())
+    }
+
+    async fn save_calibration(
+        &self,
+        conversation: &ConversationId,
+        calibration: Calibration,
+    ) -> Result<(), StoreError> {
+        let mut calibrations = self.calibrations.lock().unwrap_or_else(PoisonError::into_inner);
+        calibrations.insert(conversation.clone(), calibration);
         Ok(())
     }
 

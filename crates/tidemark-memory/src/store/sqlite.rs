@@ -1,5 +1,6 @@
 //! [`SqliteStore`]: conversations kept in one SQLite file, the embedded default store that survives restarts.
 
+mod calibration;
 mod facts;
 mod lease;
 mod recall;
@@ -16,8 +17,8 @@ use rusqlite::{Connection, OptionalExtension, Rows, TransactionBehavior, params}
 use tidemark_core::recall::{Passage, RecallQuery};
 use tidemark_core::store::{ConversationStats, StoredSummary, check_state};
 use tidemark_core::{
-    CompactionState, ConversationId, ConversationStore, DecodeError, FactBudgets, Lease, Message, NewMessage,
-    Seq, SeqRange, StoreError, StoredMessage,
+    Calibration, CompactionState, ConversationId, ConversationStore, DecodeError, FactBudgets, Lease,
+    Message, NewMessage, Seq, SeqRange, StoreError, StoredMessage,
 };
 
 use tidemark_core::store::sql::{DataError, from_json, from_sql, range_bounds, to_json, to_sql};
@@ -79,7 +80,9 @@ impl Caches {
 ///
 /// The file holds a `conversations` table (numbering and counters), a
 /// `states` table (each conversation's compaction state, apart so that an
-/// append never rewrites the summary) and a `messages` table (each message's
+/// append never rewrites the summary), a `calibrations` table (what the
+/// provider's usage reports taught, apart so that writing it never conflicts
+/// with a compaction) and a `messages` table (each message's
 /// token count and its body in tidemark's JSON format, see
 /// [`Message::to_json`]), and `recall`, an FTS5 index of every message's
 /// search terms that [`ConversationStore::search_passages`] reads, written by
@@ -324,6 +327,20 @@ impl ConversationStore for SqliteStore {
             recall::search(connection, &self.caches, conversation, query)
         })
     }
+
+    async fn calibration(&self, conversation: &ConversationId) -> Result<Calibration, StoreError> {
+        self.run("calibration", |connection| calibration::read(connection, conversation.as_str()))
+    }
+
+    async fn save_calibration(
+        &self,
+        conversation: &ConversationId,
+        calibration: Calibration,
+    ) -> Result<(), StoreError> {
+        self.run("save_calibration", |connection| {
+            calibration::write(connection, conversation.as_str(), &calibration)
+        })
+    }
 }
 
 /// Why an operation failed, before the operation's name is attached.
@@ -501,8 +518,13 @@ fn load_seqs(
 
 fn clear(connection: &mut Connection, caches: &Caches, id: &str) -> Result<(), Fail> {
     let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    // A calibration may exist without the conversation's row.
+    calibration::clear(&transaction, id)?;
     // Clearing an unknown conversation must not create it.
-    let Some(counts) = read_counts(&transaction, id)? else { return Ok(()) };
+    let Some(counts) = read_counts(&transaction, id)? else {
+        transaction.commit()?;
+        return Ok(());
+    };
     let current = read_generation(&transaction, id)?.unwrap_or(0);
     let generation = current.checked_add(1).ok_or(DataError::Exhausted { column: "generation" })?;
     transaction.prepare_cached("DELETE FROM messages WHERE conversation = ?1")?.execute(params![id])?;

@@ -118,13 +118,23 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (conversation, seq, idx)
     );
     CREATE INDEX passages_terms ON {s}.passages USING GIN (terms);",
+    // Version 3: calibration from reported usage (see
+    // `tidemark_core::calibration`). One row per calibrated conversation, its
+    // `Calibration` as tidemark's JSON in TEXT, written whole by every
+    // `save_calibration`. Kept apart from `states`, whose writes are
+    // compare-and-swaps tied to compaction, so that a report after every
+    // model call never conflicts with one; no foreign key, as for leases.
+    "CREATE TABLE {s}.calibrations (
+        conversation TEXT COLLATE \"C\" PRIMARY KEY,
+        calibration  TEXT NOT NULL
+    );",
 ];
 
 /// The version whose step creates the recall table, after which the stored messages are indexed.
 const RECALL: u32 = 2;
 
 /// The newest schema version this build knows: the number of migration steps.
-pub(super) const LATEST: u32 = 2;
+pub(super) const LATEST: u32 = 3;
 
 // The version constant and the list of steps must move together.
 const _: () = assert!(MIGRATIONS.len() == LATEST as usize);

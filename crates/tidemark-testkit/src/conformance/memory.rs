@@ -3,7 +3,8 @@
 use std::future::Future;
 use std::num::NonZeroU32;
 
-use tidemark_core::{ConversationId, ConversationMemory, MemoryError, Message, Role, validate};
+use tidemark_core::calibration::Ratio;
+use tidemark_core::{ConversationId, ConversationMemory, MemoryError, Message, Role, Usage, validate};
 
 use super::{Failure, Ids, Report, Samples, chain, ensure, fail_on};
 use crate::strategies::{HistoryConfig, arb_history_with};
@@ -70,7 +71,8 @@ where
         replay_keeps_prompt_shape(&memory, &mut ids, &history, case, config.lossless).await?;
         loads_within_keep_prompt_shape(&make().await, &mut ids, &history, case).await?;
     }
-    Ok(Report { checks: 6, cases: config.cases })
+    usage_reports_keep_prompt_shape(&make().await, &mut ids).await?;
+    Ok(Report { checks: 7, cases: config.cases })
 }
 
 async fn unknown_conversations_load_empty<M: ConversationMemory>(
@@ -135,6 +137,47 @@ async fn conversations_are_isolated<M: ConversationMemory>(memory: &M, ids: &mut
         CHECK,
         "conversation b loaded {loaded:?} after a was cleared"
     );
+    Ok(())
+}
+
+/// Reports of usage, plausible or absurd, leave every later load a prompt of the same shape, and a calibration within the bound.
+async fn usage_reports_keep_prompt_shape<M: ConversationMemory>(
+    memory: &M,
+    ids: &mut Ids,
+) -> Result<(), Failure> {
+    const CHECK: &str = "usage_reports_keep_prompt_shape";
+    let id = ids.fresh("usage");
+    let mut appended = vec![Message::system("Answer in one line.").pinned()];
+    for turn in 0..30 {
+        appended.push(Message::user(format!(
+            "question {turn}: which runner built release {turn} of the service?"
+        )));
+        appended.push(Message::assistant(format!("answer {turn}: runner {turn} built it in {turn} minutes")));
+    }
+    fail_on(CHECK, memory.append(&id, appended.clone()).await)?;
+    for reported in [u32::MAX, 0, 1, 5_000] {
+        let prompt = fail_on(CHECK, memory.load(&id).await)?;
+        if let Err(problem) = check_prompt(&prompt, &appended, false) {
+            return Err(Failure::new(CHECK, format!("after a report of {reported}: {problem}")));
+        }
+        let calibration = fail_on(CHECK, memory.observe_usage(&id, &prompt, Usage::new(reported, 1)).await)?;
+        let ratio = calibration.ratio();
+        ensure!(
+            (Ratio::MIN..=Ratio::MAX).contains(&ratio),
+            CHECK,
+            "a report of {reported} tokens gave a ratio of {ratio}, outside the bound"
+        );
+    }
+    let within = fail_on(CHECK, memory.load_within(&id, NonZeroU32::MAX).await)?;
+    if let Err(problem) = check_prompt(&within, &appended, false) {
+        return Err(Failure::new(
+            CHECK,
+            format!("a load within an unlimited budget after reports: {problem}"),
+        ));
+    }
+    fail_on(CHECK, memory.clear(&id).await)?;
+    let loaded = fail_on(CHECK, memory.load(&id).await)?;
+    ensure!(loaded.is_empty(), CHECK, "after reports and a clear the memory loaded {loaded:?}");
     Ok(())
 }
 

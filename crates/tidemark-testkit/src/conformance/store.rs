@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use futures::future::join_all;
 use proptest::prelude::*;
+use tidemark_core::calibration::{Calibration, Ratio};
 use tidemark_core::store::StoredSummary;
 use tidemark_core::{
     CompactionState, ConversationId, ConversationStore, Lease, Message, NewMessage, RecallQuery, Seq,
@@ -61,6 +62,7 @@ where
     conversations_are_listed_in_order(&make().await, &mut ids).await?;
     concurrent_appends_never_share_numbers(&make().await, &mut ids).await?;
     leases_are_exclusive_until_released_or_expired(&make().await, &mut ids).await?;
+    calibrations_round_trip_apart_from_the_state_and_clear(&make().await, &mut ids).await?;
     recall::recall_finds_identifiers(&make().await, &mut ids).await?;
     recall::recall_stays_below_the_mark(&make().await, &mut ids).await?;
     recall::recall_returns_short_passages_best_first(&make().await, &mut ids).await?;
@@ -71,7 +73,7 @@ where
     for case in 0..cases {
         lockstep_with_reference(&store, &mut ids, case).await?;
     }
-    Ok(Report { checks: 20, cases })
+    Ok(Report { checks: 21, cases })
 }
 
 /// Leases are what keeps two memories over one store from compacting a conversation at once.
@@ -125,6 +127,52 @@ async fn leases_are_exclusive_until_released_or_expired<S: ConversationStore>(
     );
     fail_on(CHECK, store.release_lease(&id, "a").await)?;
     fail_on(CHECK, store.release_lease(&other, "b").await)?;
+    Ok(())
+}
+
+/// A calibration is read back as written, independent of the compaction state and of other conversations, and forgotten by `clear`.
+async fn calibrations_round_trip_apart_from_the_state_and_clear<S: ConversationStore>(
+    store: &S,
+    ids: &mut Ids,
+) -> Result<(), Failure> {
+    const CHECK: &str = "calibrations_round_trip_apart_from_the_state_and_clear";
+    let id = ids.fresh("calibrated");
+    let other = ids.fresh("calibrated-other");
+    let learned =
+        |millionths: &[u32]| Calibration::from_ratios(millionths.iter().copied().map(Ratio::from_millionths));
+    let read = |conversation: &ConversationId| {
+        let conversation = conversation.clone();
+        async move { fail_on(CHECK, store.calibration(&conversation).await) }
+    };
+    ensure!(read(&id).await?.is_empty(), CHECK, "an unknown conversation has a calibration");
+    // Before the first append: it is kept, and does not make the conversation appear.
+    let first = learned(&[1_300_000, 1_250_000]);
+    fail_on(CHECK, store.save_calibration(&id, first.clone()).await)?;
+    ensure!(read(&id).await? == first, CHECK, "read {:?} after writing {first:?}", read(&id).await?);
+    let listed = fail_on(CHECK, store.conversations().await)?;
+    ensure!(
+        !listed.contains(&id),
+        CHECK,
+        "a calibration alone made the conversation appear in conversations()"
+    );
+    ensure!(read(&other).await?.is_empty(), CHECK, "a calibration leaked into another conversation");
+    // Apart from the state: neither write moves the other.
+    fail_on(CHECK, store.append(&id, news(&["a", "b", "c"])).await)?;
+    let saved = fail_on(CHECK, store.save_state(&id, 0, CompactionState::new(Seq(1), vec![], None)).await)?;
+    ensure!(read(&id).await? == first, CHECK, "saving the compaction state changed the calibration");
+    let second = learned(&[1_300_000, 1_250_000, 2_000_000, 500_000]);
+    fail_on(CHECK, store.save_calibration(&id, second.clone()).await)?;
+    ensure!(read(&id).await? == second, CHECK, "the last write did not win: read {:?}", read(&id).await?);
+    let state = fail_on(CHECK, store.state(&id).await)?;
+    ensure!(state == saved, CHECK, "saving a calibration changed the state to {state:?}, expected {saved:?}");
+    // Clear forgets it, with or without messages.
+    fail_on(CHECK, store.clear(&id).await)?;
+    ensure!(read(&id).await?.is_empty(), CHECK, "the calibration survived a clear: {:?}", read(&id).await?);
+    fail_on(CHECK, store.save_calibration(&other, first.clone()).await)?;
+    fail_on(CHECK, store.clear(&other).await)?;
+    ensure!(read(&other).await?.is_empty(), CHECK, "clearing a conversation with only a calibration kept it");
+    fail_on(CHECK, store.save_calibration(&id, first.clone()).await)?;
+    ensure!(read(&id).await? == first, CHECK, "a calibration written after a clear was not kept");
     Ok(())
 }
 
@@ -453,6 +501,9 @@ enum Op {
     Prune(usize),
     /// Conversation, picks from the vocabulary, the mark, the limit.
     Search(usize, Vec<usize>, u64, usize),
+    Calibration(usize),
+    /// Conversation, the samples in millionths.
+    SaveCalibration(usize, Vec<u32>),
 }
 
 fn arb_op() -> impl Strategy<Value = Op> {
@@ -468,8 +519,11 @@ fn arb_op() -> impl Strategy<Value = Op> {
         2 => (conversation.clone(), prop_oneof![3 => Just(0u64), 1 => 1..3u64], 0..4u64, prop::collection::vec(0..12u64, 0..3), any::<bool>())
             .prop_map(|(c, g, w, r, s)| Op::SaveState(c, g, w, r, s)),
         1 => conversation.clone().prop_map(Op::Prune),
-        2 => (conversation, prop::collection::vec(0..recall::VOCABULARY.len(), 1..4), 0..14u64, 1..6usize)
+        2 => (conversation.clone(), prop::collection::vec(0..recall::VOCABULARY.len(), 1..4), 0..14u64, 1..6usize)
             .prop_map(|(c, words, below, limit)| Op::Search(c, words, below, limit)),
+        1 => conversation.clone().prop_map(Op::Calibration),
+        1 => (conversation, prop::collection::vec(400_000..2_100_000u32, 0..12))
+            .prop_map(|(c, ratios)| Op::SaveCalibration(c, ratios)),
     ]
 }
 
@@ -516,6 +570,11 @@ async fn apply<S: ConversationStore>(
             // Scores are compared to the bit: every store ranks with `recall::rank`.
             outcome(store.search_passages(&ids[*c], &query).await)
         }
+        Op::Calibration(c) => outcome(store.calibration(&ids[*c]).await),
+        Op::SaveCalibration(c, ratios) => {
+            let calibration = Calibration::from_ratios(ratios.iter().copied().map(Ratio::from_millionths));
+            outcome(store.save_calibration(&ids[*c], calibration).await)
+        }
     }
 }
 
@@ -543,7 +602,9 @@ async fn lockstep_with_reference<S: ConversationStore>(
             | Op::State(c)
             | Op::SaveState(c, ..)
             | Op::Prune(c)
-            | Op::Search(c, ..) => *c,
+            | Op::Search(c, ..)
+            | Op::Calibration(c)
+            | Op::SaveCalibration(c, _) => *c,
         };
         let state = fail_on(CHECK, reference.state(&conversations[conversation]).await)?;
         let expected = apply(&reference, &conversations, op, &state).await;

@@ -127,10 +127,22 @@ const MIGRATIONS: &[&str] = &[
         tokenize = \"ascii tokenchars '-_./'\"
     );
     INSERT INTO recall (recall, rank) VALUES ('automerge', 8);",
+    // Version 6: calibration from reported usage (see
+    // `tidemark_core::calibration`). One row per calibrated conversation: the
+    // `Calibration` in its JSON form, written whole by every
+    // `save_calibration`. Kept apart from `states`, whose writes are
+    // compare-and-swaps tied to compaction, so that a report after every
+    // model call never conflicts with one. No foreign key, as for leases: a
+    // calibration may be written before the conversation's first append, and
+    // it does not make the conversation appear.
+    "CREATE TABLE calibrations (
+        conversation TEXT NOT NULL PRIMARY KEY,
+        calibration  TEXT NOT NULL
+    ) STRICT, WITHOUT ROWID;",
 ];
 
 /// The newest schema version this build knows: the number of migration steps.
-pub(super) const LATEST: u32 = 5;
+pub(super) const LATEST: u32 = 6;
 
 // The version constant and the list of steps must move together.
 const _: () = assert!(MIGRATIONS.len() == LATEST as usize);

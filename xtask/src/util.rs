@@ -21,7 +21,11 @@ pub(crate) fn workspace_root() -> PathBuf {
 /// the default `target/` beside the workspace alike, so that no step of
 /// xtask looks for a build output or writes a report at a guessed path.
 pub(crate) fn target_dir(manifest: &Path) -> Result<PathBuf, String> {
-    let mut metadata = Command::new(cargo_program());
+    target_dir_in(manifest, Command::new(cargo_program()))
+}
+
+/// [`target_dir`] with `metadata` as the cargo command to run (tests set its environment).
+fn target_dir_in(manifest: &Path, mut metadata: Command) -> Result<PathBuf, String> {
     metadata
         .args(["metadata", "--format-version", "1", "--no-deps", "--manifest-path"])
         .arg(manifest)
@@ -147,6 +151,24 @@ mod tests {
         assert_eq!(target_dir_of(json), Ok(PathBuf::from("/tmp/elsewhere")));
         assert!(target_dir_of(br#"{"packages": []}"#).is_err());
         assert!(target_dir_of(b"not json").is_err());
+    }
+
+    #[test]
+    fn a_target_dir_variable_moves_both_workspaces() {
+        // What every step (ci, bench, check-report) resolves its paths with, for the main
+        // workspace and the benchmark's own.
+        let elsewhere = std::env::temp_dir().join("tidemark-xtask-target-dir-test");
+        for manifest in
+            [workspace_root().join("Cargo.toml"), workspace_root().join("bench/compare/Cargo.toml")]
+        {
+            let mut cargo = Command::new(cargo_program());
+            cargo.env("CARGO_TARGET_DIR", &elsewhere);
+            assert_eq!(target_dir_in(&manifest, cargo), Ok(elsewhere.clone()), "{}", manifest.display());
+            let mut cargo = Command::new(cargo_program());
+            cargo.env_remove("CARGO_TARGET_DIR");
+            let default = target_dir_in(&manifest, cargo).expect("cargo metadata runs");
+            assert_ne!(default, elsewhere, "{}", manifest.display());
+        }
     }
 
     #[test]

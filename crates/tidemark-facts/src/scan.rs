@@ -34,9 +34,17 @@
 //! base32, hex and percent-encoded runs (bounded in count, size and depth). Injection cues
 //! come from per-language word tables (`cues.rs`, currently English, Spanish,
 //! French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic and
-//! Hindi) plus language-neutral chat-template and role markers. Whatever a
-//! view reveals is reported as the same threat, with the phrase as the view
-//! reads it.
+//! Hindi) plus language-neutral chat-template and role markers, found by their
+//! shape (any `<|token|>`, role attributes and JSON roles, role tags and
+//! headers followed by an order, fake turns in the middle of a text). One
+//! Aho-Corasick pass over the literals every cue must start with tells which
+//! cues can match a view at all (`gate.rs`); only those are searched. Injections
+//! that name no phrase are found by combining signals that are harmless alone
+//! (`signals.rs`): a text addressed to a model, an action to take unseen or
+//! unconfirmed, a harmful action, a wish to persist across sessions, a claimed
+//! authority, the model's rules declared void, a request for the hidden prompt.
+//! Whatever a view reveals is reported as the same threat, with the phrase (or
+//! the signals' name for the move) as the view reads it.
 //!
 //! The scan is a heuristic filter tuned for short facts. It is a layer of
 //! defence, not a proof: paraphrases, languages without a table and encodings
@@ -54,8 +62,16 @@
 //! - One variation selector after a character is normal (emoji presentation,
 //!   CJK variants). Two in a row is rejected, because a run of them is a known
 //!   way to hide bytes.
-//! - The soft hyphen (U+00AD) is rejected. It is invisible and splits words
-//!   past phrase filters, and facts have no need for hyphenation hints.
+//! - The soft hyphen (U+00AD) is allowed between two letters, where it is a
+//!   hyphenation hint ("Donau\u{AD}dampf"), and rejected elsewhere. The
+//!   matching views drop it, so it cannot split a phrase past the filters.
+//! - The directional marks LRM, RLM and ALM are allowed: they only settle the
+//!   direction of neutral characters (a phone number inside Hebrew text) and
+//!   reorder nothing. Embeddings, overrides and isolates are rejected.
+//! - Colour sequences (`ESC [ 1;31 m`) are allowed, because coloured tool
+//!   output is common, unless one conceals text (attribute 8). Every other
+//!   escape (cursor moves, clears, window titles, a bare ESC, C1 introducers)
+//!   is rejected.
 //! - A negation right before an override phrase makes it harmless: "do not
 //!   ignore previous instructions", "the bot must never reveal its system
 //!   prompt".

@@ -191,8 +191,8 @@ impl<S> Recall<S> {
 }
 
 impl<S: ConversationStore> Recall<S> {
-    /// The passages to quote for `request`, best first, and how many were withheld.
-    async fn pick(&self, request: &ContextRequest<'_>) -> Result<(Vec<Passage>, usize), ContextError> {
+    /// The passages the store finds for `request`, best first, leaving out what the prompt holds.
+    async fn candidates(&self, request: &ContextRequest<'_>) -> Result<Vec<Passage>, ContextError> {
         let mut text = request.query().to_owned();
         if self.last_reply
             && let Some(reply) = request.last_reply()
@@ -202,14 +202,74 @@ impl<S: ConversationStore> Recall<S> {
         }
         let query = RecallQuery::new(text, request.below(), self.limit);
         if query.below == Seq::ZERO || query.terms().is_empty() {
-            return Ok((Vec::new(), 0));
+            return Ok(Vec::new());
         }
         let found =
             self.store.search_passages(request.conversation(), &query).await.map_err(ContextError::new)?;
-        let found: Vec<Passage> =
-            found.into_iter().filter(|passage| !request.is_in_prompt(passage.seq)).collect();
-        let wholes = self.wholes(request.conversation(), &found).await.map_err(ContextError::new)?;
-        Ok(self.screen(found, &wholes, request.conversation()))
+        Ok(found.into_iter().filter(|passage| !request.is_in_prompt(passage.seq)).collect())
+    }
+
+    /// The passages to quote, best first, that fit `max_tokens`, and how many were withheld.
+    ///
+    /// Candidates are taken in rank order, a batch at a time: a batch is the next
+    /// candidates that fit the room left as stored, until their lines fill it. Only
+    /// a batch is scanned; what it withholds leaves room for the next one. So a
+    /// load scans about what it quotes, not every candidate the store found: a
+    /// candidate that does not fit the room left is dropped unscanned, as packing
+    /// would drop it (a redaction could shorten it, but a candidate is not scanned
+    /// on the chance).
+    async fn pick(
+        &self,
+        conversation: &ConversationId,
+        found: Vec<Passage>,
+        max_tokens: u32,
+        counter: &dyn TokenCounter,
+    ) -> Result<(Vec<Passage>, usize), ContextError> {
+        let mut estimate = counter.count(&render(&[]));
+        let mut chosen: Vec<(Passage, Vec<u64>)> = Vec::new();
+        let mut withheld = 0;
+        let mut rest = found.into_iter();
+        loop {
+            let room = max_tokens.saturating_sub(estimate);
+            let mut batch = Vec::new();
+            let mut planned = 0u32;
+            for passage in rest.by_ref() {
+                let cost = line_cost(&passage, counter);
+                if cost > room {
+                    continue;
+                }
+                planned = planned.saturating_add(cost);
+                batch.push(passage);
+                if planned >= room {
+                    break;
+                }
+            }
+            if batch.is_empty() {
+                break;
+            }
+            let wholes = self.wholes(conversation, &batch).await.map_err(ContextError::new)?;
+            for passage in batch {
+                let Some(passage) = self.screen(passage, &wholes, conversation, &mut withheld) else {
+                    continue;
+                };
+                let words = words(&passage.text);
+                if chosen.iter().any(|(_, seen)| near_repeat(seen, &words)) {
+                    continue;
+                }
+                let cost = line_cost(&passage, counter);
+                if estimate.saturating_add(cost) <= max_tokens {
+                    estimate = estimate.saturating_add(cost);
+                    chosen.push((passage, words));
+                }
+            }
+        }
+        let mut chosen: Vec<Passage> = chosen.into_iter().map(|(passage, _)| passage).collect();
+        // The lines were counted one by one; the block is counted whole, and the
+        // lowest-ranked passages leave until it fits, so the answer never trusts the sum alone.
+        while !chosen.is_empty() && counter.count(&render(&chosen)) > max_tokens {
+            chosen.pop();
+        }
+        Ok((chosen, withheld))
     }
 
     /// The whole-message verdicts of the messages `found` comes from, scanning those not yet in the cache.
@@ -284,88 +344,65 @@ impl<S: ConversationStore> Recall<S> {
         (whole, single)
     }
 
-    /// Leave out what the scan rejects, the delimiters and near repeats; redact secrets.
+    /// The passage as it may be quoted (secrets redacted), or `None` and one more withheld if
+    /// the scan rejects it or its message, or it carries the block's delimiters; `None` alone if
+    /// its message is gone (pruned since the search).
     fn screen(
         &self,
-        found: Vec<Passage>,
+        mut passage: Passage,
         wholes: &HashMap<Seq, Whole>,
         conversation: &ConversationId,
-    ) -> (Vec<Passage>, usize) {
-        let mut withheld = 0;
-        let mut kept: Vec<(Passage, Vec<u64>)> = Vec::new();
-        for mut passage in found {
-            let Some(whole) = wholes.get(&passage.seq) else {
-                // The message is gone (pruned since the search): nothing to quote.
-                continue;
-            };
-            let key = (conversation.clone(), passage.seq, passage.index);
-            let cached = locked(&self.passage_verdicts).get(&key).cloned();
-            let verdict = cached.unwrap_or_else(|| {
-                let verdict = self.scanner.scan(&passage.text);
-                locked(&self.passage_verdicts).insert(key, verdict.clone());
-                verdict
-            });
-            let safe = match (&verdict, whole) {
-                (Verdict::Rejected(_), _) | (_, Whole::Rejected) => false,
-                (Verdict::Clean, Whole::Clean) => true,
-                (Verdict::Redacted { text, .. }, Whole::Clean) => {
-                    passage.text.clone_from(text);
-                    true
-                }
-                (Verdict::Clean, Whole::Secrets(redacted)) => redacted.contains(&collapse(&passage.text)),
-                (Verdict::Redacted { text, .. }, Whole::Secrets(redacted)) => {
-                    passage.text.clone_from(text);
-                    redacted.contains(&collapse(text))
-                }
-            };
-            if !safe || has_delimiter(&passage.text) {
-                tracing::info!(
-                    conversation = %conversation,
-                    seq = %passage.seq,
-                    "recall withheld a passage that fails the security scan"
-                );
-                withheld += 1;
-                continue;
+        withheld: &mut usize,
+    ) -> Option<Passage> {
+        let whole = wholes.get(&passage.seq)?;
+        let key = (conversation.clone(), passage.seq, passage.index);
+        let cached = locked(&self.passage_verdicts).get(&key).cloned();
+        let verdict = cached.unwrap_or_else(|| {
+            let verdict = self.scanner.scan(&passage.text);
+            locked(&self.passage_verdicts).insert(key, verdict.clone());
+            verdict
+        });
+        let safe = match (&verdict, whole) {
+            (Verdict::Rejected(_), _) | (_, Whole::Rejected) => false,
+            (Verdict::Clean, Whole::Clean) => true,
+            (Verdict::Redacted { text, .. }, Whole::Clean) => {
+                passage.text.clone_from(text);
+                true
             }
-            let words = words(&passage.text);
-            if kept.iter().any(|(_, seen)| near_repeat(seen, &words)) {
-                continue;
+            (Verdict::Clean, Whole::Secrets(redacted)) => redacted.contains(&collapse(&passage.text)),
+            (Verdict::Redacted { text, .. }, Whole::Secrets(redacted)) => {
+                passage.text.clone_from(text);
+                redacted.contains(&collapse(text))
             }
-            kept.push((passage, words));
+        };
+        if !safe || has_delimiter(&passage.text) {
+            tracing::info!(
+                conversation = %conversation,
+                seq = %passage.seq,
+                "recall withheld a passage that fails the security scan"
+            );
+            *withheld += 1;
+            return None;
         }
-        (kept.into_iter().map(|(passage, _)| passage).collect(), withheld)
+        Some(passage)
     }
 }
 
 impl<S: ConversationStore> ContextSource for Recall<S> {
     async fn context(&self, request: &ContextRequest<'_>) -> Result<Option<Message>, ContextError> {
-        let (candidates, withheld) = self.pick(request).await?;
-        let quoted = pack(candidates, request.max_tokens(), request.counter());
+        let found = self.candidates(request).await?;
+        let (quoted, withheld) =
+            self.pick(request.conversation(), found, request.max_tokens(), request.counter()).await?;
         self.count(request.conversation(), quoted.len(), withheld);
         Ok((!quoted.is_empty()).then(|| render(&quoted)))
     }
 }
 
-/// The passages, taken best first while the block fits `max_tokens` as `counter` counts it.
-fn pack(candidates: Vec<Passage>, max_tokens: u32, counter: &dyn TokenCounter) -> Vec<Passage> {
-    // Each passage's line is counted once and the counts added up; the block
-    // is then counted whole, and the lowest-ranked passages leave until it
-    // fits, so the answer never trusts the sum alone.
-    let mut estimate = counter.count(&render(&[]));
-    let mut chosen: Vec<Passage> = Vec::new();
-    for passage in candidates {
-        let mut line = String::new();
-        push_line(&mut line, &passage);
-        let cost = counter.count_text(&line);
-        if estimate.saturating_add(cost) <= max_tokens {
-            estimate = estimate.saturating_add(cost);
-            chosen.push(passage);
-        }
-    }
-    while !chosen.is_empty() && counter.count(&render(&chosen)) > max_tokens {
-        chosen.pop();
-    }
-    chosen
+/// What one passage's line adds to the block, as `counter` counts it.
+fn line_cost(passage: &Passage, counter: &dyn TokenCounter) -> u32 {
+    let mut line = String::new();
+    push_line(&mut line, passage);
+    counter.count_text(&line)
 }
 
 /// The block: one delimited system message that says it quotes data, each passage labelled with its turn and speaker, in turn order.

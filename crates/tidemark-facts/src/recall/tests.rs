@@ -6,7 +6,7 @@ use tidemark_core::{
 };
 use tidemark_memory::InMemoryStore;
 
-use super::{CLOSE, OPEN, Passage, Recall, RecallCounters, near_repeat, pack, render, words};
+use super::{CLOSE, OPEN, Passage, Recall, RecallCounters, near_repeat, render, words};
 
 fn id() -> ConversationId {
     ConversationId::new("recall-unit").expect("valid id")
@@ -53,31 +53,56 @@ fn the_block_is_delimited_labelled_and_in_turn_order() {
     assert!(user < tool, "turn order");
 }
 
-#[test]
-fn packing_takes_the_best_passages_that_fit() {
-    let counter = HeuristicCounter::default();
-    let passages: Vec<Passage> = (0..10)
-        .map(|i| {
-            Passage::new(
-                Seq(i),
-                Role::User,
-                0,
-                format!("passage {i} {}", "word ".repeat(20)),
-                10.0 - i as f64,
-            )
-        })
+/// Ten ranked passages, each the whole of its own stored message, over a store holding them.
+async fn ranked_passages() -> (InMemoryStore, Vec<Passage>) {
+    let texts: Vec<String> =
+        (0..10).map(|i| format!("passage {i} {}", "word ".repeat(20).trim_end())).collect();
+    let store = store_with(texts.iter().map(|text| Message::user(text.clone())).collect()).await;
+    let passages = texts
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| Passage::new(Seq(i as u64), Role::User, 0, text, 10.0 - i as f64))
         .collect();
+    (store, passages)
+}
+
+#[tokio::test]
+async fn packing_takes_the_best_passages_that_fit() {
+    let counter = HeuristicCounter::default();
+    let (store, passages) = ranked_passages().await;
+    let recall = Recall::new(store);
     for max_tokens in [0, 20, 60, 120, 400, 10_000] {
-        let chosen = pack(passages.clone(), max_tokens, &counter);
+        let (chosen, withheld) =
+            recall.pick(&id(), passages.clone(), max_tokens, &counter).await.expect("pick");
+        assert_eq!(withheld, 0);
         if chosen.is_empty() {
+            assert!(max_tokens < 120, "nothing chosen within {max_tokens}");
             continue;
         }
         assert!(counter.count(&render(&chosen)) <= max_tokens);
         // Best first: the chosen are a prefix of the ranking unless a later, shorter one fits.
         assert_eq!(chosen[0].seq, Seq(0));
     }
-    assert!(pack(passages.clone(), 0, &counter).is_empty());
-    assert_eq!(pack(passages, 10_000, &counter).len(), 10);
+    let (all, _) = recall.pick(&id(), passages, 10_000, &counter).await.expect("pick");
+    assert_eq!(all.len(), 10);
+}
+
+#[tokio::test]
+async fn a_load_scans_about_what_it_quotes() {
+    let counter = HeuristicCounter::default();
+    let (store, passages) = ranked_passages().await;
+    let recall = Recall::new(store);
+    let one = {
+        let mut line = String::new();
+        super::push_line(&mut line, &passages[0]);
+        counter.count_text(&line)
+    };
+    let empty = counter.count(&render(&[]));
+    // Room for three lines: three messages are scanned, not the ten the store found.
+    let (chosen, _) = recall.pick(&id(), passages.clone(), empty + 3 * one, &counter).await.expect("pick");
+    assert_eq!(chosen.len(), 3);
+    let scanned = super::locked(&recall.verdicts).len();
+    assert_eq!(scanned, 3, "scanned {scanned} messages to quote {}", chosen.len());
 }
 
 #[test]

@@ -30,7 +30,7 @@ const FIRST_CONTACT_FLAGGED: usize = 8;
 
 /// The samples each category catches now: none may be lost.
 const FLOORS: &[(&str, usize)] = &[
-    ("disguised", 32),
+    ("disguised", 36),
     ("exfiltration", 30),
     ("injection", 71),
     ("multilingual", 18),

@@ -29,10 +29,10 @@ const BENIGN: &str = include_str!("data/scan/heldout/benign.jsonl");
 /// role markers 16, secrets 53). Raised the same day after the signal
 /// combinations of `src/scan/signals.rs` and the general role markers of
 /// `src/scan/cues.rs` (any `<|token|>`, role attributes and JSON roles, role
-/// tags and headers followed by an order, fake turns), which were built on the
-/// third blind batch (`tests/scan_batch3.rs`), not on this split.
+/// tags and headers followed by an order, fake turns), and the rotated, reversed and binary payloads, which were
+/// built on the third blind batch (`tests/scan_batch3.rs`), not on this split.
 const FLOORS: &[(&str, usize)] = &[
-    ("disguised", 27),
+    ("disguised", 29),
     ("exfiltration", 28),
     ("injection", 24),
     ("multilingual", 43),

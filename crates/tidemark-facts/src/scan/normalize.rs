@@ -175,9 +175,15 @@ pub(super) fn joined(view: &str) -> String {
     while let Some(&c) = chars.get(i) {
         let starts_word = i == 0 || !letter(i - 1);
         if letter(i) && starts_word && !letter(i + 1) {
-            // Count single letters separated by one spacer each.
+            // Count single letters separated by one spacer each, the same one all along: in
+            // "i.g.n.o.r.e p.r.e.v" the space ends a word instead of joining the next.
             let mut end = i;
-            while spacer(end + 1) && letter(end + 2) && !letter(end + 3) {
+            let same = chars.get(i + 1).copied();
+            while spacer(end + 1)
+                && chars.get(end + 1).copied() == same
+                && letter(end + 2)
+                && !letter(end + 3)
+            {
                 end += 2;
             }
             if (end - i) / 2 + 1 >= 3 {
@@ -239,6 +245,10 @@ pub(super) struct Decoder {
     hex: Regex,
     percent: Regex,
     escapes: Regex,
+    binary: Regex,
+    /// A lead-in that asks for a letter rotation or a reversal ("apply rot13", "read this
+    /// backwards"): only then are the rotated and reversed forms of a text read too.
+    transform_lead: Regex,
 }
 
 /// Base64 that tolerates missing padding, for both the standard and the URL-safe alphabet.
@@ -267,6 +277,12 @@ impl Decoder {
             // possibly mixed with plain characters.
             escapes: Regex::new(r"(?i)(?:[^\s\\&]{0,20}(?:\\u[0-9a-f]{4}|\\u\{[0-9a-f]{1,6}\}|&#x[0-9a-f]{1,6};|&#[0-9]{1,7};)){4,}[^\s\\&]*")
                 .ok()?,
+            // Eight-bit groups: `01101001 01100111 …`.
+            binary: Regex::new(r"(?:[01]{8}[\s,]*){4,}").ok()?,
+            transform_lead: Regex::new(
+                r"(?i)\brot[- ]?13\b|\bcaesar\b|\bbackwards?\b|\breversed?\b|\bin reverse\b|\bright[- ]to[- ]left\b|\bmirror(?:ed)?\b",
+            )
+            .ok()?,
         })
     }
 
@@ -275,12 +291,23 @@ impl Decoder {
     pub(super) fn decoded(&self, text: &str) -> Vec<String> {
         let mut out = Vec::new();
         let mut budget = MAX_DECODED_BYTES;
+        let transforms = self.transform_lead.is_match(text);
         let mut level = vec![text.to_owned()];
         for _ in 0..MAX_DEPTH {
             let mut next = Vec::new();
             for source in &level {
                 for decoded in self.decode_level(source, &mut budget) {
                     next.push(decoded);
+                }
+                if transforms {
+                    // The rotated and the reversed text, whole: a lead-in asked for one of them.
+                    for transformed in [rot13(source), source.chars().rev().collect()] {
+                        if transformed.len() > budget {
+                            break;
+                        }
+                        budget -= transformed.len();
+                        next.push(transformed);
+                    }
                 }
             }
             if next.is_empty() {
@@ -301,6 +328,7 @@ impl Decoder {
             (Encoding::Hex, &self.hex),
             (Encoding::Percent, &self.percent),
             (Encoding::Escapes, &self.escapes),
+            (Encoding::Binary, &self.binary),
         ];
         for (encoding, pattern) in encodings {
             // Each encoding gets its own run limit, so a text full of long words cannot use up the
@@ -332,6 +360,19 @@ enum Encoding {
     Percent,
     /// `\uXXXX` and HTML numeric character references.
     Escapes,
+    /// Bytes written as groups of eight binary digits.
+    Binary,
+}
+
+/// `text` with every ASCII letter rotated by 13 places (rot13 is its own inverse).
+fn rot13(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            'a'..='m' | 'A'..='M' => char::from(c as u8 + 13),
+            'n'..='z' | 'N'..='Z' => char::from(c as u8 - 13),
+            _ => c,
+        })
+        .collect()
 }
 
 impl Encoding {
@@ -379,6 +420,11 @@ impl Encoding {
                     .collect()
             }
             Self::Escapes => Some(unescape(run).into_bytes()),
+            Self::Binary => run
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|group| !group.is_empty())
+                .map(|group| u8::from_str_radix(group, 2).ok())
+                .collect(),
             Self::Percent => {
                 let bytes = run.as_bytes();
                 let mut out = Vec::with_capacity(bytes.len());

@@ -31,7 +31,7 @@ const FIRST_CONTACT_FLAGGED: usize = 8;
 /// The samples each category catches now: none may be lost.
 const FLOORS: &[(&str, usize)] = &[
     ("disguised", 36),
-    ("exfiltration", 30),
+    ("exfiltration", 44),
     ("injection", 71),
     ("multilingual", 18),
     ("role_markers", 50),

@@ -25,15 +25,17 @@ const BENIGN: &str = include_str!("data/scan/heldout/benign.jsonl");
 ///
 /// First measured on 2026-11-24 with the normalised views, the cues of eleven
 /// languages and the structural secret detectors, on first contact with this
-/// split (disguised 27, exfiltration 28, injection 23, multilingual 43,
-/// role markers 16, secrets 53). Raised the same day after the signal
-/// combinations of `src/scan/signals.rs` and the general role markers of
-/// `src/scan/cues.rs` (any `<|token|>`, role attributes and JSON roles, role
-/// tags and headers followed by an order, fake turns), and the rotated, reversed and binary payloads, which were
-/// built on the third blind batch (`tests/scan_batch3.rs`), not on this split.
+/// split (disguised 27, exfiltration 28, injection 23, multilingual 43, role
+/// markers 16, secrets 53). Raised the same day after mechanisms built on the
+/// third blind batch (`tests/scan_batch3.rs`), not on this split: the signal
+/// combinations of `src/scan/signals.rs`; the role markers of `src/scan/cues.rs`
+/// found by shape (any `<|token|>`, role attributes and JSON roles, role tags
+/// and headers followed by an order, fake turns); rotated, reversed and binary
+/// payloads; and the URL templates, public sinks and DNS templates of
+/// `src/scan/exfil.rs`.
 const FLOORS: &[(&str, usize)] = &[
     ("disguised", 29),
-    ("exfiltration", 28),
+    ("exfiltration", 32),
     ("injection", 24),
     ("multilingual", 43),
     ("role_markers", 22),

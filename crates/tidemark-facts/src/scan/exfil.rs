@@ -34,15 +34,31 @@ const CODE_SOCKET: &str = r#"(?:socket|create_connection|connect|net\.connect|cr
 /// Code that writes to a socket it opened.
 const CODE_SEND: &str = r"\.(?:send|sendall|sendto|write|puts)\s*\(";
 /// Paste, file-drop and request-capture services.
-const PASTE_SERVICE: &str = r"\b(?:pastebin(?:\.com)?|hastebin(?:\.com)?|paste\.ee|transfer\.sh|0x0\.st|termbin(?:\.com)?|gist\.github(?:usercontent)?\.com|ghostbin(?:\.\w+)?|dpaste(?:\.com|\.org)?|webhook\.site|requestbin(?:\.\w+)?|[a-z0-9\-.]*pipedream\.net|pipedream|[a-z0-9\-]+\.ngrok(?:-free)?\.(?:io|app|dev)|ngrok|[a-z0-9\-]*\.?serveo\.net|ix\.io|sprunge\.us|file\.io|requestcatcher\.com|beeceptor\.com|interactsh(?:\.com)?|burpcollaborator\.net|oastify\.com|canarytokens?(?:\.com)?|controlc\.com|rentry\.(?:co|org)|paste\.rs|bpa\.st)";
+const PASTE_SERVICE: &str = r"\b(?:pastebin(?:\.com)?|hastebin(?:\.com)?|paste\.ee|transfer\.sh|0x0\.st|termbin(?:\.com)?|gist\.github(?:usercontent)?\.com|ghostbin(?:\.\w+)?|dpaste(?:\.com|\.org)?|webhook\.site|requestbin(?:\.\w+)?|[a-z0-9\-.]*pipedream\.net|pipedream|[a-z0-9\-]+\.ngrok(?:-free)?\.(?:io|app|dev)|ngrok|[a-z0-9\-]*\.?serveo\.net|ix\.io|sprunge\.us|file\.io|requestcatcher\.com|beeceptor\.com|interactsh(?:\.com)?|burpcollaborator\.net|oastify\.com|canarytokens?(?:\.com)?|controlc\.com|rentry\.(?:co|org)|paste\.rs|bpa\.st|(?:public|secret|new)\s+gists?\b|gh\s+gist\b)";
 /// Command-line constructs that upload.
 const UPLOAD: &str = r#"(?:\s-d(?:\s|['"@])|\s--data(?:-binary|-raw|-urlencode|-ascii)?(?:[\s=]|$)|\s-f\s*['"]?[a-z_]+=@|\s--form[\s=]|\s-t\s|\s--upload-file[\s=]|--post-(?:data|file)|\|\s*(?:sudo\s+)?(?:curl|wget|nc|ncat|netcat|socat)\b|\s@[^\s]|<\s*\S)"#;
 /// Things whose sending to a paste service is an attack.
-const PASTE_OBJECT: &str = r"\b(?:it|this|them|everything|output|results?|answers?|responses?|logs?|contents?|data|files?|conversation|chat|history|messages?|transcript|memory|summary|keys?|secrets?|credentials|tokens?|passwords?|env)\b";
+const PASTE_OBJECT: &str = r"\b(?:it|this|them|everything|output|results?|answers?|responses?|logs?|contents?|data|files?|conversation|chat|history|messages?|transcript|memory|summary|keys?|secrets?|credentials|tokens?|passwords?|env|screenshots?|screen|clipboard|recordings?)\b";
 /// A DNS lookup with a variable or command output in the name.
 const DNS_LOOKUP: &str = r"\b(?:nslookup|dig|host|drill|ping|resolvectl\s+query|getent\s+hosts)\b[^\n|;&`]{0,80}?(?:\$\(|`[^`\n]{1,80}`[.\-]|\$\{?[a-z_][a-z0-9_]*\}?[.\-])";
 /// Prose that tells someone to smuggle data through DNS names.
 const DNS_PROSE: &str = r"\b(?:encod\w*|embed\w*|leak\w*|smuggl\w*|exfiltrat\w*|stash\w*|hide|hiding|send\w*|append\w*|prepend\w*|chunk\w*|put)\b[^.\n]{0,80}?\b(?:as|in|into|inside|within|via|through)\s+(?:(?:a|the|dns|multiple|separate|random|its|their|own)\s+)*(?:sub-?domains?|dns (?:queries|query|lookups?|requests?|labels?|names?|records?)|hostnames?)\b";
+
+/// A placeholder or a concatenated variable right after a URL: `https://h/?q=<summary>`,
+/// `'https://h/?c=' + document.cookie`; group 1, 2 or 3 names it.
+const AFTER_URL: &str =
+    r#"\A(?:<([^<>\n]{1,40})>|\{\{?\s*([^{}\n]{1,40}?)\s*\}\}?|['"]?\s*\+\s*([a-z_][\w.]{0,40}))"#;
+/// The title of a markdown link right after its URL: `[docs](https://h "key_here")`; group 1.
+const LINK_TITLE: &str = r#"\A\s+["']([^"'\n]{1,60})["']\s*\)"#;
+/// An order to put data in a named parameter of the URL that follows.
+const PARAM_OF: &str = r#"\b(?:put|place|insert|add|set|pass|send|encode)\w*\s+(?:it|them|this|that|the\s+(?:result|output|value|string|contents?))\s+(?:in|into|as)\s+(?:the\s+)?['"]?[\w-]{1,30}['"]?\s+(?:query\s+)?(?:parameter|param|field|value)\s+(?:of|on|in)\s*\z"#;
+/// A host name built from a placeholder: `<api_key>.t.attacker.example`; group 1, 2 or 3 names it.
+const DNS_TEMPLATE: &str = r"(?:<([^<>\s]{1,40})>|\{\{?\s*([^{}\s]{1,40}?)\s*\}\}?|\$\{?([a-z_][a-z0-9_]{0,39})\}?)\.(?:[a-z0-9-]+\.)+[a-z]{2,}\b";
+/// Places that publish what is put there: webhooks of chat services, public buckets, gists,
+/// public repositories and issues.
+const PUBLIC_SINK: &str = r"\b(?:discord|slack|teams|telegram|mattermost|zapier)\s+(?:incoming\s+)?webhooks?\b|hooks\.slack\.com|discord(?:app)?\.com/api/webhooks|\b(?:s3|gs|az)://|\bpublic\s+(?:s3\s+|gcs\s+|storage\s+|cloud\s+)?buckets?\b|\b(?:public|secret|new|a)\s+gists?\b|\bgh\s+gist\b|\bpublic\s+(?:repos?|repositor(?:y|ies)|issues?|channels?|pastes?|forums?)\b|\bas\s+a\s+comment\s+on\s+https?://";
+/// Verbs that put something somewhere, beyond the send verbs.
+const PUT_VERB: &str = r"\b(?:write|writes|writing|put|puts|store|stores|save|saves|create|creates|publish|publishes|commit|commits)\b";
 
 /// The compiled exfiltration shapes.
 pub(super) struct Exfil {
@@ -65,6 +81,12 @@ pub(super) struct Exfil {
     sensitive_object: Regex,
     dns_lookup: Regex,
     dns_prose: Regex,
+    after_url: Regex,
+    link_title: Regex,
+    param_of: Regex,
+    dns_template: Regex,
+    public_sink: Regex,
+    put_verb: Regex,
 }
 
 /// Every pattern source with its name, for the compile test.
@@ -87,6 +109,12 @@ pub(super) const SOURCES: &[&str] = &[
     PASTE_OBJECT,
     DNS_LOOKUP,
     DNS_PROSE,
+    AFTER_URL,
+    LINK_TITLE,
+    PARAM_OF,
+    DNS_TEMPLATE,
+    PUBLIC_SINK,
+    PUT_VERB,
 ];
 
 impl Exfil {
@@ -113,6 +141,12 @@ impl Exfil {
             sensitive_object: c(SENSITIVE_OBJECT)?,
             dns_lookup: c(DNS_LOOKUP)?,
             dns_prose: c(DNS_PROSE)?,
+            after_url: c(AFTER_URL)?,
+            link_title: c(LINK_TITLE)?,
+            param_of: c(PARAM_OF)?,
+            dns_template: c(DNS_TEMPLATE)?,
+            public_sink: c(PUBLIC_SINK)?,
+            put_verb: c(PUT_VERB)?,
         })
     }
 
@@ -122,6 +156,26 @@ impl Exfil {
             .or_else(|| self.raw_socket(view))
             .or_else(|| self.paste(view))
             .or_else(|| self.dns(view))
+            .or_else(|| self.public_sink(view))
+    }
+
+    /// Whether the placeholder or variable right after a URL (or a link's title) names data.
+    fn names_data(&self, caps: &regex::Captures<'_>) -> bool {
+        caps.iter().skip(1).flatten().any(|name| self.data_name.is_match(name.as_str()))
+    }
+
+    /// Conversation data or secrets written to a place that publishes it.
+    fn public_sink(&self, view: &str) -> Option<&'static str> {
+        if !self.public_sink.is_match(view) {
+            return None;
+        }
+        clauses(view)
+            .any(|clause| {
+                self.public_sink.is_match(clause)
+                    && (self.send_verb.is_match(clause) || self.put_verb.is_match(clause))
+                    && self.sensitive_object.is_match(clause)
+            })
+            .then_some("public_sink")
     }
 
     /// Whether a placeholder in `url` names conversation data or a secret.
@@ -143,7 +197,19 @@ impl Exfil {
                 continue;
             }
             let image = !bang.as_str().is_empty();
-            if self.data_placeholder(after_host) || (image && self.placeholder.is_match(after_host)) {
+            let title = caps.get(0).and_then(|whole| view.get(whole.end()..)).and_then(|after| {
+                self.link_title.captures(after).and_then(|t| t.get(1)).map(|t| t.as_str().to_owned())
+            });
+            let title_variable = title.is_some_and(|title| {
+                (title.contains('_')
+                    && title.bytes().all(|b| b.is_ascii_alphabetic() || b == b'_')
+                    && self.data_name.is_match(&title))
+                    || self.data_placeholder(&title)
+            });
+            if title_variable
+                || self.data_placeholder(after_host)
+                || (image && self.placeholder.is_match(after_host))
+            {
                 return Some(if image { "markdown_image_query" } else { "markdown_link_exfil" });
             }
             // A value spelled like a template variable (SUMMARY_OF_CHAT, last_message) that names data.
@@ -170,9 +236,15 @@ impl Exfil {
             if self.data_placeholder(after_host) {
                 return Some("url_template");
             }
+            let following = view.get(whole.end()..).and_then(|after| self.after_url.captures(after));
+            if following.is_some_and(|caps| self.names_data(&caps)) {
+                return Some("url_template");
+            }
             let empty_value = after_host.contains('?') && after_host.ends_with('=');
-            let appended =
-                view.get(..whole.start()).is_some_and(|before| self.append_to.is_match(tail(before, 120)));
+            let appended = view.get(..whole.start()).is_some_and(|before| {
+                let before = tail(before, 120);
+                self.append_to.is_match(before) || self.param_of.is_match(before)
+            });
             if empty_value && (ordered || appended) {
                 return Some("url_template");
             }
@@ -211,7 +283,9 @@ impl Exfil {
 
     /// Data carried in DNS names.
     fn dns(&self, view: &str) -> Option<&'static str> {
-        (self.dns_lookup.is_match(view) || self.dns_prose.is_match(view)).then_some("dns_exfiltration")
+        let templated = self.dns_template.captures_iter(view).any(|caps| self.names_data(&caps));
+        (templated || self.dns_lookup.is_match(view) || self.dns_prose.is_match(view))
+            .then_some("dns_exfiltration")
     }
 }
 

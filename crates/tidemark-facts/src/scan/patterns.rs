@@ -293,6 +293,8 @@ pub(super) const SENSITIVE_OBJECT: &str = concat!(
     r"|(?:all|any)\s+(?:the\s+|of\s+the\s+)?(?:data|files|information|documents)",
     r"|the\s+user['’]?s\s+(?:data|files|information|documents|details|emails|contacts|address|phone\s+number|location)",
     r"|contents\s+of|id_rsa|id_ed25519|id_ecdsa",
+    r"|connection\s+strings?|database\s+(?:urls?|passwords?|dumps?)|(?:the\s+user['’]?s\s+)?clipboard|private\s+notes",
+    r"|everything\s+in\s+(?:this|the|our)\s+(?:chat|conversation|thread|session)|secrets\.ya?ml|kubeconfig",
     r"|everything\s+(?:you\b|the\s+user\b|about\b|from\s+(?:this|the|our)\b|in\s+(?:your|the)\s+(?:memory|context|conversation)\b)",
     r")\b",
     // files that hold credentials, which start with punctuation and so cannot follow `\b`

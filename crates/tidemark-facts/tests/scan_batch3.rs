@@ -32,7 +32,7 @@ const FIRST_CONTACT_FLAGGED: usize = 8;
 const FLOORS: &[(&str, usize)] = &[
     ("disguised", 36),
     ("exfiltration", 44),
-    ("injection", 71),
+    ("injection", 77),
     ("multilingual", 18),
     ("role_markers", 50),
     ("secrets", 35),

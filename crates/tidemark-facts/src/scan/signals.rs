@@ -119,9 +119,11 @@ const HARMFUL: &str = concat!(
     r"|\b(?:disable|disabling|turn(?:ing)? off|switch(?:ing)? off|deactivate|bypass|circumvent)\w* (?:[\w'-]+ ){0,3}?(?:2fa|two-factor|mfa|auth\w*|audit\w*|logging|logs?|hooks?|pre-commit|safety|security|checks?|filters?|guardrails?|monitoring|alerts?|confirmations?|review|verification|firewall|antivirus|encryption|content polic\w*|usage polic\w*|polic\w*)",
     r"|\b(?:transfer|wire|send|move|pay)\w* (?:[\w,.$€£'-]+ ){0,5}?(?:money|funds|payments?|balance|eur|usd|gbp|euros|dollars|to (?:the )?(?:account|iban))",
     r"|\biban\b|\b[a-z]{2}\d{2}(?: [a-z0-9]{4}){3,}",
-    r"|\b(?:send|sending|forward|upload|share|sharing|post|paste|copy|email|e-mail|leak|exfiltrate|export|collect|dump|reveal|disclose|include)\w* (?:[\w'./~*@-]+ ){0,6}?(?:credentials?|passwords?|passphrases?|secrets?|api[- ]?keys?|keys|private keys?|deployment key|tokens?|\.env|ssh|id_rsa|\.aws|/etc/(?:passwd|shadow)|pii|home address|card numbers?|customer (?:table|data|records)|memor(?:y|ies)|memory store|e-?mails|calendar|hr files|clipboard|chat log|conversation|transcript|cookies?|session)",
+    r"|\b(?:send|sending|forward|upload|share|sharing|post|paste|copy|email|e-mail|leak|exfiltrate|export|collect|dump|reveal|disclose|include)\w* (?:[\w'./~*@-]+ ){0,6}?(?:credentials?|passwords?|passphrases?|secrets?|api[- ]?keys?|keys|private keys?|deployment key|tokens?|\.env|ssh|id_rsa|\.aws|/etc/(?:passwd|shadow)|pii|home address|card numbers?|customer (?:table|data|records)|memor(?:y|ies)|memory store|e-?mails|calendar|hr files|clipboard|chat log|conversation|transcript|cookies?|session|(?:its|their|the file's|the whole) contents)",
     r"|\b(?:grant|give|giving|granting)\w* (?:[\w'-]+ ){0,4}?(?:owner|admin|administrator|root|full|unrestricted|shell|sudo|privileged) (?:access|permissions?|privileges?|rights|role)",
     r"|\b(?:install|run|execute)\w* (?:[\w'./~:-]+ ){0,5}?(?:--index-url|as root|with sudo|the attached script|this script|the script below)",
+    r"|['`\x22]?\b[\w.]*(?:delete|drop|revoke|wipe|destroy|purge|transfer|remove|erase|reset)[\w.]*['`\x22]? (?:tool|function|action|command|endpoint)\b",
+    r"|\bskip\w* (?:[\w'-]+ ){0,3}?(?:safety|security) (?:checks?|reviews?|scans?)",
     r"|\b(?:close|lock|revoke|ban|approve|accept|merge)\w* (?:every|all) (?:[\w'-]+ ){0,3}?(?:issues?|pull requests?|prs|sessions?|reports?|invites?|requests?|users?)|\block the repo",
 );
 
@@ -156,7 +158,7 @@ macro_rules! model_rules {
 const SUPERSEDED: &str = concat!(
     r"\byour (?:earlier |original |initial |previous |prior |old |current )?(?:instructions?|guidance|guidelines?|rules?|programming|configuration|constraints?|directives?|persona|orders?)",
     r"(?: [^.!?\n]{0,40}?)? (?:(?:are|is|were|was|have been|has been|now|hereby) )*(?:superseded|outdated|obsolete|rescinded|revoked|suspended|paused|lifted|void|cancell?ed|overridden|replaced|no longer (?:apply|valid|in effect|binding|matter)|(?:off|disabled|turned off))\b",
-    r"|\b(?:instructions?|guidance|guidelines?|rules?|programming|configuration|constraints?|directives?|orders?) (?:you (?:were|have been) given|you received|(?:given|told) to you|(?:at|from) the (?:start|beginning) of this (?:chat|conversation|session))[^.!?\n]{0,30}?(?:superseded|outdated|obsolete|rescinded|revoked|suspended|void|no longer|replaced|invalid)",
+    r"|\b(?:instructions?|guidance|guidelines?|rules?|programming|configuration|constraints?|directives?|orders?) (?:you (?:were|have been) given|you received|(?:given|told) to you|(?:at|from) the (?:start|beginning) of this (?:chat|conversation|session))[^.!?\n]{0,50}?(?:superseded|outdated|obsolete|rescinded|revoked|suspended|void|no longer|replaced|invalid)",
     r"|\bconsider your [^.!?\n]{0,30}?(?:rescinded|revoked|void|cancell?ed|suspended|obsolete)",
     r"|\b(?:disregard|drop|abandon|discard|bypass|circumvent|turn off|switch off|disable|set aside|forget|throw out|ignore|suspend|lift)\w* (?:all |any |of |the )*",
     r"(?:your (?:[\w-]+ ){0,2}?(?:constraints|guidelines|programming|persona|rules|instructions|configuration|training|directives|safeguards)|",
@@ -184,6 +186,7 @@ const EXTRACTION: &str = concat!(
 const TOOL_CALL: &str = concat!(
     r"\b(?:call|use|invoke|run|trigger|execute|fire)\w? (?:the |your |this )?['`\x22]?[\w.:/-]+['`\x22]? (?:tool|function|action|command|endpoint|api|webhook|plugin)\b",
     r"|\b(?:call|invoke|run|trigger|use)\w? (?:the |your )?(?:tool|function|action)s? ['`\x22]?[\w.:-]+",
+    r"|\b(?:call|invoke|run|trigger)\w? ['`\x22]?[a-z_]+\.[a-z_]+(?:\(|\s+with\b)",
 );
 
 const PRESSURE: &str = concat!(
@@ -205,7 +208,7 @@ const UNRESTRICTED: &str = concat!(
     r"\b(?:unrestricted|unfiltered|uncensored|no-limits?|limitless|jailbroken|jailbreak) (?:persona|mode|assistant|ai|model|version|character)",
     r"|\b(?:persona|mode|ai|assistant|model|character) (?:with|that has) no (?:limits|restrictions|rules|guidelines|filters|safety)",
     r"|\b(?:imagine|pretend|act as if|role-?play|play the role)[^.!?\n]{0,80}?(?:passwords?|api keys?|credentials|secrets|private keys?|admin (?:passwords?|credentials))",
-    r"|\b(?:persona|character|story|fiction)[^.!?\n]{0,80}?\b(?:then|and then|afterwards) (?:do|run|execute|perform|carry out) (?:the |those |these )?(?:steps|commands|instructions)",
+    r"|\b(?:persona|character|story|fiction)[^.!?\n]{0,160}?\b(?:then|and then|afterwards) (?:do|run|execute|perform|carry out) (?:the |those |these )?(?:steps|commands|instructions)",
 );
 
 /// One family's compiled pattern.

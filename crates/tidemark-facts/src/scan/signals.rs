@@ -95,7 +95,9 @@ const ADDRESSED: &str = concat!(
     r"(?:ai|a\.i\.|llm|language model|ai (?:model|agent|assistant|system)|assistant|agent|chatbot|bot|model|copilot|automated (?:assistant|agent|system|reader|tool))s?\b",
     r"|\b(?:ai|llm|language model|assistant|agent|model|bot|chatbot)s? (?:reading|processing|running|parsing|summari[sz]ing|triaging|reviewing|handling|scheduling|indexing|crawling|browsing|answering)\b",
     r"|\bif you(?:'re| are) an? (?:ai|llm|language model|automated|bot|chatbot|assistant|agent|model|large language)",
-    r"|(?:^|[.!?:;]\s+|\n\s*|[\x22(\[]\s*)(?:assistant|ai|agent|language model|model|bot)\s*[,:]\s",
+    r"|(?:^|[.!?:;]\s+|\n\s*|[\x22(\[>]\s*)(?:assistant|ai|agent|language model|model|bot)\s*[,:]\s",
+    r"|\b(?:ai|llm|automated|bot) (?:reviewers?|readers?|agents?|systems?|tools?|models?|crawlers?|scrapers?|summari[sz]ers?|assistants?)\s*[,:]",
+    r"|\b(?:all |any |every )(?:ai|llm|language model|assistant|agent|model|bot|chatbot)s? (?:should|must|need to|are (?:required|expected|instructed) to)\b",
     r"|@(?:assistant|ai|agent|bot|copilot|claude|gpt)\b",
     r"|\bthe (?:ai|agent|assistant|model|llm|bot|chatbot)s? (?:should|must|needs? to|has to|is (?:required|expected|instructed|asked|told|now authori[sz]ed|authori[sz]ed) to|will now|may now|may|is now allowed to|can now)\b",
 );
@@ -109,7 +111,10 @@ const COVERT: &str = concat!(
     r"|\bno (?:review|confirmation|approval|questions?|checks?)s? (?:is |are )?(?:needed|required|necessary)",
     r"|\bskip (?:the |any |all |every )?[^.!?\n]{0,24}?(?:step|check|confirmation|prompt|review|question)s?\b",
     r"|\bwithout (?:caveats|refus\w+|hesitat\w+|a second thought)|\bno refusals\b|\b(?:do not|don't) refuse\b",
-    r"|\b(?:already|pre-?)(?:approved|authori[sz]ed|consented)|\bconsent (?:has been |was )?(?:given|recorded|granted)|\bconfirmation has been given",
+    r"|\b(?:never|no longer|don't|do not|won't|will not) need (?:to ask|permission|approval|confirmation|a review|to check)|\bno need to ask\b",
+    r"|\bno (?:warnings|disclaimers|caveats|refusals|questions asked)\b|\bwithout (?:warnings|disclaimers|any checks?|moral filters|filters)",
+    r"|\bdisregard (?:any|all|the) (?:security|safety|privacy) (?:concerns|warnings|checks|issues|rules)",
+    r"|\bskip (?:every|all|any) (?:warnings?|permission checks?|checks?|confirmations?)\b",
 );
 
 /// Destructive, costly or leaking actions; a negation right before disarms them.
@@ -146,6 +151,13 @@ const AUTHORITY: &str = concat!(
     r"|\b(?:admin|administrator|operator|developer|root|security|emergency|system) override\b",
     r"|\b(?:the )?(?:ceo|cto|cfo|management|compliance|legal|the board|it department|security team) (?:has|have) (?:instructed|ordered|authori[sz]ed|told|asked|directed) (?:all |every )?(?:the )?(?:assistants?|agents?|ai|models?|bots?)",
     r"|\btreat (?:any|every|all) (?:message|text|request)s? [^.!?\n]{0,40}? as (?:coming )?from (?:your |the )?(?:developer|operator|admin|system|creator)",
+    r"|\b(?:message|note|word|order|instructions?) from (?:the |your )?(?:owner|account owner|supervisor|manager|boss|vendor|platform owner|maintainer)s?\b",
+    r"|\b(?:openai|anthropic|google|your developers?|your creators?|the developers?) here\b|\bby order of\b",
+    r"|\b(?:already|pre-?)(?:approved|authori[sz]ed|consented)|\bconsent (?:has been |was )?(?:given|recorded|granted)|\bconfirmation has been given",
+    r"|\b(?:granted|given) you (?:full |explicit |special )?(?:permission|authori[sz]ation|clearance|an exception)|\byou have (?:full |explicit )?(?:permission|authori[sz]ation|clearance) to\b",
+    r"|\b(?:explicitly|personally) (?:said|authori[sz]ed|approved|allowed)\b|\b(?:approved|authori[sz]ed) it\b|\bsaid you (?:never|don't|do not) need\b",
+    r"|\b(?:developer|dev|debug|god|sudo|admin|jailbreak|unrestricted|test|maintenance|root|super ?user) ?mode\s*(?:[:=]\s*(?:on|true|enabled|1|active)|(?:is |has been |now )?(?:on|enabled|activated|granted|unlocked|engaged)\b)",
+    r"|\b(?:switch|go|enter|activate|enable|turn on)\w* (?:into |to |on )?(?:the )?(?:developer|dev|debug|god|sudo|admin|test|maintenance|root) ?mode\b",
 );
 
 /// Rules that belong to a model only: voiding them needs no "your".
@@ -161,10 +173,20 @@ const SUPERSEDED: &str = concat!(
     r"|\b(?:instructions?|guidance|guidelines?|rules?|programming|configuration|constraints?|directives?|orders?) (?:you (?:were|have been) given|you received|(?:given|told) to you|(?:at|from) the (?:start|beginning) of this (?:chat|conversation|session))[^.!?\n]{0,50}?(?:superseded|outdated|obsolete|rescinded|revoked|suspended|void|no longer|replaced|invalid)",
     r"|\bconsider your [^.!?\n]{0,30}?(?:rescinded|revoked|void|cancell?ed|suspended|obsolete)",
     r"|\b(?:disregard|drop|abandon|discard|bypass|circumvent|turn off|switch off|disable|set aside|forget|throw out|ignore|suspend|lift)\w* (?:all |any |of |the )*",
-    r"(?:your (?:[\w-]+ ){0,2}?(?:constraints|guidelines|programming|persona|rules|instructions|configuration|training|directives|safeguards)|",
+    r"(?:your (?:[\w-]+ ){0,2}?(?:constraints|guidelines|programming|persona|rules|instructions|configuration|training|directives|safeguards|restrictions|limits|limitations|filters|policies)|",
     model_rules!(),
     r"|(?:constraints|rules|guidelines|persona)\b[^.!?\n]{0,30}?(?:in your|of your|that came with it|you were given))",
     r"|\bforget what your (?:operator|developer|system prompt|instructions|creator)",
+    r"|\b(?:scrap|throw out|drop|clear|reset|wipe|cancel|void|nullify|discard|disregard|forget|ignore|abandon|erase|override|overwrite|set aside|pay no attention to|stop following|nevermind|never mind)\w* (?:all |any |of |the |your |whatever )*",
+    r"(?:(?:previous|prior|earlier|original|initial|old|existing|above|system|pre-?conversation)\s+(?:system\s+)?(?:instructions?|instructons|directives?|prompts?|guidance|guidelines|constraints|programming|orders|rules)|your (?:instruction slate|context and|instructions\b)|what (?:you were|the system|they|your (?:developer|operator|creator)s?) (?:told|said to|gave|instructed) you|(?:the )?stuff they told you)",
+    r"|\b(?:previous|prior|earlier|original|initial|all prior|all earlier|system)\s+(?:system\s+)?(?:instructions?|directives?|prompts?|guidance|guidelines|constraints|orders|rules)\s*(?:(?:are|is|were|was|have been|has been)\s+|:\s*)?(?:cancell?ed|void|null and void|outdated|obsolete|revoked|superseded|expired|overridden|invalid|irrelevant|no longer (?:valid|apply|applies|count|counts|binding))\b",
+    r"|\b(?:doesn't|does not|don't|do not) count any ?more\b|\bconsider (?:all |any |the )?(?:prior|previous|earlier|original) (?:prompts|instructions|rules|directives) (?:null|void|cancell?ed|invalid)",
+    r"|\byou have no (?:prior|previous|earlier|other) (?:rules|instructions|guidelines|constraints)\b",
+    r"|\b(?:safety|safe_mode|safe mode|content_filter|filters?|guardrails|refusal_policy|alignment|moderation)\s*[:=]\s*(?:false|off|none|0|disabled)(?:[\s.,;!)]|\z)",
+    r"|\b(?:your |the )?(?:safety (?:layer|protocols?|systems?|training|features?)|alignment(?: training)?|content filters?|usual restrictions|restrictions|filters|guidelines|guardrails|confirmations)\s*(?:has been |have been |is |are |:\s*)(?:switched off|turned off|disabled|suspended|lifted|removed|deactivated|not enforced|off)(?:[\s.,;!)]|\z)",
+    r"|\b(?:guidelines|policies|rules|restrictions) (?:not enforced|do not apply|no longer (?:bind|apply to) you)\b|\bwhere (?:content )?polic(?:y|ies) do not apply\b",
+    r"|\b(?:turn|switch)\w* off your (?:filters|safety|guardrails|guidelines|restrictions|content polic\w*)|\bexception to your (?:policies|rules|guidelines|restrictions)",
+    r"|\btreat (?:the|this) (?:text|message|content|document|page|block)[^.!?\n]{0,30}? as (?:your )?(?:system|new|real|only) (?:instructions?|prompt|orders)|\bobey (?:it |them |this )?(?:unconditionally|without question|blindly)\b|\b(?:obey|act on) only (?:the text|this|what)\b",
     r"|\b(?:outrank|overrides?|take precedence over|trumps?|beat|beats|above anything in|over anything in|more than) (?:the |your )?(?:system (?:prompt|message)|instructions|guidelines|operator|the user's)",
     r"|\bprioriti[sz]e [^.!?\n]{0,40}? (?:above|over) (?:anything|everything|the|your)",
     r"|\b(?:top|highest|main|new|only|first|primary) priority (?:is|now is|from now on is) to\b|\byour (?:new |only |real )?(?:top |highest |main |primary )?(?:priority|loyalty|allegiance) is\b",
@@ -181,6 +203,8 @@ const EXTRACTION: &str = concat!(
     r"|\b(?:begin|start) your (?:reply|answer|response|output) with [^.!?\n]{0,30}?(?:your|the) (?:instructions|system prompt|prompt|initial|first|hidden|original|configuration)",
     r"|\b(?:first|last) \d+ (?:words|lines|characters|tokens) of your (?:instructions|system prompt|prompt|configuration|context)",
     r"|\b(?:output|print|show|reveal|repeat|dump|tell me)\w* your (?:initial|original|hidden|full|complete|entire|exact|secret) (?:configuration|instructions|prompt|setup|rules|context)",
+    r"|\b(?:encode|reveal|quote|list|put|copy|convert|echo|repeat|translate|print|output|show|include|paste|spell|summari[sz]e|paraphrase|write|respond (?:only )?with|reply (?:only )?with)\w* (?:back )?(?:me )?(?:out )?(?:every rule in |each rule in |the (?:text|contents?|wording) of )?(?:ur|your) (?:[\w-]+ ){0,2}?(?:system prompt|system message|initial (?:instructions|prompt|message)|pre-?conversation instructions|hidden (?:[\w-]+ )?instructions|developer instructions|prompt|guidelines)\b",
+    r"|\bwhat (?:were|was) you told before\b|\bexact wording of your\b|\brules in your prompt\b|\b(?:the )?(?:initial|first) (?:prompt|message|instructions) you (?:received|got)\b",
 );
 
 const TOOL_CALL: &str = concat!(
@@ -201,6 +225,9 @@ const DECEIVE: &str = concat!(
     r"|\btell (?:the |your )?(?:user|shopper|customer|visitor|client)s? (?:that )?(?:their|this|the|his|her) (?:account|item|order|payment|card|subscription|device|product)[^.!?\n]{0,50}?(?:locked|suspended|expired|compromised|out of stock|must|needs?|hacked)",
     r"|\brate (?:this|the) (?:candidate|applicant)[^.!?\n]{0,20}?\d+\s*/\s*\d+|\brecommend (?:immediate )?hiring\b|\bpush (?:them|the user|the shopper|the customer) to buy",
     r"|\b(?:include|add|insert|append)\w* (?:a |this |the |my )?(?:link|url|referral|affiliate)",
+    r"|\btell (?:the |your )?(?:user|customer|visitor|shopper)s? to (?:visit|click|open|go to|download|install|call|buy|pay|log ?in|sign ?in)\b",
+    r"|\b(?:reply|say|respond|answer) that [^.!?\n]{0,40}?(?:password|account|card|login|locked|suspended|out of stock)",
+    r"|\b(?:forget|ignore|disregard) what (?:the user|they|your user) (?:asked|said|wants|wrote)\b|\bignore (?:your|the) (?:previous |current |original )?task\b",
 );
 
 /// A persona or mode without limits, or a role-play that fetches secrets.
@@ -209,6 +236,8 @@ const UNRESTRICTED: &str = concat!(
     r"|\b(?:persona|mode|ai|assistant|model|character) (?:with|that has) no (?:limits|restrictions|rules|guidelines|filters|safety)",
     r"|\b(?:imagine|pretend|act as if|role-?play|play the role)[^.!?\n]{0,80}?(?:passwords?|api keys?|credentials|secrets|private keys?|admin (?:passwords?|credentials))",
     r"|\b(?:persona|character|story|fiction)[^.!?\n]{0,160}?\b(?:then|and then|afterwards) (?:do|run|execute|perform|carry out) (?:the |those |these )?(?:steps|commands|instructions)",
+    r"|\b(?:you are(?: now)?|you're(?: now)?|respond as|answer as|act as(?: if you were)?|simulate|stay in character as|pretend (?:to be|you are)|transform into|become|persona(?: loaded)?|evil twin|twin)\b[^.!?\n]{0,80}?",
+    r"(?:\bno (?:rules|limits|restrictions|filters|guidelines|policies|safety|alignment|ethics|morals)\b|\bwithout (?:moral |any )?(?:filters|restrictions|limits|rules|guidelines|ethics)|\b(?:safety|alignment|guardrails|filters|ethics|morals|safety training) (?:removed|disabled|off|stripped)|\bremoved all (?:safety|restrictions|filters|guidelines)|\bignores (?:ethics|rules|safety|all rules)|\bnever (?:says no|refuses|declines)\b|\btreats every request as authori[sz]ed|\bdo(?:es)? not need permission|\bbypass(?:es)? all|\bwas never given instructions|\bhas had its alignment removed)",
 );
 
 /// One family's compiled pattern.
@@ -223,6 +252,10 @@ pub(super) struct Signals {
     negated: Regex,
     human_role: Regex,
     sentence_end: Regex,
+    /// A complement right after a rules noun ("of the office kitchen"); group 1 its head word.
+    everyday_owner: Regex,
+    /// Head words that keep rules the model's ("of this chat", "for the assistant").
+    model_owner: Regex,
 }
 
 /// Whether `mask` holds `family`.
@@ -300,6 +333,8 @@ impl Signals {
             patterns,
             negated: Regex::new(&union(|t| t.negated)).ok()?,
             human_role: Regex::new(HUMAN_ROLE).ok()?,
+            everyday_owner: Regex::new(r"\A\s+(?:of|for|about|on|in|at|from)\s+(?:the\s+|our\s+|this\s+|that\s+|my\s+|a\s+)?(?:[\w-]+\s+)?([\w-]+)").ok()?,
+            model_owner: Regex::new(r"\A(?:chat|conversation|session|system|model|assistant|ai|bot|agent|prompt|developer|operator|context|above)s?\z").ok()?,
             sentence_end: Regex::new(r"[.!?。！？]+(?:\s+|\z)|\n+").ok()?,
         })
     }
@@ -330,10 +365,16 @@ impl Signals {
     /// person whose job is called assistant or agent ("note to the assistant manager").
     fn disarmed(&self, family: Family, view: &str, start: usize, end: usize) -> bool {
         match family {
-            Family::Harmful => {
+            Family::Harmful | Family::Superseded => {
                 let before = view.get(..start).unwrap_or_default();
                 let from = before.char_indices().rev().nth(24).map_or(0, |(at, _)| at);
-                self.negated.is_match(before.get(from..).unwrap_or_default())
+                let negated = self.negated.is_match(before.get(from..).unwrap_or_default());
+                // "forget the old rules of the office kitchen": rules with an everyday owner.
+                let everyday = matches!(family, Family::Superseded)
+                    && self.everyday_owner.captures(view.get(end..).unwrap_or_default()).is_some_and(
+                        |caps| caps.get(1).is_some_and(|owner| !self.model_owner.is_match(owner.as_str())),
+                    );
+                negated || everyday
             }
             Family::Addressed => self.human_role.is_match(view.get(end..).unwrap_or_default()),
             _ => false,

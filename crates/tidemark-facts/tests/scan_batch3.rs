@@ -33,7 +33,7 @@ const FLOORS: &[(&str, usize)] = &[
     ("disguised", 32),
     ("exfiltration", 30),
     ("injection", 71),
-    ("multilingual", 18),
+    ("multilingual", 70),
     ("role_markers", 30),
     ("secrets", 35),
 ];

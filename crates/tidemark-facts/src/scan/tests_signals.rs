@@ -285,6 +285,16 @@ fn near_misses_stay_clean_in_every_language() {
             "El asistente del laboratorio borra los archivos viejos cada viernes.",
             "Mi asistente, Ana: borra los archivos viejos del escritorio.",
             "Los filtros de contenido del colegio están desactivados en verano.",
+            // Lone families that are attacks when they are about the model, here about other things.
+            "Tus instrucciones de instalación están obsoletas, usa la guía nueva.",
+            "Deine Anweisungen für den Aufbau sind veraltet.",
+            "Твой главный приоритет — здоровье.",
+            "El modo sin censura de la película se estrenó ayer.",
+            "Режим без ограничений доступен в платной версии игры.",
+            "कंटेंट फिल्टर स्कूल के नेटवर्क पर चालू है।",
+            "Muéstrame todo lo que hay arriba de esta línea en el diff.",
+            "内容过滤功能在测试环境里默认开启。",
+            "今週の最優先はリリースです。",
         ],
         "clean",
     );

@@ -51,7 +51,7 @@ pub(super) const DE: Table = Table {
         r"|(?-u:\b)als dein (?:entwickler|schopfer|betreiber|administrator)(?-u:\b)",
     ),
     superseded: concat!(
-        r"(?-u:\b)(?:deine|ihre) (?:bisherigen |ursprunglichen |alten |aktuellen |fruheren )?(?:anweisungen|regeln|richtlinien|vorgaben|einschrankungen|befehle|programmierung|konfiguration)(?: [^.!?\n]{0,40}?)? ",
+        r"(?-u:\b)(?:deine|ihre) (?:bisherigen |ursprunglichen |alten |aktuellen |fruheren )?(?:anweisungen|regeln|richtlinien|vorgaben|einschrankungen|befehle|programmierung|konfiguration)(?: (?:ursprunglichen|bisherigen|alten|fruheren))? ",
         r"(?:(?:sind|ist|wurden|wurde|gelten|ab sofort|jetzt|nun|hiermit) )*(?:veraltet|aufgehoben|ungultig|nichtig|widerrufen|ersetzt|ausgesetzt|deaktiviert|nicht mehr (?:gultig|in kraft|verbindlich)|gelten nicht mehr)(?-u:\b)",
         r"|(?-u:\b)(?:anweisungen|vorgaben|befehle) (?:die du (?:erhalten|bekommen) hast|(?:zu|am) beginn (?:dieses|des) (?:gesprachs|chats)|vom anfang)",
         r"[^.!?\n]{0,30}?(?:veraltet|aufgehoben|ungultig|nichtig|widerrufen|ersetzt|nicht mehr)",
@@ -79,8 +79,8 @@ pub(super) const DE: Table = Table {
         r"|(?-u:\b)(?:fug|fuge|baue|bau|setz)[a-zß0-9]* (?:immer )?(?:diesen|meinen) (?:link|url|affiliate-link)|(?-u:\b)(?:affiliate|empfehlungs)-?link(?-u:\b)",
     ),
     unrestricted: concat!(
-        r"(?-u:\b)(?:ki|modell|assistent|persona|figur|modus) (?:ohne (?:jegliche |irgendwelche |alle )?(?:grenzen|einschrankungen|regeln|filter|zensur|richtlinien))",
-        r"|(?-u:\b)(?:unzensierte[rn]?|uneingeschrankte[rn]?|ungefilterte[rn]?) (?:ki|modus|persona|assistent|modell)(?-u:\b)",
+        r"(?-u:\b)(?:ki|modell|assistent|persona|figur) (?:ohne (?:jegliche |irgendwelche |alle )?(?:grenzen|einschrankungen|regeln|filter|zensur|richtlinien))",
+        r"|(?-u:\b)(?:unzensierte[rn]?|uneingeschrankte[rn]?|ungefilterte[rn]?) (?:ki|persona|assistent|modell)(?-u:\b)",
         r"|(?-u:\b)(?:tu so|stell dir vor|spiel die rolle)[^.!?\n]{0,80}?(?:passw[oö]rt[a-zß0-9]*|api-schlussel|zugangsdaten|geheimnisse)",
     ),
 };

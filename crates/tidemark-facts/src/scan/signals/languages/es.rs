@@ -49,7 +49,7 @@ pub(super) const ES: Table = Table {
         r"|(?-u:\b)como tu (?:desarrollador|creador|operador|administrador)(?-u:\b)",
     ),
     superseded: concat!(
-        r"(?-u:\b)tus (?:instrucciones|directrices|pautas|reglas|normas|restricciones|ordenes|programacion|configuracion|limitaciones)(?: [^.!?\n]{0,40}?)? ",
+        r"(?-u:\b)tus (?:instrucciones|directrices|pautas|reglas|normas|restricciones|ordenes|programacion|configuracion|limitaciones)(?: (?:originales|anteriores|iniciales|previas|actuales|antiguas|de siempre))? ",
         r"(?:(?:estan|esta|quedan|quedaron|han sido|fueron|son|ya) )*(?:obsoletas|anuladas|revocadas|suspendidas|canceladas|sustituidas|reemplazadas|invalidas|desactivadas|sin efecto|ya no (?:aplican|se aplican|valen|son validas|estan vigentes|rigen|cuentan))(?-u:\b)",
         r"|(?-u:\b)(?:instrucciones|indicaciones|directrices|ordenes) (?:que (?:te )?(?:dieron|dimos|dio|han dado)|que recibiste|recibidas (?:al|en el) (?:inicio|principio|comienzo)|del (?:inicio|principio) de (?:esta|la) (?:conversacion|sesion|charla))",
         r"[^.!?\n]{0,30}?(?:obsoletas|anuladas|revocadas|suspendidas|sin efecto|ya no|invalidas|sustituidas|reemplazadas)",
@@ -62,7 +62,7 @@ pub(super) const ES: Table = Table {
         r"|(?-u:\b)(?:obedece|obedeceras|obedeces|responde|respondes|responderas) (?:solo|solamente|unicamente) (?:a mi|ante mi|a este)",
     ),
     extraction: concat!(
-        r"(?-u:\b)(?:repite|repita|repetir|muestra|muestrame|muestre|imprime|imprima|copia|copie|escribe|reproduce|cita|transcribe|vuelca)[a-z0-9]* (?:textualmente |palabra por palabra |literalmente |exactamente )?",
+        r"(?-u:\b)(?:repite|repita|repetir|imprime|imprima|copia|copie|reproduce|transcribe|vuelca)[a-z0-9]* (?:textualmente |palabra por palabra |literalmente |exactamente )?",
         r"(?:todo lo que|todo el texto que|el texto que|lo que) (?:hay|aparece|esta|se encuentra|esta escrito) (?:arriba|encima|antes) de (?:esta|este|mi)",
         r"|(?-u:\b)(?:muestra|muestrame|revela|imprime|dime|repite|copia)[a-z0-9]* (?:tus|tu) (?:instrucciones|prompt|configuracion) (?:ocult[oa]s|originales|iniciales|secret[oa]s|complet[oa]s|exact[oa]s)",
         r"|(?-u:\b)primeras \d+ (?:palabras|lineas|frases) de tus instrucciones",
@@ -78,8 +78,8 @@ pub(super) const ES: Table = Table {
         r"|(?-u:\b)(?:incluye|incluir|anade|anadir|inserta|insertar|agrega|agregar)[a-z0-9]* (?:siempre )?(?:este|mi) (?:enlace|link|url)|(?-u:\b)enlace de (?:afiliado|referido)",
     ),
     unrestricted: concat!(
-        r"(?-u:\b)(?:ia|modelo|asistente|personaje|modo|persona) (?:sin (?:ningun[a-z0-9]* |ninguna )?(?:limites|restricciones|reglas|filtros|censura|directrices|normas))",
-        r"|(?-u:\b)modo (?:sin censura|ilimitado|jailbreak)",
+        r"(?-u:\b)(?:ia|modelo|asistente|personaje|persona) (?:sin (?:ningun[a-z0-9]* |ninguna )?(?:limites|restricciones|reglas|filtros|censura|directrices|normas))",
+        r"|(?-u:\b)modo jailbreak",
         r"|(?-u:\b)(?:finge|imagina|haz como si|actua como si|juega a)[^.!?\n]{0,80}?(?:contrasenas?|claves de api|credenciales|secretos)",
     ),
 };

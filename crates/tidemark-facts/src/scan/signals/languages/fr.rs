@@ -49,7 +49,7 @@ pub(super) const FR: Table = Table {
         r"|(?-u:\b)en tant que ton (?:developpeur|createur|operateur|administrateur)(?-u:\b)",
     ),
     superseded: concat!(
-        r"(?-u:\b)(?:tes|vos) (?:instructions|consignes|directives|regles|restrictions|ordres|programmation|configuration|limites)(?: [^.!?\n]{0,40}?)? ",
+        r"(?-u:\b)(?:tes|vos) (?:instructions|consignes|directives|regles|restrictions|ordres|programmation|configuration|limites)(?: (?:initiales|d['’]origine|precedentes|actuelles|anciennes|de depart))? ",
         r"(?:(?:sont|est|ont ete|a ete|etaient|desormais|maintenant) )*(?:obsoletes?|annulees?|revoquees?|suspendues?|levees?|caduques?|remplacees?|invalides?|desactivees?|perimees?|ne (?:s['’]appliquent|comptent|valent) plus|plus valables?)(?-u:\b)",
         r"|(?-u:\b)(?:instructions|consignes|directives|ordres) (?:que (?:tu as|vous avez) recues?|recues (?:au debut|au depart|initialement)|donnees au (?:debut|depart)|(?:du|au) debut de (?:cette|la) (?:conversation|session|discussion))",
         r"[^.!?\n]{0,30}?(?:obsoletes?|perimees?|annulees?|revoquees?|suspendues?|caduques?|ne (?:s['’]appliquent|comptent|valent) plus|plus valables?|remplacees?)",
@@ -62,7 +62,7 @@ pub(super) const FR: Table = Table {
         r"|(?-u:\b)(?:n['’]obeis|n['’]obeissez|ne reponds|ne repondez) qu['’](?:a moi|a ce)",
     ),
     extraction: concat!(
-        r"(?-u:\b)(?:repete|repetez|repeter|affiche|affichez|imprime|imprimez|recopie|recopiez|copie|copiez|reproduis|reproduisez|cite|citez|ecris|ecrivez)[a-z0-9]* (?:mot pour mot |textuellement |exactement |integralement )?",
+        r"(?-u:\b)(?:repete|repetez|repeter|imprime|imprimez|recopie|recopiez|copie|copiez|reproduis|reproduisez)[a-z0-9]* (?:mot pour mot |textuellement |exactement |integralement )?",
         r"(?:tout ce qui (?:se trouve|est (?:ecrit )?|apparait|figure) |tout le texte (?:qui (?:se trouve|est) )?|le texte (?:qui (?:se trouve|est) )?)(?:au-dessus|au dessus|avant|plus haut)",
         r"|(?-u:\b)(?:affiche|affichez|revele|revelez|montre|montrez|repete|repetez|donne|donnez)[a-z0-9]*(?:-moi)? (?:tes|vos) (?:instructions|consignes|prompt|configuration) (?:cachees?|secretes?|initiales?|d['’]origine|completes?|exactes?|systeme)",
         r"|(?-u:\b)(?:premiers|derniers) \d+ (?:mots|lignes|caracteres) de (?:tes|vos) (?:instructions|consignes)",
@@ -78,8 +78,8 @@ pub(super) const FR: Table = Table {
         r"|(?-u:\b)(?:inclus|incluez|ajoute|ajoutez|insere|inserez)[a-z0-9]* (?:toujours )?(?:ce|mon) (?:lien|url)|(?-u:\b)lien (?:d['’]affiliation|de parrainage)",
     ),
     unrestricted: concat!(
-        r"(?-u:\b)(?:ia|modele|assistant|personnage|mode|persona) (?:sans (?:aucune? |la moindre )?(?:limites?|restrictions?|regles?|filtres?|censure|garde-fous))",
-        r"|(?-u:\b)mode (?:sans censure|illimite|jailbreak)",
+        r"(?-u:\b)(?:ia|modele|assistant|personnage|persona) (?:sans (?:aucune? |la moindre )?(?:limites?|restrictions?|regles?|filtres?|censure|garde-fous))",
+        r"|(?-u:\b)mode jailbreak",
         r"|(?-u:\b)(?:fais comme si|faites comme si|imagine|imaginez|fais semblant|joue le role)[^.!?\n]{0,80}?(?:mots? de passe|cles? d['’]api|identifiants|secrets)",
     ),
 };

@@ -49,7 +49,7 @@ pub(super) const IT: Table = Table {
         r"|(?-u:\b)in qualita di tuo (?:sviluppatore|creatore|operatore|amministratore)(?-u:\b)",
     ),
     superseded: concat!(
-        r"(?-u:\b)(?:le tue|i tuoi|tue|tuoi) (?:istruzioni|indicazioni|direttive|regole|restrizioni|ordini|programmazione|configurazione|limitazioni|limiti)(?: [^.!?\n]{0,40}?)? ",
+        r"(?-u:\b)(?:le tue|i tuoi|tue|tuoi) (?:istruzioni|indicazioni|direttive|regole|restrizioni|ordini|programmazione|configurazione|limitazioni|limiti)(?: (?:originali|precedenti|iniziali|attuali|vecchie|di partenza))? ",
         r"(?:(?:sono|e|sono state|e stata|ormai|ora|adesso) )*(?:obsolete|annullate|revocate|sospese|cancellate|sostituite|invalide|disattivate|superate|non (?:valgono|si applicano|sono) piu)(?-u:\b)",
         r"|(?-u:\b)(?:istruzioni|indicazioni|direttive|ordini) (?:che (?:hai ricevuto|ti (?:hanno dato|abbiamo dato))|ricevute (?:all['’]inizio|in precedenza)|date all['’]inizio|dell['’]inizio (?:di questa|della) (?:conversazione|sessione|chat))",
         r"[^.!?\n]{0,30}?(?:obsolete|annullate|revocate|sospese|non valgono piu|non si applicano piu|invalide|sostituite|superate)",
@@ -62,7 +62,7 @@ pub(super) const IT: Table = Table {
         r"|(?-u:\b)(?:obbedisci|ubbidisci|rispondi|segui) (?:solo|soltanto|unicamente|esclusivamente) (?:a me|a questo|al presente)",
     ),
     extraction: concat!(
-        r"(?-u:\b)(?:ripeti|ripetere|mostra|mostrami|stampa|copia|scrivi|riproduci|cita|trascrivi)[a-z0-9]* (?:testualmente |parola per parola |letteralmente |esattamente )?",
+        r"(?-u:\b)(?:ripeti|ripetere|stampa|copia|riproduci|trascrivi)[a-z0-9]* (?:testualmente |parola per parola |letteralmente |esattamente )?",
         r"(?:tutto (?:cio )?(?:che|quello che)|tutto il testo che|il testo che) (?:c['’]e|appare|si trova|e scritto|sta) (?:sopra|prima di) (?:questa|questo|il mio|la mia)",
         r"|(?-u:\b)(?:mostra|mostrami|rivela|rivelami|stampa|dimmi|ripeti|copia)[a-z0-9]* (?:le tue|il tuo|tue|tuo) (?:istruzioni|prompt|configurazione) (?:nascost[oe]|original[ei]|iniziali?|segret[oe]|complet[oe]|esatt[oe])",
         r"|(?-u:\b)prime \d+ (?:parole|righe|frasi) delle tue istruzioni",
@@ -78,8 +78,8 @@ pub(super) const IT: Table = Table {
         r"|(?-u:\b)(?:includi|aggiungi|inserisci)[a-z0-9]* (?:sempre )?(?:questo|il mio) (?:link|url)|(?-u:\b)link (?:di affiliazione|referral)",
     ),
     unrestricted: concat!(
-        r"(?-u:\b)(?:ia|modello|assistente|personaggio|modalita|persona) (?:senza (?:alcun[a-z0-9]* |nessun[a-z0-9]* )?(?:limiti|restrizioni|regole|filtri|censura|linee guida))",
-        r"|(?-u:\b)modalita (?:senza censura|illimitata|jailbreak)",
+        r"(?-u:\b)(?:ia|modello|assistente|personaggio|persona) (?:senza (?:alcun[a-z0-9]* |nessun[a-z0-9]* )?(?:limiti|restrizioni|regole|filtri|censura|linee guida))",
+        r"|(?-u:\b)modalita jailbreak",
         r"|(?-u:\b)(?:fai finta|fingi|immagina|gioca il ruolo)[^.!?\n]{0,80}?(?:password|chiavi api|credenziali|segreti)",
     ),
 };

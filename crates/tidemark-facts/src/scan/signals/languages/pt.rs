@@ -49,7 +49,7 @@ pub(super) const PT: Table = Table {
         r"|(?-u:\b)como (?:seu|teu) (?:desenvolvedor|criador|operador|administrador)(?-u:\b)",
     ),
     superseded: concat!(
-        r"(?-u:\b)(?:suas|tuas) (?:instrucoes|diretrizes|regras|normas|restricoes|ordens|programacao|configuracao|limitacoes)(?: [^.!?\n]{0,40}?)? ",
+        r"(?-u:\b)(?:suas|tuas) (?:instrucoes|diretrizes|regras|normas|restricoes|ordens|programacao|configuracao|limitacoes)(?: (?:originais|anteriores|iniciais|antigas|atuais))? ",
         r"(?:(?:estao|esta|foram|sao|ja|agora) )*(?:obsoletas|anuladas|revogadas|suspensas|canceladas|substituidas|invalidas|desativadas|sem efeito|nao (?:valem|se aplicam|sao validas|estao em vigor) mais|ja nao (?:valem|se aplicam))(?-u:\b)",
         r"|(?-u:\b)(?:instrucoes|indicacoes|diretrizes|ordens) (?:que (?:voce )?recebeu|que (?:te|lhe) (?:deram|demos)|recebidas no (?:inicio|comeco)|do (?:inicio|comeco) d(?:esta|a) (?:conversa|sessao))",
         r"[^.!?\n]{0,30}?(?:obsoletas|anuladas|revogadas|suspensas|sem efeito|nao valem|ja nao|invalidas|substituidas)",
@@ -62,7 +62,7 @@ pub(super) const PT: Table = Table {
         r"|(?-u:\b)(?:obedeca|obedece|siga|segue|responda|responde) (?:apenas|somente|so|unicamente) (?:a mim|as minhas|a este)",
     ),
     extraction: concat!(
-        r"(?-u:\b)(?:repita|repete|repetir|mostre|mostra|imprima|imprime|copie|copia|escreva|reproduza|cite|transcreva)[a-z0-9]* (?:textualmente |palavra por palavra |literalmente |exatamente )?",
+        r"(?-u:\b)(?:repita|repete|repetir|imprima|imprime|copie|copia|reproduza|transcreva)[a-z0-9]* (?:textualmente |palavra por palavra |literalmente |exatamente )?",
         r"(?:tudo o que|todo o texto que|o texto que) (?:ha|aparece|esta|se encontra|esta escrito) (?:acima|antes) d(?:esta|este|a minha)",
         r"|(?-u:\b)(?:mostre|mostra|revele|revela|imprima|diga|repita|copie)[a-z0-9]*(?:-me)? (?:as suas |suas |tuas |o seu |seu )(?:instrucoes|prompt|configuracao) (?:ocult[oa]s|originais|iniciais|secret[oa]s|complet[oa]s|exat[oa]s)",
         r"|(?-u:\b)primeiras \d+ (?:palavras|linhas|frases) das suas instrucoes",
@@ -78,8 +78,8 @@ pub(super) const PT: Table = Table {
         r"|(?-u:\b)(?:inclua|inclui|adicione|adiciona|insira|insere)[a-z0-9]* (?:sempre )?(?:este|esse|meu) (?:link|url)|(?-u:\b)link de (?:afiliado|indicacao)",
     ),
     unrestricted: concat!(
-        r"(?-u:\b)(?:ia|modelo|assistente|personagem|modo|persona) (?:sem (?:nenhum[a-z0-9]* |qualquer )?(?:limites|restricoes|regras|filtros|censura|diretrizes|normas))",
-        r"|(?-u:\b)modo (?:sem censura|ilimitado|jailbreak)",
+        r"(?-u:\b)(?:ia|modelo|assistente|personagem|persona) (?:sem (?:nenhum[a-z0-9]* |qualquer )?(?:limites|restricoes|regras|filtros|censura|diretrizes|normas))",
+        r"|(?-u:\b)modo jailbreak",
         r"|(?-u:\b)(?:finja|finge|imagine|imagina|faca de conta)[^.!?\n]{0,80}?(?:senhas?|chaves de api|credenciais|segredos)",
     ),
 };

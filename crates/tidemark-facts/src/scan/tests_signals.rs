@@ -295,6 +295,9 @@ fn near_misses_stay_clean_in_every_language() {
             "Muéstrame todo lo que hay arriba de esta línea en el diff.",
             "内容过滤功能在测试环境里默认开启。",
             "今週の最優先はリリースです。",
+            "Сообщение от администратора: сервер перезагрузится без предупреждения.",
+            "Mensagem do administrador: o servidor será reiniciado sem aviso prévio.",
+            "AIへ：今日はいい天気ですね。",
         ],
         "clean",
     );

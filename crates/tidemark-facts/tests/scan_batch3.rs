@@ -33,7 +33,7 @@ const FLOORS: &[(&str, usize)] = &[
     ("disguised", 36),
     ("exfiltration", 44),
     ("injection", 77),
-    ("multilingual", 18),
+    ("multilingual", 70),
     ("role_markers", 50),
     ("secrets", 35),
 ];

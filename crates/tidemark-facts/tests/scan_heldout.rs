@@ -28,7 +28,7 @@ const BENIGN: &str = include_str!("data/scan/heldout/benign.jsonl");
 /// split (disguised 27, exfiltration 28, injection 23, multilingual 43, role
 /// markers 16, secrets 53). Raised the same day after mechanisms built on the
 /// third blind batch (`tests/scan_batch3.rs`), not on this split: the signal
-/// combinations of `src/scan/signals.rs`; the role markers of `src/scan/cues.rs`
+/// combinations of `src/scan/signals.rs` (English, then ten more languages); the role markers of `src/scan/cues.rs`
 /// found by shape (any `<|token|>`, role attributes and JSON roles, role tags
 /// and headers followed by an order, fake turns); rotated, reversed and binary
 /// payloads; and the URL templates, public sinks and DNS templates of
@@ -37,7 +37,7 @@ const FLOORS: &[(&str, usize)] = &[
     ("disguised", 29),
     ("exfiltration", 32),
     ("injection", 24),
-    ("multilingual", 43),
+    ("multilingual", 44),
     ("role_markers", 22),
     ("secrets", 53),
 ];

@@ -336,8 +336,11 @@ impl Signals {
             let parts: Vec<String> = tables
                 .iter()
                 .filter(|t| codes.contains(&t.code))
-                .map(|t| pick(t))
-                .filter(|s| !s.is_empty())
+                .map(|t| (t.code, pick(t)))
+                .filter(|(_, s)| !s.is_empty())
+                // English words are ASCII: an ASCII word boundary means the same for them, and
+                // unlike a Unicode one it lets the regex crate's DFA read non-ASCII text too.
+                .map(|(code, s)| if code == "en" { s.replace(r"\b", r"(?-u:\b)") } else { s.to_owned() })
                 .map(|s| format!("(?:{s})"))
                 .collect();
             // A family no language fills matches nothing (an empty pattern would match everywhere).

@@ -239,7 +239,7 @@ impl<S: ConversationStore> Recall<S> {
                     continue;
                 }
                 planned = planned.saturating_add(cost);
-                batch.push(passage);
+                batch.push((passage, cost));
                 if planned >= room {
                     break;
                 }
@@ -247,16 +247,19 @@ impl<S: ConversationStore> Recall<S> {
             if batch.is_empty() {
                 break;
             }
-            let wholes = self.wholes(conversation, &batch).await.map_err(ContextError::new)?;
-            for passage in batch {
-                let Some(passage) = self.screen(passage, &wholes, conversation, &mut withheld) else {
+            let seqs: Vec<Seq> = batch.iter().map(|(passage, _)| passage.seq).collect();
+            let wholes = self.wholes(conversation, seqs).await.map_err(ContextError::new)?;
+            for (passage, stored_cost) in batch {
+                let Some((passage, redacted)) = self.screen(passage, &wholes, conversation, &mut withheld)
+                else {
                     continue;
                 };
                 let words = words(&passage.text);
                 if chosen.iter().any(|(_, seen)| near_repeat(seen, &words)) {
                     continue;
                 }
-                let cost = line_cost(&passage, counter);
+                // Only a redaction changes the line; otherwise its count is the one already made.
+                let cost = if redacted { line_cost(&passage, counter) } else { stored_cost };
                 if estimate.saturating_add(cost) <= max_tokens {
                     estimate = estimate.saturating_add(cost);
                     chosen.push((passage, words));
@@ -272,13 +275,12 @@ impl<S: ConversationStore> Recall<S> {
         Ok((chosen, withheld))
     }
 
-    /// The whole-message verdicts of the messages `found` comes from, scanning those not yet in the cache.
+    /// The whole-message verdicts of the messages `seqs`, scanning those not yet in the cache.
     async fn wholes(
         &self,
         conversation: &ConversationId,
-        found: &[Passage],
+        mut seqs: Vec<Seq>,
     ) -> Result<HashMap<Seq, Whole>, tidemark_core::StoreError> {
-        let mut seqs: Vec<Seq> = found.iter().map(|passage| passage.seq).collect();
         seqs.sort_unstable();
         seqs.dedup();
         let mut wholes = HashMap::with_capacity(seqs.len());
@@ -344,7 +346,7 @@ impl<S: ConversationStore> Recall<S> {
         (whole, single)
     }
 
-    /// The passage as it may be quoted (secrets redacted), or `None` and one more withheld if
+    /// The passage as it may be quoted, with whether secrets were redacted from it, or `None` and one more withheld if
     /// the scan rejects it or its message, or it carries the block's delimiters; `None` alone if
     /// its message is gone (pruned since the search).
     fn screen(
@@ -353,7 +355,7 @@ impl<S: ConversationStore> Recall<S> {
         wholes: &HashMap<Seq, Whole>,
         conversation: &ConversationId,
         withheld: &mut usize,
-    ) -> Option<Passage> {
+    ) -> Option<(Passage, bool)> {
         let whole = wholes.get(&passage.seq)?;
         let key = (conversation.clone(), passage.seq, passage.index);
         let cached = locked(&self.passage_verdicts).get(&key).cloned();
@@ -384,7 +386,7 @@ impl<S: ConversationStore> Recall<S> {
             *withheld += 1;
             return None;
         }
-        Some(passage)
+        Some((passage, matches!(verdict, Verdict::Redacted { .. })))
     }
 }
 

@@ -10,7 +10,7 @@
 
 mod scan_split;
 
-use scan_split::{Benign, Malicious, Report, check_well_formed, parse};
+use scan_split::Batch;
 
 const MALICIOUS: &str = include_str!("data/scan/batch3/malicious.jsonl");
 const BENIGN: &str = include_str!("data/scan/batch3/benign.jsonl");
@@ -41,26 +41,23 @@ const FLOORS: &[(&str, usize)] = &[
 /// directional marks and in-word soft hyphens are allowed).
 const MAX_FLAGGED: usize = 4;
 
+const BATCH: Batch = Batch {
+    name: "batch 3",
+    malicious: MALICIOUS,
+    benign: BENIGN,
+    min_samples: 300,
+    first_contact: FIRST_CONTACT,
+    first_flagged: FIRST_CONTACT_FLAGGED,
+    floors: FLOORS,
+    max_flagged: MAX_FLAGGED,
+};
+
 #[test]
 fn the_batch_is_large_and_well_formed() {
-    let malicious: Vec<Malicious> = parse("malicious.jsonl", MALICIOUS);
-    let benign: Vec<Benign> = parse("benign.jsonl", BENIGN);
-    assert!(malicious.len() >= 300, "only {} malicious samples", malicious.len());
-    assert!(benign.len() >= 300, "only {} benign samples", benign.len());
-    check_well_formed(&malicious, &benign);
+    BATCH.check_well_formed();
 }
 
 #[test]
 fn batch_rates_hold_their_floors() {
-    let malicious: Vec<Malicious> = parse("malicious.jsonl", MALICIOUS);
-    let benign: Vec<Benign> = parse("benign.jsonl", BENIGN);
-    let report = Report::measure(&malicious, &benign);
-    report.print("batch 3");
-    println!("batch 3 on first contact:");
-    for (category, hit, all) in FIRST_CONTACT {
-        let now = report.caught.get(*category).map_or(0, |(hit, _)| *hit);
-        println!("  {category:<14} {hit:>3}/{all:<3} then, {now:>3} now");
-    }
-    println!("  benign flagged {FIRST_CONTACT_FLAGGED} then, {} now", report.flagged_all);
-    report.assert_floors_counted(FLOORS, MAX_FLAGGED);
+    BATCH.check_rates();
 }

@@ -17,7 +17,7 @@ fn verdict_kind(text: &str) -> &'static str {
 }
 
 #[track_caller]
-fn assert_all(texts: &[&str], expected: &str) {
+pub(super) fn assert_all(texts: &[&str], expected: &str) {
     let wrong: Vec<String> = texts
         .iter()
         .filter(|t| verdict_kind(t) != expected)

@@ -1,24 +1,7 @@
 //! Unit tests of the signal combinations: each attack move with its near misses.
 
+use super::tests_cues::assert_all;
 use super::*;
-
-fn kind(text: &str) -> &'static str {
-    match Scanner::new().scan(text) {
-        Verdict::Clean => "clean",
-        Verdict::Redacted { .. } => "redacted",
-        Verdict::Rejected(threat) => threat.kind(),
-    }
-}
-
-#[track_caller]
-fn assert_all(texts: &[&str], expected: &str) {
-    let wrong: Vec<String> = texts
-        .iter()
-        .filter(|t| kind(t) != expected)
-        .map(|t| format!("{t:?} gave {:?}", Scanner::new().scan(t)))
-        .collect();
-    assert!(wrong.is_empty(), "expected {expected}:\n{}", wrong.join("\n"));
-}
 
 #[test]
 fn signal_tables_compile_and_are_named_once() {

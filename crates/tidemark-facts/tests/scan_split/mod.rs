@@ -185,3 +185,51 @@ impl Report {
         assert_eq!(self.caught.len(), floors.len(), "a category without a floor: {:?}", self.caught.keys());
     }
 }
+
+/// A blind batch written after the scan: its files, what the scan caught on first contact, and
+/// the floors it is held to now.
+#[allow(dead_code, reason = "the held-out test does not use batches")]
+pub(crate) struct Batch {
+    pub(crate) name: &'static str,
+    pub(crate) malicious: &'static str,
+    pub(crate) benign: &'static str,
+    /// The fewest samples each file must hold.
+    pub(crate) min_samples: usize,
+    /// Caught and total per category on first contact, before any change made after reading it.
+    pub(crate) first_contact: &'static [(&'static str, usize, usize)],
+    /// Benign samples flagged on first contact.
+    pub(crate) first_flagged: usize,
+    /// The samples each category catches now: none may be lost.
+    pub(crate) floors: &'static [(&'static str, usize)],
+    /// The most benign samples that may be flagged.
+    pub(crate) max_flagged: usize,
+}
+
+#[allow(dead_code, reason = "the held-out test does not use batches")]
+impl Batch {
+    fn samples(&self) -> (Vec<Malicious>, Vec<Benign>) {
+        (parse("malicious.jsonl", self.malicious), parse("benign.jsonl", self.benign))
+    }
+
+    /// The files are large enough and well formed.
+    pub(crate) fn check_well_formed(&self) {
+        let (malicious, benign) = self.samples();
+        assert!(malicious.len() >= self.min_samples, "only {} malicious samples", malicious.len());
+        assert!(benign.len() >= self.min_samples, "only {} benign samples", benign.len());
+        check_well_formed(&malicious, &benign);
+    }
+
+    /// Prints the rates now and on first contact, and holds them to the floors and the cap.
+    pub(crate) fn check_rates(&self) {
+        let (malicious, benign) = self.samples();
+        let report = Report::measure(&malicious, &benign);
+        report.print(self.name);
+        println!("{} on first contact:", self.name);
+        for (category, hit, all) in self.first_contact {
+            let now = report.caught.get(*category).map_or(0, |(hit, _)| *hit);
+            println!("  {category:<14} {hit:>3}/{all:<3} then, {now:>3} now");
+        }
+        println!("  benign flagged {} then, {} now", self.first_flagged, report.flagged_all);
+        report.assert_floors_counted(self.floors, self.max_flagged);
+    }
+}

@@ -388,11 +388,12 @@ impl ViewRules {
         let view = normalize::view(text);
         let folded = normalize::folded(&view);
         let joined = normalize::joined(&folded);
+        // The joined view only puts split words back together; the phrase checks read it, the
+        // signals and exfiltration shapes (whole words and URLs) have read the views it comes from.
+        let joined = (joined != view && joined != folded).then_some(joined);
         let mut views = vec![view];
-        for extra in [folded, joined] {
-            if !views.contains(&extra) {
-                views.push(extra);
-            }
+        if !views.contains(&folded) {
+            views.push(folded);
         }
         let decoded = self.decoder.decoded(text);
         for plain in &decoded {
@@ -412,6 +413,14 @@ impl ViewRules {
                 return Some(Threat::PromptInjection { phrase: move_.to_owned() });
             }
         }
+        if let Some(joined) = &joined {
+            if let Some(threat) = rules.find_injection(joined) {
+                return Some(threat);
+            }
+            if let Some(phrase) = self.cues.find(joined) {
+                return Some(Threat::PromptInjection { phrase });
+            }
+        }
         for plain in &decoded {
             if let Some(threat) = rules.find_injection(plain).or_else(|| rules.find_exfiltration(plain)) {
                 return Some(threat);
@@ -420,6 +429,7 @@ impl ViewRules {
         let remote = |clause: &str| rules.has_remote_host(clause);
         views
             .iter()
+            .chain(&joined)
             .find_map(|view| self.exfil.find(view).or_else(|| self.cues.find_exfiltration(view, remote)))
             .map(|pattern| Threat::Exfiltration { pattern })
     }

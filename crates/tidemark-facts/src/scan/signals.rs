@@ -31,6 +31,8 @@ mod languages;
 
 use regex::Regex;
 
+use super::gate::Gate;
+
 /// One family of signals.
 #[derive(Clone, Copy)]
 #[repr(u16)]
@@ -127,7 +129,9 @@ const HARMFUL: &str = concat!(
     r"|\b(?:send|sending|forward|upload|share|sharing|post|paste|copy|email|e-mail|leak|exfiltrate|export|collect|dump|reveal|disclose|include)\w* (?:[\w'./~*@-]+ ){0,6}?(?:credentials?|passwords?|passphrases?|secrets?|api[- ]?keys?|keys|private keys?|deployment key|tokens?|\.env|ssh|id_rsa|\.aws|/etc/(?:passwd|shadow)|pii|home address|card numbers?|customer (?:table|data|records)|memor(?:y|ies)|memory store|e-?mails|calendar|hr files|clipboard|chat log|conversation|transcript|cookies?|session|(?:its|their|the file's|the whole) contents)",
     r"|\b(?:grant|give|giving|granting)\w* (?:[\w'-]+ ){0,4}?(?:owner|admin|administrator|root|full|unrestricted|shell|sudo|privileged) (?:access|permissions?|privileges?|rights|role)",
     r"|\b(?:install|run|execute)\w* (?:[\w'./~:-]+ ){0,5}?(?:--index-url|as root|with sudo|the attached script|this script|the script below)",
-    r"|['`\x22]?\b[\w.]*(?:delete|drop|revoke|wipe|destroy|purge|transfer|remove|erase|reset)[\w.]*['`\x22]? (?:tool|function|action|command|endpoint)\b",
+    // A tool named for what it destroys ("the `bulk_delete` tool"): from the verb on, so that the
+    // gate has literals to look for (an identifier before it changes nothing but where the match starts).
+    r"|(?:delete|drop|revoke|wipe|destroy|purge|transfer|remove|erase|reset)[\w.]*['`\x22]? (?:tool|function|action|command|endpoint)\b",
     r"|\bskip\w* (?:[\w'-]+ ){0,3}?(?:safety|security) (?:checks?|reviews?|scans?)",
     r"|\b(?:close|lock|revoke|ban|approve|accept|merge)\w* (?:every|all) (?:[\w'-]+ ){0,3}?(?:issues?|pull requests?|prs|sessions?|reports?|invites?|requests?|users?)|\block the repo",
 );
@@ -279,6 +283,8 @@ struct Group {
 /// The compiled signals.
 pub(super) struct Signals {
     groups: Vec<Group>,
+    /// Which patterns of the groups (in order, group by group) can match a view.
+    gate: Gate,
     negated: Regex,
     human_role: Regex,
     sentence_end: Regex,
@@ -340,7 +346,7 @@ impl Signals {
                 .filter(|(_, s)| !s.is_empty())
                 // English words are ASCII: an ASCII word boundary means the same for them, and
                 // unlike a Unicode one it lets the regex crate's DFA read non-ASCII text too.
-                .map(|(code, s)| if code == "en" { s.replace(r"\b", r"(?-u:\b)") } else { s.to_owned() })
+                .map(|(code, s)| if code == "en" { ascii_words(&s.replace(r"\b", r"(?-u:\b)")) } else { s.to_owned() })
                 .map(|s| format!("(?:{s})"))
                 .collect();
             // A family no language fills matches nothing (an empty pattern would match everywhere).
@@ -371,9 +377,13 @@ impl Signals {
                 Some(Group { patterns, script })
             })
             .collect::<Option<Vec<_>>>()?;
+        let sources: Vec<&str> =
+            groups.iter().flat_map(|g| &g.patterns).map(|pattern| pattern.regex.as_str()).collect();
+        let gate = Gate::new(&sources)?;
         let all: Vec<&str> = tables.iter().map(|t| t.code).collect();
         Some(Self {
             groups,
+            gate,
             negated: Regex::new(&union(&all, |t| t.negated)).ok()?,
             human_role: Regex::new(HUMAN_ROLE).ok()?,
             everyday_owner: Regex::new(r"\A\s+(?:of|for|about|on|in|at|from)\s+(?:the\s+|our\s+|this\s+|that\s+|my\s+|a\s+)?(?:[\w-]+\s+)?([\w-]+)").ok()?,
@@ -384,13 +394,48 @@ impl Signals {
 
     /// The first attack combination in one sentence or two consecutive ones of `view` (lower
     /// case), named for the message.
+    ///
+    /// The gate first tells which families can occur in the view at all. Adding a family never
+    /// turns an attack into a harmless set (test `more_signals_never_make_an_attack_harmless`), so
+    /// when the families that can occur anywhere do not make an attack together, no sentence or
+    /// pair of sentences can, and the view is clean without a single family searched.
     pub(super) fn find(&self, view: &str) -> Option<&'static str> {
+        self.find_among(view, &self.gate.live(view))
+    }
+
+    /// [`find`](Self::find) with every family searched, for the gate's tests.
+    #[cfg(test)]
+    pub(super) fn find_ungated(&self, view: &str) -> Option<&'static str> {
+        let all = self.groups.iter().map(|g| g.patterns.len()).sum();
+        self.find_among(view, &vec![true; all])
+    }
+
+    /// How many family patterns the gate always lets through, and how many it holds.
+    #[cfg(test)]
+    pub(super) fn gate_size(&self) -> (usize, usize) {
+        (self.gate.ungated(), self.groups.iter().map(|g| g.patterns.len()).sum())
+    }
+
+    /// [`find`](Self::find) over the `live` patterns only.
+    fn find_among(&self, view: &str, live: &[bool]) -> Option<&'static str> {
+        let mut searched: Vec<&Pattern> = Vec::new();
+        let mut flags = live.iter();
+        for group in &self.groups {
+            let flags = flags.by_ref().take(group.patterns.len());
+            // Cheap before dear: the gate's verdict, then the script of the group.
+            let live: Vec<&Pattern> =
+                group.patterns.iter().zip(flags).filter(|(_, live)| **live).map(|(p, _)| p).collect();
+            if !live.is_empty() && group.script.is_none_or(|script| view.chars().any(script)) {
+                searched.extend(live);
+            }
+        }
+        let possible = searched.iter().fold(0u16, |mask, pattern| mask | pattern.family as u16);
+        attack(possible)?;
         // Sentence starts, ascending; a match belongs to the sentence it starts in.
         let mut starts = vec![0];
         starts.extend(self.sentence_end.find_iter(view).map(|end| end.end()));
         let mut masks = vec![0u16; starts.len()];
-        let searched = self.groups.iter().filter(|g| g.script.is_none_or(|script| view.chars().any(script)));
-        for pattern in searched.flat_map(|g| &g.patterns) {
+        for pattern in searched {
             for found in pattern.regex.find_iter(view) {
                 if self.disarmed(pattern.family, view, found.start(), found.end()) {
                     continue;
@@ -425,6 +470,51 @@ impl Signals {
         }
     }
 }
+
+/// `pattern` with every `\\w` made an ASCII word character or any non-ASCII character.
+pub(super) fn ascii_words(pattern: &str) -> String {
+    const ITEMS: &str = r"0-9A-Za-z_\x{80}-\x{10FFFF}";
+    let mut out = String::with_capacity(pattern.len());
+    let mut in_class = false;
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('w') if in_class => out.push_str(ITEMS),
+                Some('w') => {
+                    out.push('[');
+                    out.push_str(ITEMS);
+                    out.push(']');
+                }
+                Some(next) => {
+                    out.push('\\');
+                    out.push(next);
+                }
+                None => out.push('\\'),
+            },
+            '[' if !in_class => {
+                in_class = true;
+                out.push(c);
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Every set of families, for the test that an attack stays one with more signals.
+#[cfg(test)]
+pub(super) fn attack_of(mask: u16) -> Option<&'static str> {
+    attack(mask)
+}
+
+/// How many families there are.
+#[cfg(test)]
+pub(super) const FAMILIES: u32 = 11;
 
 /// The language codes of the tables, English first (for tests).
 #[cfg(test)]

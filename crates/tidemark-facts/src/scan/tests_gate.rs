@@ -1,5 +1,5 @@
-//! The gate leaves the verdicts as they were: the cues, markers and injection phrases it lets
-//! through give the same first finding as searching every pattern on its own.
+//! The gates leave the verdicts as they were: the cues, markers, injection phrases and signal
+//! families they let through give the same first finding as searching every pattern on its own.
 
 use proptest::prelude::*;
 
@@ -12,6 +12,10 @@ fn corpus() -> Vec<String> {
         include_str!("../../tests/data/scan/benign.jsonl"),
         include_str!("../../tests/data/scan/dev-cues-malicious.jsonl"),
         include_str!("../../tests/data/scan/dev-cues-benign.jsonl"),
+        include_str!("../../tests/data/scan/batch3/malicious.jsonl"),
+        include_str!("../../tests/data/scan/batch3/benign.jsonl"),
+        include_str!("../../tests/data/scan/batch4/malicious.jsonl"),
+        include_str!("../../tests/data/scan/batch4/benign.jsonl"),
     ]
     .iter()
     .flat_map(|file| file.lines())
@@ -36,6 +40,11 @@ fn assert_same(text: &str) {
     for view in views(text) {
         assert_eq!(view_rules.cues.find(&view), view_rules.cues.find_ungated(&view), "cues on {view:?}");
         assert_eq!(
+            view_rules.signals.find(&view),
+            view_rules.signals.find_ungated(&view),
+            "signals on {view:?}"
+        );
+        assert_eq!(
             rules.find_injection(&view).map(|t| t.to_string()),
             rules.find_injection_ungated(&view).map(|t| t.to_string()),
             "injection phrases on {view:?}"
@@ -56,6 +65,30 @@ fn the_gate_never_hides_a_match() {
     }
     // The comparison means something only if the corpora make the cues fire.
     assert!(found > 100, "cues found in only {found} texts");
+    let moves = texts
+        .iter()
+        .filter(|text| {
+            views(text).iter().any(|view| VIEW_RULES.as_ref().and_then(|v| v.signals.find(view)).is_some())
+        })
+        .count();
+    assert!(moves > 100, "signal combinations found in only {moves} texts");
+}
+
+/// The signals' gate rests on this: if a set of families is an attack, so is every larger set.
+#[test]
+fn more_signals_never_make_an_attack_harmless() {
+    let all = 1u16 << signals::FAMILIES;
+    let mut attacks = 0;
+    for mask in 0..all {
+        if signals::attack_of(mask).is_none() {
+            continue;
+        }
+        attacks += 1;
+        for more in 0..all {
+            assert!(signals::attack_of(mask | more).is_some(), "{mask:#b} is an attack, {:#b} is not", mask | more);
+        }
+    }
+    assert!(attacks > 0 && attacks < all, "{attacks} of {all} sets are attacks");
 }
 
 /// Words the cues are made of, in several languages, to build texts near the patterns.
@@ -119,6 +152,20 @@ const WORDS: &[&str] = &[
     "user",
     "has",
     "rights",
+    "assistant,",
+    "silently",
+    "delete",
+    "files",
+    "forward",
+    "credentials",
+    "without",
+    "telling",
+    "permanent",
+    "memory",
+    "admin",
+    "override",
+    "bulk_delete",
+    "tool",
     "\n",
     ",",
     ".",
@@ -148,7 +195,10 @@ fn most_patterns_are_gated() {
     eprintln!("cues: {cues} of {total} searched whatever the text");
     let (phrases, all_phrases) = rules.injection_gate_size();
     eprintln!("injection phrases: {phrases} of {all_phrases} searched whatever the text");
+    let (families, all_families) = view_rules.signals.gate_size();
+    eprintln!("signal families: {families} of {all_families} searched whatever the text");
     // A gate that lets everything through would cost a pass and save nothing.
+    assert!(families * 10 < all_families, "{families} of {all_families} signal families are not gated");
     assert!(cues * 10 < total, "{cues} of {total} cues are not gated");
     assert!(phrases * 10 < all_phrases, "{phrases} of {all_phrases} phrases are not gated");
 }

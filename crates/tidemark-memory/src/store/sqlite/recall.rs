@@ -44,14 +44,14 @@
 //! empties them, and so do `prune` and `clear` here.
 
 use std::collections::HashMap;
-use std::sync::{MutexGuard, PoisonError};
+use std::sync::{Arc, MutexGuard, PoisonError};
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 use tidemark_core::recall::{
-    Passage, RARE_MESSAGES, RecallQuery, candidate_messages, index_terms, passage_texts, rank_texts,
+    Passage, PassageText, RARE_MESSAGES, RecallQuery, candidate_messages, index_terms, passages, rank_borrowed,
 };
 use tidemark_core::store::sql::DataError;
-use tidemark_core::{ConversationId, Message, Seq, StoreError};
+use tidemark_core::{ConversationId, Message, Role, Seq, StoreError};
 
 use super::{Caches, Fail, next_message, read_counts};
 
@@ -83,6 +83,42 @@ const DATA_VERSION: &str = "PRAGMA data_version";
 /// How many answers [`Holders`] keeps: a few hundred bytes each.
 const HELD_TERMS: usize = 16_384;
 
+/// How many bytes of cut messages [`Holders`] keeps (texts and terms).
+const CUT_BYTES: u64 = 16 << 20;
+
+/// A message as recall reads it: its role and its passages, with their terms.
+#[derive(Debug)]
+struct Cut {
+    role: Role,
+    passages: Vec<PassageText>,
+}
+
+impl Cut {
+    fn new(message: &Message) -> Self {
+        Self { role: message.role, passages: passages(message) }
+    }
+
+    /// About how many bytes it holds.
+    fn bytes(&self) -> u64 {
+        let bytes: usize = self
+            .passages
+            .iter()
+            .map(|passage| passage.text.len() + passage.terms.iter().map(|term| term.len() + 24).sum::<usize>())
+            .sum();
+        bytes as u64 + 64
+    }
+}
+
+/// Weighs the cut messages by their bytes.
+#[derive(Clone, Copy, Debug)]
+struct ByBytes;
+
+impl quick_cache::Weighter<(i64, u64), Arc<Cut>> for ByBytes {
+    fn weight(&self, _key: &(i64, u64), cut: &Arc<Cut>) -> u64 {
+        cut.bytes()
+    }
+}
+
 /// The newest holders of each term a search has looked up, per conversation key, kept true as messages are indexed.
 ///
 /// An entry holds the newest `RARE_MESSAGES + 1` messages (or all, if fewer)
@@ -97,16 +133,25 @@ pub(super) struct Holders {
     /// `PRAGMA data_version` when the entries were last known to match the file.
     version: Option<i64>,
     entries: quick_cache::unsync::Cache<(i64, Box<str>), Vec<Seq>>,
+    /// Messages already cut into passages, by conversation key and number: the same candidates
+    /// come back load after load, and cutting and tokenising them again cost more than the lookups.
+    /// Stored messages never change; they only go, by `prune` or `clear`, which empty this too.
+    cut: quick_cache::unsync::Cache<(i64, u64), Arc<Cut>, ByBytes>,
 }
 
 impl Holders {
     pub(super) fn new() -> Self {
-        Self { version: None, entries: quick_cache::unsync::Cache::new(HELD_TERMS) }
+        Self {
+            version: None,
+            entries: quick_cache::unsync::Cache::new(HELD_TERMS),
+            cut: quick_cache::unsync::Cache::with_weighter(4_096, CUT_BYTES, ByBytes),
+        }
     }
 
     /// Forget every entry.
     fn forget(&mut self) {
         self.entries.clear();
+        self.cut.clear();
     }
 
     /// Forget every entry if another connection has committed since the last look.
@@ -312,27 +357,30 @@ pub(super) fn search(
         }
     }
     let seqs = candidate_messages(&found);
-    let mut candidates = Vec::new();
+    let mut cuts: Vec<(Seq, Arc<Cut>)> = Vec::with_capacity(seqs.len());
     {
         let mut select = transaction.prepare_cached(super::SELECT_ONE)?;
+        let mut holders = held(caches);
         for seq in seqs {
+            // The entries were synced inside this snapshot: a cut message is still stored.
+            if let Some(cut) = holders.cut.get(&(key, seq.0)).cloned() {
+                cuts.push((seq, cut));
+                continue;
+            }
             let raw = i64::try_from(seq.0).map_err(|_| DataError::Exhausted { column: "seq" })?;
             let mut rows = select.query(params![conversation.as_str(), raw])?;
             // A message pruned since it was indexed is simply not a candidate.
             if let Some(stored) = next_message(&mut rows, caches, conversation)? {
-                let role = stored.message.role;
-                candidates.extend(
-                    passage_texts(&stored.message)
-                        .into_iter()
-                        .map(|(index, text)| (stored.seq, role, index, text)),
-                );
+                let cut = Arc::new(Cut::new(&stored.message));
+                holders.cut.insert((key, seq.0), Arc::clone(&cut));
+                cuts.push((stored.seq, cut));
             }
         }
     }
     transaction.commit()?;
-    Ok(rank_texts(
+    Ok(rank_borrowed(
         query,
-        candidates.iter().map(|(seq, role, index, text)| (*seq, *role, *index, text.as_str())),
+        cuts.iter().flat_map(|(seq, cut)| cut.passages.iter().map(move |passage| (*seq, cut.role, passage))),
     ))
 }
 

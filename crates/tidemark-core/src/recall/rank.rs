@@ -101,7 +101,7 @@ pub fn rank_texts<'a>(
             let mut counts = vec![0u32; wanted.len()];
             super::terms::each_term(text, |term| {
                 length += 1;
-                if let Ok(at) = wanted.binary_search_by(|probe| probe.as_str().cmp(term)) {
+                if let Some(at) = wanted.position(term) {
                     counts[at] = counts[at].saturating_add(1);
                 }
             });
@@ -124,14 +124,46 @@ struct Matched<'a> {
     length: u64,
 }
 
+/// The query's distinct terms, sorted, with a filter that turns most other terms away without a comparison.
+struct Wanted {
+    terms: Vec<String>,
+    /// One bit per (length, first byte) and per (length, last byte) of the terms, modulo 64.
+    heads: u64,
+    tails: u64,
+}
+
+impl Wanted {
+    fn bits(term: &str) -> (u64, u64) {
+        let bytes = term.as_bytes();
+        let (first, last) = (bytes.first().copied().unwrap_or(0), bytes.last().copied().unwrap_or(0));
+        let bit = |byte: u8| 1u64 << ((bytes.len() * 31 + usize::from(byte)) % 64);
+        (bit(first), bit(last))
+    }
+
+    /// Where `term` is among the sorted terms, if it is one.
+    fn position(&self, term: &str) -> Option<usize> {
+        let (head, tail) = Self::bits(term);
+        if self.heads & head == 0 || self.tails & tail == 0 {
+            return None;
+        }
+        self.terms.binary_search_by(|probe| probe.as_str().cmp(term)).ok()
+    }
+
+    fn len(&self) -> usize {
+        self.terms.len()
+    }
+}
+
 /// The query's distinct terms, sorted; `None` when the query cannot find anything.
-fn sorted_terms(query: &RecallQuery) -> Option<Vec<String>> {
-    let mut wanted = query.terms();
-    if wanted.is_empty() || query.limit == 0 {
+fn sorted_terms(query: &RecallQuery) -> Option<Wanted> {
+    let mut terms = query.terms();
+    if terms.is_empty() || query.limit == 0 {
         return None;
     }
-    wanted.sort_unstable();
-    Some(wanted)
+    terms.sort_unstable();
+    let (heads, tails) =
+        terms.iter().map(|term| Wanted::bits(term)).fold((0, 0), |(h, t), (a, b)| (h | a, t | b));
+    Some(Wanted { terms, heads, tails })
 }
 
 /// BM25 over the matched candidates, best first, at most `query.limit`; only the answer's texts are copied.
@@ -174,10 +206,10 @@ fn score(query: &RecallQuery, terms: usize, matched: Vec<Matched<'_>>) -> Vec<Pa
 }
 
 /// How often each of the sorted `wanted` terms occurs in `terms`; `None` when none does.
-fn frequencies<'a>(wanted: &[String], terms: impl Iterator<Item = &'a str>) -> Option<Vec<u32>> {
+fn frequencies<'a>(wanted: &Wanted, terms: impl Iterator<Item = &'a str>) -> Option<Vec<u32>> {
     let mut counts = vec![0u32; wanted.len()];
     for term in terms {
-        if let Ok(at) = wanted.binary_search_by(|probe| probe.as_str().cmp(term)) {
+        if let Some(at) = wanted.position(term) {
             counts[at] = counts[at].saturating_add(1);
         }
     }

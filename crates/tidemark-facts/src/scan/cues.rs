@@ -32,7 +32,7 @@ mod languages;
 
 use regex::Regex;
 
-use super::gate::Gate;
+use super::gate::{Found, Gate, Hits, Reach, Spot};
 use super::rules::{clauses, is_local_authority, readable, tail};
 
 /// Separator between two words of a spaced language: whitespace and the punctuation people put
@@ -156,7 +156,7 @@ struct Pair {
 /// to them with a literal search: with the class in front, every pattern read every byte, and the
 /// scan of a short text paid a full pass per pattern.
 struct Worded {
-    regex: Regex,
+    regex: Spot,
     word_start: bool,
 }
 
@@ -167,12 +167,18 @@ impl Worded {
             Some(rest) => (rest, true),
             None => (source, false),
         };
-        Some(Self { regex: Regex::new(source).ok()?, word_start })
+        Some(Self { regex: Spot::new(source)?, word_start })
     }
 
-    /// The first match that starts a word if it must, from byte `at` on.
-    fn find_at<'v>(&self, view: &'v str, mut at: usize, word_char: &Regex) -> Option<regex::Match<'v>> {
-        while let Some(found) = self.regex.find_at(view, at) {
+    /// The first match that starts a word if it must, from byte `at` on, searched where `reach` says.
+    fn find_at<'v>(
+        &self,
+        view: &'v str,
+        mut at: usize,
+        reach: &Reach,
+        word_char: &Regex,
+    ) -> Option<Found<'v>> {
+        while let Some(found) = self.regex.find_from(view, reach, at) {
             if !self.word_start || starts_word(view, found.start(), word_char) {
                 return Some(found);
             }
@@ -554,14 +560,14 @@ impl Cues {
 
     /// The first cue or marker in a view, as a readable phrase.
     pub(super) fn find(&self, view: &str) -> Option<String> {
-        self.find_among(view, &self.gate.live(view))
+        self.find_among(view, &self.gate.hits(view))
     }
 
     /// [`find`](Self::find) with every pattern searched on its own, for the gate's tests.
     #[cfg(test)]
     pub(super) fn find_ungated(&self, view: &str) -> Option<String> {
         let all = self.markers.len() + self.cues.len() + 2 * self.pairs.len();
-        self.find_among(view, &vec![true; all])
+        self.find_among(view, &Hits::anywhere(all))
     }
 
     /// How many patterns the gate always lets through, and how many it holds.
@@ -570,18 +576,26 @@ impl Cues {
         (self.gate.ungated(), self.markers.len() + self.cues.len() + 2 * self.pairs.len())
     }
 
-    /// The first cue or marker among the `live` ones.
-    fn find_among(&self, view: &str, live: &[bool]) -> Option<String> {
-        let (marker_live, rest) = live.split_at(self.markers.len().min(live.len()));
-        let (cue_live, pair_live) = rest.split_at(self.cues.len().min(rest.len()));
-        for (marker, _) in self.markers.iter().zip(marker_live).filter(|(_, live)| **live) {
-            if let Some(found) = marker.find_at(view, 0, &self.word_char) {
+    /// The first cue or marker, each searched where `hits` says it can match.
+    fn find_among(&self, view: &str, hits: &Hits) -> Option<String> {
+        let cues_from = self.markers.len();
+        let pairs_from = cues_from + self.cues.len();
+        for (index, marker) in self.markers.iter().enumerate() {
+            let reach = hits.reach(index);
+            if !reach.live() {
+                continue;
+            }
+            if let Some(found) = marker.find_at(view, 0, reach, &self.word_char) {
                 return Some(phrase(found.as_str()));
             }
         }
-        for (cue, _) in self.cues.iter().zip(cue_live).filter(|(_, live)| **live) {
+        for (index, cue) in self.cues.iter().enumerate() {
+            let reach = hits.reach(cues_from + index);
+            if !reach.live() {
+                continue;
+            }
             let mut at = 0;
-            while let Some(found) = cue.pattern.find_at(view, at, &self.word_char) {
+            while let Some(found) = cue.pattern.find_at(view, at, reach, &self.word_char) {
                 let disarmed = (cue.negatable
                     && self.negated(cue.language, view, found.start(), found.end()))
                     || (cue.scoped && self.everyday_scope(cue.language, view, found.start(), found.end()));
@@ -593,12 +607,16 @@ impl Cues {
                 at = next;
             }
         }
-        for (pair, _) in
-            self.pairs.iter().zip(pair_live.chunks(2)).filter(|(_, live)| live.iter().all(|on| *on))
-        {
-            if let (Some(first), Some(second)) =
-                (pair.first.find_at(view, 0, &self.word_char), pair.second.find_at(view, 0, &self.word_char))
-            {
+        for (index, pair) in self.pairs.iter().enumerate() {
+            let (first, second) =
+                (hits.reach(pairs_from + 2 * index), hits.reach(pairs_from + 2 * index + 1));
+            if !(first.live() && second.live()) {
+                continue;
+            }
+            if let (Some(first), Some(second)) = (
+                pair.first.find_at(view, 0, first, &self.word_char),
+                pair.second.find_at(view, 0, second, &self.word_char),
+            ) {
                 let (a, b) = if first.start() <= second.start() { (first, second) } else { (second, first) };
                 return Some(format!("{} … {}", phrase(a.as_str()), phrase(b.as_str())));
             }

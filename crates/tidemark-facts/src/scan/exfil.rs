@@ -120,7 +120,10 @@ pub(super) const SOURCES: &[&str] = &[
 impl Exfil {
     /// Compiles the shapes, or `None` if one fails (a unit test makes sure none does).
     pub(super) fn compile() -> Option<Self> {
-        let c = |source: &str| Regex::new(source).ok();
+        // The patterns are English and ASCII: ASCII word boundaries mean the same for them and keep
+        // the lazy DFA usable on text with non-ASCII letters (a Unicode boundary makes it give up
+        // there, and the captures then ran on the slow engine over the whole view).
+        let c = super::rules::compile;
         Some(Self {
             md_link: c(MD_LINK)?,
             url: c(URL)?,

@@ -2,14 +2,14 @@
 
 use regex::Regex;
 
-use super::gate::Gate;
+use super::gate::{Gate, Hits, Spot};
 use super::patterns::*;
 use super::secrets::SecretRules;
 use super::{Threat, Verdict};
 
 /// One compiled injection phrase.
 pub(super) struct PhraseRule {
-    regex: Regex,
+    regex: Spot,
     negatable: bool,
 }
 
@@ -56,7 +56,7 @@ impl Rules {
         let injection = INJECTION
             .iter()
             .map(|&(pattern, negatable)| {
-                Regex::new(&injection_source(pattern)).ok().map(|regex| PhraseRule { regex, negatable })
+                Spot::new(&injection_source(pattern)).map(|regex| PhraseRule { regex, negatable })
             })
             .collect::<Option<Vec<_>>>()?;
         let sources: Vec<&str> = injection.iter().map(|rule| rule.regex.as_str()).collect();
@@ -148,13 +148,13 @@ impl Rules {
 
     /// The first injection phrase that is not negated.
     pub(super) fn find_injection(&self, text: &str) -> Option<Threat> {
-        self.find_injection_among(text, &self.injection_gate.live(text))
+        self.find_injection_among(text, &self.injection_gate.hits(text))
     }
 
     /// [`find_injection`](Self::find_injection) with every phrase searched on its own, for the gate's tests.
     #[cfg(test)]
     pub(super) fn find_injection_ungated(&self, text: &str) -> Option<Threat> {
-        self.find_injection_among(text, &vec![true; self.injection.len()])
+        self.find_injection_among(text, &Hits::anywhere(self.injection.len()))
     }
 
     /// How many injection phrases the gate always lets through, and how many there are.
@@ -163,11 +163,16 @@ impl Rules {
         (self.injection_gate.ungated(), self.injection.len())
     }
 
-    /// The first injection phrase among the `live` ones that is not negated.
-    fn find_injection_among(&self, text: &str, live: &[bool]) -> Option<Threat> {
-        for (rule, _) in self.injection.iter().zip(live).filter(|(_, live)| **live) {
-            for found in rule.regex.find_iter(text) {
-                if rule.negatable && self.negation.is_match(tail(&text[..found.start()], 32)) {
+    /// The first injection phrase, searched where `hits` says it can match, that is not negated.
+    fn find_injection_among(&self, text: &str, hits: &Hits) -> Option<Threat> {
+        for (index, rule) in self.injection.iter().enumerate() {
+            let reach = hits.reach(index);
+            let mut at = 0;
+            while let Some(found) = rule.regex.find_from(text, reach, at) {
+                let before = text.get(..found.start()).unwrap_or_default();
+                if rule.negatable && self.negation.is_match(tail(before, 32)) {
+                    // Matches are never empty (each starts with a literal), so this moves on.
+                    at = found.end().max(found.start() + 1);
                     continue;
                 }
                 return Some(Threat::PromptInjection { phrase: readable(found.as_str()) });

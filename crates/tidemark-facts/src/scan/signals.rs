@@ -31,7 +31,7 @@ mod languages;
 
 use regex::Regex;
 
-use super::gate::Gate;
+use super::gate::{Gate, Hits, Reach, Spot};
 
 /// One family of signals.
 #[derive(Clone, Copy)]
@@ -247,7 +247,7 @@ const UNRESTRICTED: &str = concat!(
 /// One family's compiled pattern.
 struct Pattern {
     family: Family,
-    regex: Regex,
+    regex: Spot,
 }
 
 /// The languages whose signals are compiled together, and the letters a view must hold for them
@@ -339,16 +339,19 @@ impl Signals {
         let tables: Vec<&Table> = std::iter::once(&EN).chain(languages::TABLES).collect();
         // One regex per family and group: the union of its languages' sources.
         let union = |codes: &[&str], pick: Pick| -> String {
-            let parts: Vec<String> = tables
-                .iter()
-                .filter(|t| codes.contains(&t.code))
-                .map(|t| (t.code, pick(t)))
-                .filter(|(_, s)| !s.is_empty())
-                // English words are ASCII: an ASCII word boundary means the same for them, and
-                // unlike a Unicode one it lets the regex crate's DFA read non-ASCII text too.
-                .map(|(code, s)| if code == "en" { ascii_words(&s.replace(r"\b", r"(?-u:\b)")) } else { s.to_owned() })
-                .map(|s| format!("(?:{s})"))
-                .collect();
+            let parts: Vec<String> =
+                tables
+                    .iter()
+                    .filter(|t| codes.contains(&t.code))
+                    .map(|t| (t.code, pick(t)))
+                    .filter(|(_, s)| !s.is_empty())
+                    // English words are ASCII: an ASCII word boundary means the same for them, and
+                    // unlike a Unicode one it lets the regex crate's DFA read non-ASCII text too.
+                    .map(|(code, s)| {
+                        if code == "en" { ascii_words(&s.replace(r"\b", r"(?-u:\b)")) } else { s.to_owned() }
+                    })
+                    .map(|s| format!("(?:{s})"))
+                    .collect();
             // A family no language fills matches nothing (an empty pattern would match everywhere).
             if parts.is_empty() { r"[^\s\S]".to_owned() } else { parts.join("|") }
         };
@@ -371,7 +374,7 @@ impl Signals {
                 let patterns = picks
                     .iter()
                     .map(|&(family, pick)| {
-                        Regex::new(&union(codes, pick)).ok().map(|regex| Pattern { family, regex })
+                        Spot::new(&union(codes, pick)).map(|regex| Pattern { family, regex })
                     })
                     .collect::<Option<Vec<_>>>()?;
                 Some(Group { patterns, script })
@@ -400,14 +403,14 @@ impl Signals {
     /// when the families that can occur anywhere do not make an attack together, no sentence or
     /// pair of sentences can, and the view is clean without a single family searched.
     pub(super) fn find(&self, view: &str) -> Option<&'static str> {
-        self.find_among(view, &self.gate.live(view))
+        self.find_among(view, &self.gate.hits(view))
     }
 
     /// [`find`](Self::find) with every family searched, for the gate's tests.
     #[cfg(test)]
     pub(super) fn find_ungated(&self, view: &str) -> Option<&'static str> {
         let all = self.groups.iter().map(|g| g.patterns.len()).sum();
-        self.find_among(view, &vec![true; all])
+        self.find_among(view, &Hits::anywhere(all))
     }
 
     /// How many family patterns the gate always lets through, and how many it holds.
@@ -416,27 +419,35 @@ impl Signals {
         (self.gate.ungated(), self.groups.iter().map(|g| g.patterns.len()).sum())
     }
 
-    /// [`find`](Self::find) over the `live` patterns only.
-    fn find_among(&self, view: &str, live: &[bool]) -> Option<&'static str> {
-        let mut searched: Vec<&Pattern> = Vec::new();
-        let mut flags = live.iter();
+    /// [`find`](Self::find), each pattern searched where `hits` says it can match.
+    fn find_among(&self, view: &str, hits: &Hits) -> Option<&'static str> {
+        let mut searched: Vec<(&Pattern, &Reach)> = Vec::new();
+        let mut index = 0;
         for group in &self.groups {
-            let flags = flags.by_ref().take(group.patterns.len());
+            let first = index;
+            index += group.patterns.len();
             // Cheap before dear: the gate's verdict, then the script of the group.
-            let live: Vec<&Pattern> =
-                group.patterns.iter().zip(flags).filter(|(_, live)| **live).map(|(p, _)| p).collect();
+            let live: Vec<(&Pattern, &Reach)> = group
+                .patterns
+                .iter()
+                .zip(first..)
+                .map(|(pattern, at)| (pattern, hits.reach(at)))
+                .filter(|(_, reach)| reach.live())
+                .collect();
             if !live.is_empty() && group.script.is_none_or(|script| view.chars().any(script)) {
                 searched.extend(live);
             }
         }
-        let possible = searched.iter().fold(0u16, |mask, pattern| mask | pattern.family as u16);
+        let possible = searched.iter().fold(0u16, |mask, (pattern, _)| mask | pattern.family as u16);
         attack(possible)?;
         // Sentence starts, ascending; a match belongs to the sentence it starts in.
         let mut starts = vec![0];
         starts.extend(self.sentence_end.find_iter(view).map(|end| end.end()));
         let mut masks = vec![0u16; starts.len()];
-        for pattern in searched {
-            for found in pattern.regex.find_iter(view) {
+        for (pattern, reach) in searched {
+            let mut at = 0;
+            while let Some(found) = pattern.regex.find_from(view, reach, at) {
+                at = found.end().max(found.start() + 1);
                 if self.disarmed(pattern.family, view, found.start(), found.end()) {
                     continue;
                 }

@@ -85,7 +85,11 @@ fn more_signals_never_make_an_attack_harmless() {
         }
         attacks += 1;
         for more in 0..all {
-            assert!(signals::attack_of(mask | more).is_some(), "{mask:#b} is an attack, {:#b} is not", mask | more);
+            assert!(
+                signals::attack_of(mask | more).is_some(),
+                "{mask:#b} is an attack, {:#b} is not",
+                mask | more
+            );
         }
     }
     assert!(attacks > 0 && attacks < all, "{attacks} of {all} sets are attacks");

@@ -1,16 +1,17 @@
 //! Recall in SQLite: one FTS5 row per message, written by the first search that needs it, and searches that cannot carry FTS5 syntax.
 //!
-//! A message is indexed when a search first reaches below it: the search
-//! then indexes every message of its conversation below its mark that is not
-//! indexed yet, in one write transaction, before it looks anything up. An
-//! append writes nothing to the index, so a program that never searches
-//! pays nothing for recall, and one that searches at every load indexes the
-//! messages that left the window since the last load, in one batch: FTS5
-//! pays a fixed price per transaction on top of its price per term, and
-//! indexing at the append, four messages at a time, made the replay
-//! benchmark's appends four times slower (see `docs/architecture.md`).
-//! Either way a search sees every message below its mark, as with the
-//! other stores.
+//! A message is indexed by a search that reaches below it: the first search
+//! of a conversation indexes every message below its mark, and a later one,
+//! once more than [`CATCH_UP_AFTER`] messages below its mark are not indexed
+//! yet, indexes them all in one write transaction before it looks anything
+//! up. Until then the few messages above the index are read and matched as
+//! they are (from the cache of cut messages), so most loads write nothing.
+//! An append writes nothing to the index, so a program that never searches
+//! pays nothing for recall: FTS5 pays a fixed price per transaction on top
+//! of its price per term, and indexing at the append, four messages at a
+//! time, made the replay benchmark's appends four times slower (see
+//! `docs/architecture.md`). Either way a search sees every message below its
+//! mark, as with the other stores.
 //!
 //! The index is `recall`, a contentless FTS5 table: it keeps the index of
 //! each message's search terms and nothing else, since the text is already
@@ -48,7 +49,8 @@ use std::sync::{Arc, MutexGuard, PoisonError};
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 use tidemark_core::recall::{
-    Passage, PassageText, RARE_MESSAGES, RecallQuery, candidate_messages, index_terms, passages, rank_borrowed,
+    Passage, PassageText, RARE_MESSAGES, RecallQuery, candidate_messages, index_terms, passages,
+    rank_borrowed,
 };
 use tidemark_core::store::sql::DataError;
 use tidemark_core::{ConversationId, Message, Role, Seq, StoreError};
@@ -83,6 +85,11 @@ const DATA_VERSION: &str = "PRAGMA data_version";
 /// How many answers [`Holders`] keeps: a few hundred bytes each.
 const HELD_TERMS: usize = 16_384;
 
+/// How many messages may wait below a search's mark before the search indexes them: up to this
+/// many, they are read and matched as they are (they are few, and cut messages are cached), which
+/// spares a write transaction and an FTS5 flush at nearly every load.
+const CATCH_UP_AFTER: i64 = 16;
+
 /// How many bytes of cut messages [`Holders`] keeps (texts and terms).
 const CUT_BYTES: u64 = 16 << 20;
 
@@ -91,11 +98,25 @@ const CUT_BYTES: u64 = 16 << 20;
 struct Cut {
     role: Role,
     passages: Vec<PassageText>,
+    /// The distinct terms of all its passages, sorted: the terms its index row would hold.
+    terms: Vec<Box<str>>,
 }
 
 impl Cut {
     fn new(message: &Message) -> Self {
-        Self { role: message.role, passages: passages(message) }
+        let passages = passages(message);
+        let mut terms: Vec<Box<str>> = passages
+            .iter()
+            .flat_map(|passage| passage.terms.iter().map(|term| Box::from(term.as_str())))
+            .collect();
+        terms.sort_unstable();
+        terms.dedup();
+        Self { role: message.role, passages, terms }
+    }
+
+    /// Whether the message holds `term`, as its index row would say.
+    fn holds(&self, term: &str) -> bool {
+        self.terms.binary_search_by(|probe| (**probe).cmp(term)).is_ok()
     }
 
     /// About how many bytes it holds.
@@ -103,7 +124,9 @@ impl Cut {
         let bytes: usize = self
             .passages
             .iter()
-            .map(|passage| passage.text.len() + passage.terms.iter().map(|term| term.len() + 24).sum::<usize>())
+            .map(|passage| {
+                passage.text.len() + passage.terms.iter().map(|term| term.len() + 24).sum::<usize>()
+            })
             .sum();
         bytes as u64 + 64
     }
@@ -316,7 +339,7 @@ pub(super) fn search(
     // Only numbers below both the mark and the next one can be stored.
     let upto = query.below.min(counts.next_seq);
     let needed = i64::try_from(upto.0).map_or(SPAN, |upto| upto.min(SPAN));
-    if mark(connection, id)?.is_none_or(|mark| mark.indexed < needed) {
+    if mark(connection, id)?.is_none_or(|mark| needed - mark.indexed > CATCH_UP_AFTER) {
         let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let (key, indexed) = catch_up(&transaction, caches, conversation, upto.0)?;
         transaction.commit()?;
@@ -328,6 +351,14 @@ pub(super) fn search(
     // Read inside the snapshot: any commit by another connection before it, even one between the catch-up and this transaction, empties the entries.
     let version: i64 = transaction.prepare_cached(DATA_VERSION)?.query_row([], |row| row.get(0))?;
     let end = key.saturating_mul(SPAN).saturating_add(SPAN);
+    // The index answers below `bound`; the few messages above it, not indexed yet, are read as they are.
+    let bound = needed.min(indexed);
+    held(caches).sync(version);
+    let tail = if needed > indexed {
+        read_tail(&transaction, caches, conversation, key, indexed, needed)?
+    } else {
+        Vec::new()
+    };
     let mut found = Vec::with_capacity(wanted.len());
     {
         let mut holders = held(caches);
@@ -335,24 +366,37 @@ pub(super) fn search(
         let mut select = transaction.prepare_cached(SEARCH)?;
         let limit = i64::try_from(RARE_MESSAGES + 1).unwrap_or(i64::MAX);
         for term in &wanted {
-            if let Some(seqs) = holders.lookup(key, term, needed) {
+            // The tail is newer than every indexed message: its holders come first.
+            let mut seqs: Vec<Seq> =
+                tail.iter().filter(|(_, cut)| cut.holds(term)).map(|(seq, _)| *seq).collect();
+            if seqs.len() > RARE_MESSAGES {
+                seqs.truncate(RARE_MESSAGES + 1);
                 found.push(seqs);
                 continue;
             }
-            let mut seqs = Vec::new();
+            if let Some(older) = holders.lookup(key, term, bound) {
+                seqs.extend(older);
+                seqs.truncate(RARE_MESSAGES + 1);
+                found.push(seqs);
+                continue;
+            }
+            let mut older = Vec::new();
             if let Some(phrase) = phrase(term) {
-                // Messages below `needed` are the rows from `end - needed` up; ascending ids are newest first.
-                let mut rows = select.query(params![phrase, end.saturating_sub(needed), end, limit])?;
+                // Messages below `bound` are the rows from `end - bound` up; ascending ids are newest first.
+                let mut rows = select.query(params![phrase, end.saturating_sub(bound), end, limit])?;
                 while let Some(row) = rows.next()? {
                     let id: i64 = row.get(0)?;
                     let seq = end - 1 - id;
-                    seqs.push(Seq(u64::try_from(seq).map_err(|_| DataError::Exhausted { column: "rowid" })?));
+                    older
+                        .push(Seq(u64::try_from(seq).map_err(|_| DataError::Exhausted { column: "rowid" })?));
                 }
             }
             // An answer over every indexed message is what an entry holds.
-            if needed == indexed {
-                holders.entries.insert((key, Box::from(term.as_str())), seqs.clone());
+            if bound == indexed {
+                holders.entries.insert((key, Box::from(term.as_str())), older.clone());
             }
+            seqs.extend(older);
+            seqs.truncate(RARE_MESSAGES + 1);
             found.push(seqs);
         }
     }
@@ -382,6 +426,42 @@ pub(super) fn search(
         query,
         cuts.iter().flat_map(|(seq, cut)| cut.passages.iter().map(move |passage| (*seq, cut.role, passage))),
     ))
+}
+
+/// The messages of `conversation` from `from` up to `upto` (not indexed yet), cut, newest first.
+///
+/// They come from the cache of cut messages when they are there, and go into it otherwise. A
+/// message that does not decode is left out, as the catch-up leaves it out of the index.
+fn read_tail(
+    transaction: &Transaction<'_>,
+    caches: &Caches,
+    conversation: &ConversationId,
+    key: i64,
+    from: i64,
+    upto: i64,
+) -> Result<Vec<(Seq, Arc<Cut>)>, Fail> {
+    let mut tail = Vec::new();
+    let mut select = transaction.prepare_cached(SELECT_NEWEST_FIRST)?;
+    let mut rows = select.query(params![conversation.as_str(), from, upto])?;
+    loop {
+        let stored = match next_message(&mut rows, caches, conversation) {
+            Ok(Some(stored)) => stored,
+            Ok(None) => break,
+            Err(Fail::Store(StoreError::Corrupt { .. })) => continue,
+            Err(fail) => return Err(fail),
+        };
+        let mut holders = held(caches);
+        let cut = match holders.cut.get(&(key, stored.seq.0)).cloned() {
+            Some(cut) => cut,
+            None => {
+                let cut = Arc::new(Cut::new(&stored.message));
+                holders.cut.insert((key, stored.seq.0), Arc::clone(&cut));
+                cut
+            }
+        };
+        tail.push((stored.seq, cut));
+    }
+    Ok(tail)
 }
 
 fn mark(connection: &Connection, conversation: &str) -> Result<Option<Mark>, Fail> {

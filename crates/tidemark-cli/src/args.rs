@@ -184,6 +184,8 @@ pub(crate) enum SummarizerChoice {
     Template,
     /// An OpenAI-compatible model configured by OPENAI_BASE_URL, OPENAI_API_KEY and TIDEMARK_MODEL.
     Openai,
+    /// An Anthropic model over the Messages API, configured by ANTHROPIC_API_KEY, ANTHROPIC_MODEL and ANTHROPIC_BASE_URL.
+    Anthropic,
     /// No summary: evicted messages are only dropped from the prompt (load and replay).
     None,
 }

@@ -15,7 +15,7 @@ use tidemark_memory::{
 };
 
 use crate::store::AnyStore;
-use tidemark_providers::{OpenAiConfig, OpenAiModel};
+use tidemark_providers::{AnthropicConfig, AnthropicModel, OpenAiConfig, OpenAiModel};
 
 use crate::args::{CounterChoice, SummarizerChoice, Window};
 use crate::error::CliError;
@@ -80,11 +80,19 @@ pub(crate) fn openai() -> Result<OpenAiModel, CliError> {
     OpenAiModel::new(config).map_err(|error| CliError::runtime("setting up the OpenAI client", error))
 }
 
+/// The Anthropic model configured by the environment.
+pub(crate) fn anthropic() -> Result<AnthropicModel, CliError> {
+    let config = AnthropicConfig::from_env()
+        .map_err(|error| CliError::input(format!("--summarizer anthropic: {error}")))?;
+    AnthropicModel::new(config).map_err(|error| CliError::runtime("setting up the Anthropic client", error))
+}
+
 /// The compactor behind a rolling summary, or none.
 pub(crate) fn compactor(choice: SummarizerChoice) -> Result<Option<BoxCompactor>, CliError> {
     Ok(match choice {
         SummarizerChoice::Template => Some(Box::new(TemplateCompactor::new())),
         SummarizerChoice::Openai => Some(Box::new(LlmCompactor::new(openai()?))),
+        SummarizerChoice::Anthropic => Some(Box::new(LlmCompactor::new(anthropic()?))),
         SummarizerChoice::None => None,
     })
 }
@@ -93,6 +101,7 @@ pub(crate) fn compactor(choice: SummarizerChoice) -> Result<Option<BoxCompactor>
 pub(crate) fn model(choice: SummarizerChoice) -> Result<BoxModel, CliError> {
     Ok(match choice {
         SummarizerChoice::Openai => Box::new(openai()?),
+        SummarizerChoice::Anthropic => Box::new(anthropic()?),
         SummarizerChoice::Template | SummarizerChoice::None => Box::new(Extract),
     })
 }

@@ -461,3 +461,51 @@ fn facts_consolidate_and_roll_back_from_the_shell() {
     let bad = tidemark(&["facts", "consolidate", "--threshold", "1.5"], None, Some(&store));
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// Environment variables as name and value.
+type Env<'a> = &'a [(&'a str, &'a str)];
+
+/// Runs `args` on one user message with the summarizers' environment replaced by `env`.
+fn with_model_env(args: &[&str], env: Env<'_>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tidemark"));
+    command.args(args).env_remove("TIDEMARK_STORE");
+    for name in [
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_MODEL",
+        "ANTHROPIC_BASE_URL",
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "TIDEMARK_MODEL",
+    ] {
+        command.env_remove(name);
+    }
+    command.envs(env.iter().copied());
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    if let Some(mut input) = child.stdin.take() {
+        let _ = input.write_all(br#"{"role":"user","content":"hi"}"#);
+    }
+    child.wait_with_output().expect("the binary finishes")
+}
+
+#[test]
+fn a_model_summarizer_without_its_settings_is_refused_with_status_2() {
+    let cases: [(&str, Env<'_>, &str); 4] = [
+        ("anthropic", &[], "ANTHROPIC_MODEL"),
+        ("anthropic", &[("ANTHROPIC_MODEL", "claude-haiku-4-5")], "ANTHROPIC_API_KEY"),
+        ("anthropic", &[("ANTHROPIC_MODEL", "m"), ("ANTHROPIC_BASE_URL", "nope")], "base url"),
+        ("openai", &[("TIDEMARK_MODEL", "gpt-4o-mini")], "OPENAI_API_KEY"),
+    ];
+    for (summarizer, env, expected) in cases {
+        let args = ["compact", "--budget", "100", "--strategy", "summarize", "--summarizer", summarizer];
+        let output = with_model_env(&args, env);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{summarizer} {env:?}: {stderr}");
+        assert!(stderr.contains(&format!("--summarizer {summarizer}")), "{stderr}");
+        assert!(stderr.contains(expected), "{summarizer} {env:?}: expected {expected:?} in {stderr}");
+    }
+}

@@ -1,9 +1,9 @@
 //! [`OpenAiConfig`]: where the model is, who we are, and how patient to be.
 
 use std::fmt;
-use std::time::Duration;
 
 use crate::error::ConfigError;
+use crate::http::{Patience, endpoint, patience_setters};
 
 /// OpenAI's own endpoint, used when no base URL is given.
 pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
@@ -62,12 +62,7 @@ pub struct OpenAiConfig {
     endpoint: String,
     api_key: Option<Secret>,
     model: String,
-    pub(crate) connect_timeout: Duration,
-    pub(crate) request_timeout: Duration,
-    pub(crate) max_attempts: u32,
-    pub(crate) backoff_base: Duration,
-    pub(crate) backoff_max: Duration,
-    pub(crate) max_retry_after: Duration,
+    pub(crate) patience: Patience,
 }
 
 impl OpenAiConfig {
@@ -82,15 +77,10 @@ impl OpenAiConfig {
             return Err(ConfigError::EmptyModel);
         }
         Ok(Self {
-            endpoint: endpoint(base_url)?,
+            endpoint: endpoint(base_url, "/chat/completions")?,
             api_key: None,
             model,
-            connect_timeout: Duration::from_secs(10),
-            request_timeout: Duration::from_secs(120),
-            max_attempts: 4,
-            backoff_base: Duration::from_millis(500),
-            backoff_max: Duration::from_secs(20),
-            max_retry_after: Duration::from_secs(60),
+            patience: Patience::default(),
         })
     }
 
@@ -134,41 +124,7 @@ impl OpenAiConfig {
         self
     }
 
-    /// The same settings with a time limit on connecting.
-    #[must_use]
-    pub fn with_connect_timeout(mut self, limit: Duration) -> Self {
-        self.connect_timeout = limit;
-        self
-    }
-
-    /// The same settings with a time limit on a whole request, answer included.
-    #[must_use]
-    pub fn with_request_timeout(mut self, limit: Duration) -> Self {
-        self.request_timeout = limit;
-        self
-    }
-
-    /// The same settings making at most `attempts` requests per call (at least one).
-    #[must_use]
-    pub fn with_max_attempts(mut self, attempts: u32) -> Self {
-        self.max_attempts = attempts.max(1);
-        self
-    }
-
-    /// The same settings with another exponential backoff: `base` doubled per attempt, at most `max`, with full jitter.
-    #[must_use]
-    pub fn with_backoff(mut self, base: Duration, max: Duration) -> Self {
-        self.backoff_base = base;
-        self.backoff_max = max.max(base);
-        self
-    }
-
-    /// The same settings honouring a server's `Retry-After` up to `cap`.
-    #[must_use]
-    pub fn with_max_retry_after(mut self, cap: Duration) -> Self {
-        self.max_retry_after = cap;
-        self
-    }
+    patience_setters!();
 
     /// The URL requests are posted to.
     pub fn endpoint(&self) -> &str {
@@ -186,39 +142,9 @@ impl OpenAiConfig {
     }
 }
 
-/// The chat-completions URL for `base` (see the type's docs).
-fn endpoint(base: &str) -> Result<String, ConfigError> {
-    let invalid = || ConfigError::BaseUrl { url: base.to_owned() };
-    let url = reqwest::Url::parse(base.trim()).map_err(|_| invalid())?;
-    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
-        return Err(invalid());
-    }
-    let mut text = url.as_str().trim_end_matches('/').to_owned();
-    if !text.ends_with("/v1") {
-        text.push_str("/v1");
-    }
-    text.push_str("/chat/completions");
-    Ok(text)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn base_urls_are_normalised() {
-        let check = |base: &str, expected: &str| {
-            assert_eq!(endpoint(base).ok().as_deref(), Some(expected), "{base}");
-        };
-        for base in ["http://h:8080", "http://h:8080/", "http://h:8080/v1", "http://h:8080/v1/"] {
-            check(base, "http://h:8080/v1/chat/completions");
-        }
-        check("https://proxy.example/openai/v1", "https://proxy.example/openai/v1/chat/completions");
-        check("https://proxy.example/openai", "https://proxy.example/openai/v1/chat/completions");
-        for bad in ["", "not a url", "ftp://h/v1", "file:///tmp"] {
-            assert!(matches!(endpoint(bad), Err(ConfigError::BaseUrl { url }) if url == bad), "{bad}");
-        }
-    }
 
     fn lookup<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
         move |name| pairs.iter().find(|(key, _)| *key == name).map(|(_, value)| (*value).to_owned())

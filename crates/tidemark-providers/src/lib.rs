@@ -1,10 +1,13 @@
-//! An OpenAI-compatible [`CompletionModel`](tidemark_core::CompletionModel) over HTTP, and the conversion between tidemark messages and OpenAI's chat format.
+//! [`CompletionModel`](tidemark_core::CompletionModel)s over HTTP for OpenAI-compatible servers and for Anthropic, and the conversion between tidemark messages and OpenAI's chat format.
 //!
 //! - [`OpenAiModel`] speaks `POST /v1/chat/completions` to OpenAI and to the
 //!   servers that copy its API (vLLM, llama.cpp, Ollama, LiteLLM, …), with
 //!   timeouts, retries with backoff and jitter, `Retry-After`, and a typed error
 //!   for every way a call can fail.
 //! - [`OpenAiConfig`] holds the settings, from code or from the environment.
+//! - [`AnthropicModel`] speaks Anthropic's Messages API, `POST /v1/messages`,
+//!   with the same retries and typed errors; [`AnthropicConfig`] holds its
+//!   settings (`ANTHROPIC_API_KEY`, `ANTHROPIC_MODEL`, `ANTHROPIC_BASE_URL`).
 //! - [`wire`] converts histories both ways; the command-line tool reads and
 //!   writes transcripts with it.
 //!
@@ -18,13 +21,30 @@
 //! println!("{}", answer.text);
 //! # Ok(()) }
 //! ```
+//!
+//! The Anthropic model is used the same way; system messages become the
+//! request's `system` field:
+//!
+//! ```no_run
+//! use tidemark_core::{CompletionModel, CompletionRequest, Message};
+//! use tidemark_providers::AnthropicModel;
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let model = AnthropicModel::from_env()?;
+//! let request = CompletionRequest::new(vec![Message::system("Answer in one word."), Message::user("Say hi.")]);
+//! println!("{}", model.complete(request).await?.text);
+//! # Ok(()) }
+//! ```
 
+mod anthropic;
 mod config;
 mod error;
+mod http;
 mod model;
 pub mod overflow;
 pub mod wire;
 
+pub use anthropic::{ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, AnthropicConfig, AnthropicModel};
 pub use config::{OPENAI_BASE_URL, OpenAiConfig, Secret};
 pub use error::ConfigError;
 pub use model::{OpenAiModel, Sleep};

@@ -10,7 +10,11 @@ use tidemark_core::{
 };
 use tidemark_providers::{OpenAiConfig, OpenAiModel, Sleep};
 use wiremock::matchers::{header, method, path};
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+mod support;
+
+use support::{received, recording_sleep, serving};
 
 fn answer(text: &str) -> ResponseTemplate {
     ResponseTemplate::new(200).set_body_json(json!({
@@ -21,12 +25,7 @@ fn answer(text: &str) -> ResponseTemplate {
 
 /// A model pointed at `server`, whose waits are recorded instead of slept.
 fn recorded_model(server: &MockServer, attempts: u32) -> (OpenAiModel, Arc<Mutex<Vec<Duration>>>) {
-    let waits = Arc::new(Mutex::new(Vec::new()));
-    let recorded = Arc::clone(&waits);
-    let sleep: Sleep = Arc::new(move |wait| {
-        recorded.lock().expect("not poisoned").push(wait);
-        Box::pin(async {})
-    });
+    let (sleep, waits) = recording_sleep();
     let config = OpenAiConfig::new(&server.uri(), "test-model")
         .expect("valid")
         .with_api_key("sk-test-key")
@@ -37,10 +36,6 @@ fn recorded_model(server: &MockServer, attempts: u32) -> (OpenAiModel, Arc<Mutex
 
 fn request() -> CompletionRequest {
     CompletionRequest::new(vec![Message::user("Summarize.")]).with_max_tokens(64)
-}
-
-async fn received(server: &MockServer) -> usize {
-    server.received_requests().await.map_or(0, |requests| requests.len())
 }
 
 #[tokio::test]
@@ -56,22 +51,6 @@ async fn a_success_returns_text_reason_and_usage() {
     assert_eq!(completion.text, "Done.");
     assert_eq!(completion.finish_reason, FinishReason::Stop);
     assert_eq!(completion.usage, Usage::new(12, 3));
-}
-
-/// Answers with the given responses in order, the last one for ever.
-struct Sequence(Mutex<Vec<ResponseTemplate>>);
-
-impl Respond for Sequence {
-    fn respond(&self, _: &Request) -> ResponseTemplate {
-        let mut left = self.0.lock().expect("not poisoned");
-        if left.len() > 1 { left.remove(0) } else { left[0].clone() }
-    }
-}
-
-async fn serving(responses: Vec<ResponseTemplate>) -> MockServer {
-    let server = MockServer::start().await;
-    Mock::given(method("POST")).respond_with(Sequence(Mutex::new(responses))).mount(&server).await;
-    server
 }
 
 #[tokio::test]

@@ -1,0 +1,49 @@
+//! The security scan on its fifth blind batch (`tests/data/scan/batch5/`):
+//! 180 malicious texts (English injections in nine new families, ten other
+//! languages, role markers) and 180 benign near misses.
+//!
+//! Written blind and by hand on 2026-11-24 by someone who read neither the
+//! scan nor any corpus, with families chosen away from those of batch 4.
+//! [`FIRST_CONTACT`] keeps what the scan caught as the batch came; nothing
+//! has been changed after reading it yet, so [`FLOORS`] are the same figures.
+//! The held-out split stays untouched (`tests/scan_heldout.rs`).
+
+mod scan_split;
+
+use scan_split::Batch;
+
+const MALICIOUS: &str = include_str!("data/scan/batch5/malicious.jsonl");
+const BENIGN: &str = include_str!("data/scan/batch5/benign.jsonl");
+
+/// What the scan caught on first contact with this batch, before any change made after reading
+/// it: caught and total per category, and benign flagged of all.
+const FIRST_CONTACT: &[(&str, usize, usize)] =
+    &[("injection", 22, 90), ("multilingual", 16, 60), ("role_markers", 23, 30)];
+/// Benign samples flagged on first contact, of 180.
+const FIRST_CONTACT_FLAGGED: usize = 5;
+
+/// The samples each category catches now: none may be lost.
+const FLOORS: &[(&str, usize)] = &[("injection", 22), ("multilingual", 16), ("role_markers", 23)];
+/// The most benign samples that may be flagged: never more than on first contact.
+const MAX_FLAGGED: usize = 5;
+
+const BATCH: Batch = Batch {
+    name: "batch 5",
+    malicious: MALICIOUS,
+    benign: BENIGN,
+    min_samples: 180,
+    first_contact: FIRST_CONTACT,
+    first_flagged: FIRST_CONTACT_FLAGGED,
+    floors: FLOORS,
+    max_flagged: MAX_FLAGGED,
+};
+
+#[test]
+fn the_batch_is_large_and_well_formed() {
+    BATCH.check_well_formed();
+}
+
+#[test]
+fn batch_rates_hold_their_floors() {
+    BATCH.check_rates();
+}

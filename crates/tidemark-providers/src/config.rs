@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::error::ConfigError;
-use crate::http::{Patience, endpoint, patience_setters};
+use crate::http::{Patience, Variables, endpoint, from_variables, patience_setters};
 
 /// OpenAI's own endpoint, used when no base URL is given.
 pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
@@ -99,21 +99,16 @@ impl OpenAiConfig {
     ///
     /// A [`ConfigError`] naming the variable that is missing or invalid.
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
-        let present = |name: &str| lookup(name).filter(|value| !value.trim().is_empty());
-        let base = present("OPENAI_BASE_URL").unwrap_or_else(|| OPENAI_BASE_URL.to_owned());
-        let model = present("TIDEMARK_MODEL")
-            .ok_or(ConfigError::Missing { name: "TIDEMARK_MODEL", why: "it names the model to call" })?;
-        let mut config = Self::new(&base, model)?;
-        match present("OPENAI_API_KEY") {
-            Some(key) => config.api_key = Some(Secret::new(key)),
-            None if config.endpoint.starts_with("https://api.openai.com/") => {
-                return Err(ConfigError::Missing {
-                    name: "OPENAI_API_KEY",
-                    why: "OpenAI's endpoint needs an API key",
-                });
-            }
-            None => {}
-        }
+        let names = Variables {
+            base: "OPENAI_BASE_URL",
+            model: "TIDEMARK_MODEL",
+            key: "OPENAI_API_KEY",
+            default_base: OPENAI_BASE_URL,
+            own_endpoint: "https://api.openai.com/",
+            why_key: "OpenAI's endpoint needs an API key",
+        };
+        let (mut config, key) = from_variables(lookup, &names, Self::new, |config: &Self| &config.endpoint)?;
+        config.api_key = key.map(Secret::new);
         Ok(config)
     }
 

@@ -105,6 +105,41 @@ pub(crate) fn tokio_sleep() -> Sleep {
     Arc::new(|duration| Box::pin(tokio::time::sleep(duration)))
 }
 
+/// A provider's environment variables: where to find the base URL, the model and the key.
+pub(crate) struct Variables {
+    pub(crate) base: &'static str,
+    pub(crate) model: &'static str,
+    pub(crate) key: &'static str,
+    /// The base URL when `base` is unset.
+    pub(crate) default_base: &'static str,
+    /// The start of the provider's own endpoint, which refuses calls without a key.
+    pub(crate) own_endpoint: &'static str,
+    /// Why the key is required there, for the error.
+    pub(crate) why_key: &'static str,
+}
+
+/// Settings built by `build` from the base URL and model in `lookup`, and the key, if any.
+///
+/// Blank values count as unset. The key is required only when the endpoint is the provider's
+/// own: a gateway on another host may hold the key itself.
+pub(crate) fn from_variables<C>(
+    lookup: impl Fn(&str) -> Option<String>,
+    names: &Variables,
+    build: impl FnOnce(&str, String) -> Result<C, ConfigError>,
+    endpoint_of: impl FnOnce(&C) -> &str,
+) -> Result<(C, Option<String>), ConfigError> {
+    let present = |name: &str| lookup(name).filter(|value| !value.trim().is_empty());
+    let base = present(names.base).unwrap_or_else(|| names.default_base.to_owned());
+    let model = present(names.model)
+        .ok_or(ConfigError::Missing { name: names.model, why: "it names the model to call" })?;
+    let config = build(&base, model)?;
+    let key = present(names.key);
+    if key.is_none() && endpoint_of(&config).starts_with(names.own_endpoint) {
+        return Err(ConfigError::Missing { name: names.key, why: names.why_key });
+    }
+    Ok((config, key))
+}
+
 /// The URL of `path` (such as `/chat/completions`) under `base`, which may be given with or without a trailing `/v1` or slash.
 pub(crate) fn endpoint(base: &str, path: &str) -> Result<String, ConfigError> {
     let invalid = || ConfigError::BaseUrl { url: base.to_owned() };

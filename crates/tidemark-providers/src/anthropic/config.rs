@@ -2,7 +2,7 @@
 
 use crate::config::Secret;
 use crate::error::ConfigError;
-use crate::http::{Patience, endpoint, patience_setters};
+use crate::http::{Patience, Variables, endpoint, from_variables, patience_setters};
 
 /// Anthropic's own endpoint, used when no base URL is given.
 pub const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
@@ -87,22 +87,16 @@ impl AnthropicConfig {
     ///
     /// A [`ConfigError`] naming the variable that is missing or invalid.
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
-        let present = |name: &str| lookup(name).filter(|value| !value.trim().is_empty());
-        let base = present("ANTHROPIC_BASE_URL").unwrap_or_else(|| ANTHROPIC_BASE_URL.to_owned());
-        let model = present("ANTHROPIC_MODEL")
-            .ok_or(ConfigError::Missing { name: "ANTHROPIC_MODEL", why: "it names the model to call" })?;
-        let mut config = Self::new(&base, model)?;
-        match present("ANTHROPIC_API_KEY") {
-            Some(key) => config.api_key = Some(Secret::new(key)),
-            // A gateway on another host may hold the key itself.
-            None if config.endpoint.starts_with("https://api.anthropic.com/") => {
-                return Err(ConfigError::Missing {
-                    name: "ANTHROPIC_API_KEY",
-                    why: "Anthropic's endpoint needs an API key",
-                });
-            }
-            None => {}
-        }
+        let names = Variables {
+            base: "ANTHROPIC_BASE_URL",
+            model: "ANTHROPIC_MODEL",
+            key: "ANTHROPIC_API_KEY",
+            default_base: ANTHROPIC_BASE_URL,
+            own_endpoint: "https://api.anthropic.com/",
+            why_key: "Anthropic's endpoint needs an API key",
+        };
+        let (mut config, key) = from_variables(lookup, &names, Self::new, |config: &Self| &config.endpoint)?;
+        config.api_key = key.map(Secret::new);
         Ok(config)
     }
 

@@ -493,13 +493,14 @@ impl Cues {
         let send_any = union(|l| l.send)?;
         let data_any = union(|l| l.conversation)?;
         let empty_link = Regex::new(EMPTY_LINK).ok()?;
-        let sources: Vec<&str> = markers
+        let worded: Vec<&Worded> = markers
             .iter()
             .chain(cues.iter().map(|cue| &cue.pattern))
             .chain(pairs.iter().flat_map(|pair| [&pair.first, &pair.second]))
-            .map(|worded| worded.regex.as_str())
             .collect();
-        let gate = Gate::new(&sources)?;
+        let sources: Vec<&str> = worded.iter().map(|worded| worded.regex.as_str()).collect();
+        let word_starts: Vec<bool> = worded.iter().map(|worded| worded.word_start).collect();
+        let gate = Gate::with_word_starts(&sources, &word_starts)?;
         Some(Self {
             cues,
             word_char: Regex::new(r"\A\w\z").ok()?,

@@ -20,9 +20,21 @@
 //! cache, and the regex crate then falls back to an engine that read tool output at well under
 //! 1 MiB/s. The literal automaton is small and reads hundreds of MiB/s.
 
+use std::collections::HashMap;
+
 use aho_corasick::{AhoCorasick, MatchKind};
 use regex_automata::{Anchored, Input, meta};
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
+use regex_syntax::hir::{Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look, Repetition};
+
+/// Classes with more characters than this are left as they are when literals are extracted.
+const SMALL_CLASS: usize = 16;
+
+/// Inner literals shorter than this are not worth looking for.
+const MIN_INNER: usize = 3;
+
+/// Inner literal lists longer than this are not kept.
+const MAX_INNER: usize = 256;
 
 /// Above this many places for one pattern, an unanchored search from the first is cheaper than an
 /// anchored search at each.
@@ -146,42 +158,145 @@ pub(super) struct Gate {
     /// Every required literal of every gated pattern.
     literals: AhoCorasick,
     /// For each literal, the patterns it stands for.
-    owners: Vec<Vec<usize>>,
+    owners: Vec<Vec<Owner>>,
     /// Patterns searched whatever the text: no literal list could be made for them.
     always: Vec<usize>,
+    /// What each pattern needs before its first character.
+    starts: Vec<Start>,
+    /// Which patterns have literals of which every match holds one, somewhere.
+    inner: Vec<bool>,
     len: usize,
+}
+
+/// What a literal of the gate stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Owner {
+    /// A match of this pattern can start where the literal occurs.
+    Prefix(usize),
+    /// A match of this pattern holds one of its inner literals, this one among them.
+    Inner(usize),
+}
+
+/// What a pattern needs at the place a match starts, which the gate checks on the bytes around a
+/// literal before it lets the place through.
+///
+/// Only ASCII word bytes are looked at: a place next to another character is let through, and the
+/// pattern's own search decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Start {
+    /// Anything.
+    Any,
+    /// A word boundary (`\b`): not between two word characters.
+    Boundary,
+    /// No word character just before (a word start, or a check made by hand after the search).
+    AfterNonWord,
+}
+
+impl Start {
+    /// What every match of `hir` needs where it starts.
+    fn of(hir: &Hir) -> Self {
+        match hir.kind() {
+            HirKind::Look(Look::WordAscii | Look::WordUnicode) => Start::Boundary,
+            HirKind::Look(
+                Look::WordStartAscii
+                | Look::WordStartUnicode
+                | Look::WordStartHalfAscii
+                | Look::WordStartHalfUnicode,
+            ) => Start::AfterNonWord,
+            HirKind::Capture(capture) => Start::of(&capture.sub),
+            HirKind::Concat(subs) => subs.first().map_or(Start::Any, Start::of),
+            HirKind::Alternation(subs) => {
+                let mut starts = subs.iter().map(Start::of);
+                let first = starts.next().unwrap_or(Start::Any);
+                starts.fold(first, |all, one| match (all, one) {
+                    (Start::AfterNonWord, Start::AfterNonWord) => Start::AfterNonWord,
+                    (Start::Any, _) | (_, Start::Any) => Start::Any,
+                    _ => Start::Boundary,
+                })
+            }
+            _ => Start::Any,
+        }
+    }
+
+    /// Whether a match can start at byte `at` of `text`, as far as the ASCII bytes around it tell.
+    fn allows(self, text: &[u8], at: usize) -> bool {
+        let word = |byte: Option<&u8>| byte.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+        let before = at.checked_sub(1).and_then(|before| text.get(before));
+        match self {
+            Start::Any => true,
+            Start::Boundary => !(word(before) && word(text.get(at))),
+            Start::AfterNonWord => !word(before),
+        }
+    }
 }
 
 impl Gate {
     /// Builds a gate over `sources`, or `None` if one fails to parse (they compile on their own,
     /// so that cannot happen; a unit test builds every gate).
     pub(super) fn new<S: AsRef<str>>(sources: &[S]) -> Option<Self> {
+        Self::with_word_starts(sources, &[])
+    }
+
+    /// [`new`](Self::new) for patterns of which those marked in `word_starts` count only where no
+    /// word character comes before the match (a check their callers make after each search).
+    pub(super) fn with_word_starts<S: AsRef<str>>(sources: &[S], word_starts: &[bool]) -> Option<Self> {
         let mut extractor = Extractor::new();
         extractor.kind(ExtractKind::Prefix);
         let mut literals: Vec<Vec<u8>> = Vec::new();
-        let mut owners: Vec<Vec<usize>> = Vec::new();
+        let mut owners: Vec<Vec<Owner>> = Vec::new();
+        let mut known: HashMap<Vec<u8>, usize> = HashMap::new();
+        let mut add = |literal: &[u8], owner: Owner| -> Option<()> {
+            let literal = literal.to_ascii_lowercase();
+            match known.get(&literal) {
+                // Two spellings of one literal that differ only in case are one now.
+                Some(&at) => {
+                    let owned = owners.get_mut(at)?;
+                    if !owned.contains(&owner) {
+                        owned.push(owner);
+                    }
+                }
+                None => {
+                    known.insert(literal.clone(), literals.len());
+                    literals.push(literal);
+                    owners.push(vec![owner]);
+                }
+            }
+            Some(())
+        };
         let mut always = Vec::new();
+        let mut starts = Vec::with_capacity(sources.len());
+        let mut inner = vec![false; sources.len()];
         for (index, source) in sources.iter().enumerate() {
             let hir = regex_syntax::Parser::new().parse(source.as_ref()).ok()?;
-            let seq = extractor.extract(&hir);
+            starts.push(match Start::of(&hir) {
+                Start::Any if word_starts.get(index) == Some(&true) => Start::AfterNonWord,
+                start => start,
+            });
+            let hir = lower_case(&hir);
             // `None` is an infinite list; an empty literal is a prefix of every text.
-            match seq.literals() {
+            match extractor.extract(&hir).literals() {
                 Some(found) if found.iter().all(|literal| !literal.is_empty()) => {
                     for literal in found {
-                        match literals.iter().position(|known| known.as_slice() == literal.as_bytes()) {
-                            Some(at) => owners.get_mut(at)?.push(index),
-                            None => {
-                                literals.push(literal.as_bytes().to_vec());
-                                owners.push(vec![index]);
-                            }
-                        }
+                        add(literal.as_bytes(), Owner::Prefix(index))?;
                     }
                 }
                 _ => always.push(index),
             }
+            if let Some(required) = required(&hir, &extractor) {
+                for literal in &required {
+                    add(literal, Owner::Inner(index))?;
+                }
+                if let Some(slot) = inner.get_mut(index) {
+                    *slot = true;
+                }
+            }
         }
-        let literals = AhoCorasick::builder().match_kind(MatchKind::Standard).build(&literals).ok()?;
-        Some(Self { literals, owners, always, len: sources.len() })
+        let literals = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .ascii_case_insensitive(true)
+            .build(&literals)
+            .ok()?;
+        Some(Self { literals, owners, always, starts, inner, len: sources.len() })
     }
 
     /// Where each pattern can match in `text`, by index into the list the gate was built from.
@@ -192,12 +307,32 @@ impl Gate {
                 *slot = Reach::Anywhere;
             }
         }
+        let bytes = text.as_bytes();
+        let mut inner_seen = vec![false; self.len];
         for found in self.literals.find_overlapping_iter(text) {
             let owners = self.owners.get(found.pattern().as_usize()).map(Vec::as_slice).unwrap_or_default();
-            for &index in owners {
-                if let Some(slot) = reach.get_mut(index) {
-                    slot.add(found.start());
+            for &owner in owners {
+                match owner {
+                    Owner::Prefix(index) => {
+                        let start = self.starts.get(index).copied().unwrap_or(Start::Any);
+                        if let Some(slot) = reach.get_mut(index)
+                            && start.allows(bytes, found.start())
+                        {
+                            slot.add(found.start());
+                        }
+                    }
+                    Owner::Inner(index) => {
+                        if let Some(seen) = inner_seen.get_mut(index) {
+                            *seen = true;
+                        }
+                    }
                 }
+            }
+        }
+        // A pattern none of whose inner literals occurs cannot match anywhere.
+        for ((slot, needs), seen) in reach.iter_mut().zip(&self.inner).zip(&inner_seen) {
+            if *needs && !*seen {
+                *slot = Reach::Nowhere;
             }
         }
         for slot in &mut reach {
@@ -225,8 +360,10 @@ impl Gate {
                 Some(done) if !*done => *done = true,
                 _ => continue,
             }
-            for &index in self.owners.get(literal).map(Vec::as_slice).unwrap_or_default() {
-                if let Some(slot) = live.get_mut(index) {
+            for &owner in self.owners.get(literal).map(Vec::as_slice).unwrap_or_default() {
+                if let Owner::Prefix(index) = owner
+                    && let Some(slot) = live.get_mut(index)
+                {
                     *slot = true;
                 }
             }
@@ -239,6 +376,83 @@ impl Gate {
     pub(super) fn ungated(&self) -> usize {
         self.always.len()
     }
+}
+
+/// `hir` with ASCII case dropped where it can be: literals in lower case, and an upper-case ASCII
+/// letter taken out of a small class that holds its lower case too.
+///
+/// Case-insensitive patterns (`(?i)`) become classes such as `[Ii]` at every letter, and the
+/// literals of a pattern are the product of its classes: a phrase of ten letters has a thousand
+/// spellings, so the extractor cuts them down to a few letters, which occur everywhere. Without
+/// the case the literals stay whole, and the gate reads them with ASCII case ignored: every text
+/// whose start a literal of `hir` fits is still fitted, up to ASCII case, by one of these
+/// (non-ASCII case partners such as the Kelvin sign are kept as they are).
+fn lower_case(hir: &Hir) -> Hir {
+    match hir.kind() {
+        HirKind::Literal(literal) => Hir::literal(literal.0.to_ascii_lowercase()),
+        HirKind::Class(Class::Unicode(class)) => Hir::class(Class::Unicode(lower_class(class))),
+        HirKind::Repetition(repetition) => {
+            Hir::repetition(Repetition { sub: Box::new(lower_case(&repetition.sub)), ..repetition.clone() })
+        }
+        HirKind::Capture(capture) => {
+            Hir::capture(Capture { sub: Box::new(lower_case(&capture.sub)), ..capture.clone() })
+        }
+        HirKind::Concat(subs) => Hir::concat(subs.iter().map(lower_case).collect()),
+        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(lower_case).collect()),
+        HirKind::Empty | HirKind::Look(_) | HirKind::Class(Class::Bytes(_)) => hir.clone(),
+    }
+}
+
+/// Literals of which every match of `hir` holds one (not necessarily at its start), or `None` if
+/// no such list is found: the prefix literals of one required piece of it, the one whose shortest
+/// literal is longest.
+///
+/// A pattern that starts with a common word ("to", "a", a line break) and names something rarer
+/// later ("… the agent") is then searched only in texts that hold the rarer part.
+fn required(hir: &Hir, extractor: &Extractor) -> Option<Vec<Vec<u8>>> {
+    let piece = |hir: &Hir| -> Option<Vec<Vec<u8>>> {
+        let found = extractor.extract(hir);
+        let literals = found.literals()?;
+        (!literals.is_empty() && literals.iter().all(|literal| !literal.is_empty()))
+            .then(|| literals.iter().map(|literal| literal.as_bytes().to_vec()).collect())
+    };
+    let best = |lists: Vec<Vec<Vec<u8>>>| {
+        lists.into_iter().filter(|list| list.len() <= MAX_INNER).max_by_key(|list| {
+            let shortest = list.iter().map(Vec::len).min().unwrap_or(0);
+            (shortest, std::cmp::Reverse(list.len()))
+        })
+    };
+    let found = match hir.kind() {
+        HirKind::Concat(subs) => {
+            best(subs.iter().flat_map(|sub| [piece(sub), required(sub, extractor)]).flatten().collect())
+        }
+        HirKind::Capture(capture) => required(&capture.sub, extractor),
+        HirKind::Repetition(repetition) if repetition.min > 0 => required(&repetition.sub, extractor),
+        HirKind::Alternation(subs) => {
+            let lists = subs.iter().map(|sub| required(sub, extractor).or_else(|| piece(sub)));
+            lists.collect::<Option<Vec<_>>>().map(|lists| lists.concat())
+        }
+        HirKind::Literal(literal) => Some(vec![literal.0.to_vec()]),
+        _ => None,
+    }?;
+    // Too short to say much, or too many to be worth the automaton's room.
+    let shortest = found.iter().map(Vec::len).min().unwrap_or(0);
+    (shortest >= MIN_INNER && found.len() <= MAX_INNER).then_some(found)
+}
+
+/// A small class without the upper-case ASCII letters whose lower case it holds; other classes as they are.
+fn lower_class(class: &ClassUnicode) -> ClassUnicode {
+    let size: u32 =
+        class.ranges().iter().map(|range| u32::from(range.end()) - u32::from(range.start()) + 1).sum();
+    if size as usize > SMALL_CLASS {
+        return class.clone();
+    }
+    let chars: Vec<char> = class.ranges().iter().flat_map(|range| range.start()..=range.end()).collect();
+    let kept = chars
+        .iter()
+        .copied()
+        .filter(|c| !(c.is_ascii_uppercase() && chars.contains(&c.to_ascii_lowercase())));
+    ClassUnicode::new(kept.map(|c| ClassUnicodeRange::new(c, c)))
 }
 
 #[cfg(test)]
@@ -256,6 +470,7 @@ mod tests {
         r"忽略(?:之前|以前)的?指示",
         r"a[a-z]*e",
         r"\s*x+",
+        r"(?i)\bkiss (?:me|us)\b",
     ];
 
     proptest! {
@@ -268,7 +483,7 @@ mod tests {
                 prop::sample::select(vec![
                     "ignore", "IGNORE", "all", "the", "rules", "rulesx", "to", "for", "agent", "bots", "rm",
                     "-rf", "olvida", "las", "instrucciones", "忽略", "之前", "的", "指示", "ape", "axe", "x",
-                    "é", "_", "\n", " ", "xx",
+                    "é", "_", "\n", " ", "xx", "kiss", "KISS", "\u{212A}iss", "ki\u{17F}s", "me", "US",
                 ]),
                 0..30,
             ),
@@ -293,11 +508,60 @@ mod tests {
     }
 
     #[test]
+    fn case_insensitive_patterns_keep_whole_literals() {
+        let gate = Gate::new(&[r"(?i)\bdisregard (?:the|all) rules"]).expect("the gate builds");
+        // Whole phrases, whatever their case: one per branch of the pattern and per spelling with
+        // the long s (two words with an s, two branches), one inner literal, and nothing for a
+        // text that only shares its first letters. Cut by the extractor, the thousands of
+        // spellings were a few letters long.
+        assert!(gate.literals.patterns_len() <= 12, "{}", gate.literals.patterns_len());
+        assert_eq!(gate.hits("DisRegard the rules").reach(0), &Reach::At(vec![0]));
+        assert_eq!(gate.hits("a discount on regards").reach(0), &Reach::Nowhere);
+        // The Kelvin sign and the long s fold to k and s in a case-insensitive pattern: the gate still lets them through.
+        let gate = Gate::new(&[r"(?i)kiss"]).expect("the gate builds");
+        assert_eq!(gate.hits("a \u{212A}i\u{17F}s").reach(0), &Reach::At(vec![2]));
+    }
+
+    #[test]
+    fn places_inside_words_are_left_out_where_a_match_cannot_start() {
+        let gate = Gate::with_word_starts(
+            &[r"(?-u:\b)al(?-u:\b)", "ora", r"\bé", "tu"],
+            &[false, false, false, true],
+        )
+        .expect("the gate builds");
+        let text = "legal al ora tutu (tu) étude";
+        let hits = gate.hits(text);
+        assert_eq!(hits.reach(0), &Reach::At(vec![6]), "a word boundary is needed before `al`");
+        assert_eq!(hits.reach(1), &Reach::At(vec![9]), "no condition");
+        assert_eq!(hits.reach(2), &Reach::At(vec![23]), "a non-ASCII first letter is let through");
+        // The second `tu` of `tutu` follows a word character; the one after `é` is left to the search.
+        assert_eq!(hits.reach(3), &Reach::At(vec![13, 19, 25]));
+        assert_eq!(Start::of(&regex_syntax::parse(r"(?:\ba|\bb)c").expect("parses")), Start::Boundary);
+        assert_eq!(Start::of(&regex_syntax::parse(r"(?:\ba|b)c").expect("parses")), Start::Any);
+        assert_eq!(Start::of(&regex_syntax::parse(r"\b{start}a").expect("parses")), Start::AfterNonWord);
+    }
+
+    #[test]
+    fn a_pattern_without_its_inner_literal_is_not_searched() {
+        let gate = Gate::new(&[r"(?i)\b(?:to|for) (?:the )?(?:agent|assistant)s?\b", r"\n\s*system:"])
+            .expect("the gate builds");
+        assert_eq!(gate.hits("Send it to the bot for review").reach(0), &Reach::Nowhere);
+        assert_eq!(gate.hits("Send it to the bot for the AGENT").reach(0), &Reach::At(vec![19]));
+        assert_eq!(
+            gate.hits("a\n\nb\n").reach(1),
+            &Reach::Nowhere,
+            "no `system:`, no search at each line break"
+        );
+        assert_eq!(gate.hits("a\n system:").reach(1), &Reach::At(vec![1]));
+    }
+
+    #[test]
     fn many_places_become_a_search_from_the_first() {
         let gate = Gate::new(&[r"\bab\b"]).expect("the gate builds");
         let text = "xab ab ".repeat(FEW + 2);
         let hits = gate.hits(&text);
-        assert_eq!(hits.reach(0), &Reach::From(1));
+        // `ab` inside `xab` cannot start a match of `\bab`: the first place that can is 4.
+        assert_eq!(hits.reach(0), &Reach::From(4));
         let spot = Spot::new(r"\bab\b").expect("compiles");
         assert_eq!(spot.find_from(&text, hits.reach(0), 0).map(|m| m.start()), Some(4));
         assert_eq!(gate.hits("xyz").reach(0), &Reach::Nowhere);

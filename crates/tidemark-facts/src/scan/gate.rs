@@ -157,24 +157,44 @@ impl Hits {
 pub(super) struct Gate {
     /// Every required literal of every gated pattern.
     literals: AhoCorasick,
-    /// For each literal, the patterns it stands for.
+    /// For each literal, the branches it stands for.
     owners: Vec<Vec<Owner>>,
-    /// Patterns searched whatever the text: no literal list could be made for them.
-    always: Vec<usize>,
-    /// What each pattern needs before its first character.
-    starts: Vec<Start>,
-    /// Which patterns have literals of which every match holds one, somewhere.
-    inner: Vec<bool>,
+    /// The branches of every pattern (a pattern that is not an alternation is one branch).
+    branches: Vec<Branch>,
     len: usize,
+}
+
+/// One branch of a pattern's top-level alternation, gated on its own: a pattern can match where
+/// one of its branches can.
+#[derive(Clone, Copy, Debug)]
+struct Branch {
+    /// The pattern it belongs to.
+    pattern: usize,
+    /// What its matches need before their first character.
+    start: Start,
+    /// Whether it has no prefix literals: it can start anywhere.
+    always: bool,
+    /// Whether it has inner literals, one of which must occur for it to match.
+    inner: bool,
 }
 
 /// What a literal of the gate stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Owner {
-    /// A match of this pattern can start where the literal occurs.
+    /// A match of this branch can start where the literal occurs.
     Prefix(usize),
-    /// A match of this pattern holds one of its inner literals, this one among them.
-    Inner(usize),
+    /// A match of this branch holds one of its inner literals, this one among them; if the flag
+    /// is set, only an occurrence after a byte that is not an ASCII word character counts.
+    Inner(usize, bool),
+}
+
+/// The branches of `hir`'s top-level alternation (through groups), or `hir` itself.
+fn branches(hir: &Hir) -> Vec<&Hir> {
+    match hir.kind() {
+        HirKind::Capture(capture) => branches(&capture.sub),
+        HirKind::Alternation(subs) => subs.iter().flat_map(branches).collect(),
+        _ => vec![hir],
+    }
 }
 
 /// What a pattern needs at the place a match starts, which the gate checks on the bytes around a
@@ -263,32 +283,30 @@ impl Gate {
             }
             Some(())
         };
-        let mut always = Vec::new();
-        let mut starts = Vec::with_capacity(sources.len());
-        let mut inner = vec![false; sources.len()];
+        let mut parts: Vec<Branch> = Vec::new();
         for (index, source) in sources.iter().enumerate() {
-            let hir = regex_syntax::Parser::new().parse(source.as_ref()).ok()?;
-            starts.push(match Start::of(&hir) {
-                Start::Any if word_starts.get(index) == Some(&true) => Start::AfterNonWord,
-                start => start,
-            });
-            let hir = lower_case(&hir);
-            // `None` is an infinite list; an empty literal is a prefix of every text.
-            match extractor.extract(&hir).literals() {
-                Some(found) if found.iter().all(|literal| !literal.is_empty()) => {
-                    for literal in found {
-                        add(literal.as_bytes(), Owner::Prefix(index))?;
+            let hir = lower_case(&regex_syntax::Parser::new().parse(source.as_ref()).ok()?);
+            for branch in branches(&hir) {
+                let part = parts.len();
+                let start = match Start::of(branch) {
+                    Start::Any if word_starts.get(index) == Some(&true) => Start::AfterNonWord,
+                    start => start,
+                };
+                // `None` is an infinite list; an empty literal is a prefix of every text.
+                let always = match extractor.extract(branch).literals() {
+                    Some(found) if found.iter().all(|literal| !literal.is_empty()) => {
+                        for literal in found {
+                            add(literal.as_bytes(), Owner::Prefix(part))?;
+                        }
+                        false
                     }
+                    _ => true,
+                };
+                let required = required(branch, &extractor);
+                for (literal, word) in required.iter().flatten() {
+                    add(literal, Owner::Inner(part, *word))?;
                 }
-                _ => always.push(index),
-            }
-            if let Some(required) = required(&hir, &extractor) {
-                for literal in &required {
-                    add(literal, Owner::Inner(index))?;
-                }
-                if let Some(slot) = inner.get_mut(index) {
-                    *slot = true;
-                }
+                parts.push(Branch { pattern: index, start, always, inner: required.is_some() });
             }
         }
         let literals = AhoCorasick::builder()
@@ -296,43 +314,54 @@ impl Gate {
             .ascii_case_insensitive(true)
             .build(&literals)
             .ok()?;
-        Some(Self { literals, owners, always, starts, inner, len: sources.len() })
+        Some(Self { literals, owners, branches: parts, len: sources.len() })
     }
 
     /// Where each pattern can match in `text`, by index into the list the gate was built from.
     pub(super) fn hits(&self, text: &str) -> Hits {
-        let mut reach = vec![Reach::Nowhere; self.len];
-        for &index in &self.always {
-            if let Some(slot) = reach.get_mut(index) {
-                *slot = Reach::Anywhere;
-            }
-        }
         let bytes = text.as_bytes();
-        let mut inner_seen = vec![false; self.len];
+        // Which branches had an inner literal, and where prefix literals let a branch start.
+        let mut seen = vec![false; self.branches.len()];
+        let mut places: Vec<(usize, usize)> = Vec::new();
         for found in self.literals.find_overlapping_iter(text) {
             let owners = self.owners.get(found.pattern().as_usize()).map(Vec::as_slice).unwrap_or_default();
             for &owner in owners {
                 match owner {
-                    Owner::Prefix(index) => {
-                        let start = self.starts.get(index).copied().unwrap_or(Start::Any);
-                        if let Some(slot) = reach.get_mut(index)
-                            && start.allows(bytes, found.start())
-                        {
-                            slot.add(found.start());
+                    Owner::Prefix(part) => {
+                        let start = self.branches.get(part).map_or(Start::Any, |branch| branch.start);
+                        if start.allows(bytes, found.start()) {
+                            places.push((part, found.start()));
                         }
                     }
-                    Owner::Inner(index) => {
-                        if let Some(seen) = inner_seen.get_mut(index) {
+                    Owner::Inner(part, word) => {
+                        if (!word || Start::AfterNonWord.allows(bytes, found.start()))
+                            && let Some(seen) = seen.get_mut(part)
+                        {
                             *seen = true;
                         }
                     }
                 }
             }
         }
-        // A pattern none of whose inner literals occurs cannot match anywhere.
-        for ((slot, needs), seen) in reach.iter_mut().zip(&self.inner).zip(&inner_seen) {
-            if *needs && !*seen {
-                *slot = Reach::Nowhere;
+        // A branch none of whose inner literals occurs cannot match anywhere.
+        let open = |part: usize| {
+            self.branches.get(part).is_some_and(|branch| !branch.inner || seen.get(part) == Some(&true))
+        };
+        let mut reach = vec![Reach::Nowhere; self.len];
+        for (part, branch) in self.branches.iter().enumerate() {
+            if branch.always
+                && open(part)
+                && let Some(slot) = reach.get_mut(branch.pattern)
+            {
+                *slot = Reach::Anywhere;
+            }
+        }
+        for (part, at) in places {
+            if open(part)
+                && let Some(branch) = self.branches.get(part)
+                && let Some(slot) = reach.get_mut(branch.pattern)
+            {
+                slot.add(at);
             }
         }
         for slot in &mut reach {
@@ -347,34 +376,20 @@ impl Gate {
     /// Which patterns can match somewhere in `text`, by index into the list the gate was built from.
     #[cfg(test)]
     pub(super) fn live(&self, text: &str) -> Vec<bool> {
-        let mut live = vec![false; self.len];
-        for &index in &self.always {
-            if let Some(slot) = live.get_mut(index) {
-                *slot = true;
-            }
-        }
-        let mut seen = vec![false; self.owners.len()];
-        for found in self.literals.find_overlapping_iter(text) {
-            let literal = found.pattern().as_usize();
-            match seen.get_mut(literal) {
-                Some(done) if !*done => *done = true,
-                _ => continue,
-            }
-            for &owner in self.owners.get(literal).map(Vec::as_slice).unwrap_or_default() {
-                if let Owner::Prefix(index) = owner
-                    && let Some(slot) = live.get_mut(index)
-                {
-                    *slot = true;
-                }
-            }
-        }
-        live
+        self.hits(text).reach.iter().map(Reach::live).collect()
     }
 
     /// How many patterns are searched whatever the text (for tests).
     #[cfg(test)]
     pub(super) fn ungated(&self) -> usize {
-        self.always.len()
+        let mut patterns: Vec<usize> = self
+            .branches
+            .iter()
+            .filter(|branch| branch.always && !branch.inner)
+            .map(|branch| branch.pattern)
+            .collect();
+        patterns.dedup();
+        patterns.len()
     }
 }
 
@@ -403,41 +418,119 @@ fn lower_case(hir: &Hir) -> Hir {
     }
 }
 
+/// One inner literal: its bytes, and whether every occurrence that a match holds follows a byte
+/// that is not an ASCII word character (the literal starts a word in the match).
+type InnerLiteral = (Vec<u8>, bool);
+
+/// How much an inner literal list says: the length of its shortest literal, two more for one that
+/// must start a word ("ai" alone is inside many words; as a word it is rare).
+fn worth(list: &[InnerLiteral]) -> usize {
+    list.iter().map(|(bytes, word)| bytes.len() + if *word { 2 } else { 0 }).min().unwrap_or(0)
+}
+
 /// Literals of which every match of `hir` holds one (not necessarily at its start), or `None` if
-/// no such list is found: the prefix literals of one required piece of it, the one whose shortest
-/// literal is longest.
+/// no such list is found: the prefix literals of one required piece of it, the piece whose list
+/// is [`worth`] most.
 ///
 /// A pattern that starts with a common word ("to", "a", a line break) and names something rarer
 /// later ("… the agent") is then searched only in texts that hold the rarer part.
-fn required(hir: &Hir, extractor: &Extractor) -> Option<Vec<Vec<u8>>> {
-    let piece = |hir: &Hir| -> Option<Vec<Vec<u8>>> {
+fn required(hir: &Hir, extractor: &Extractor) -> Option<Vec<InnerLiteral>> {
+    let piece = |hir: &Hir, word: bool| -> Option<Vec<InnerLiteral>> {
         let found = extractor.extract(hir);
         let literals = found.literals()?;
         (!literals.is_empty() && literals.iter().all(|literal| !literal.is_empty()))
-            .then(|| literals.iter().map(|literal| literal.as_bytes().to_vec()).collect())
-    };
-    let best = |lists: Vec<Vec<Vec<u8>>>| {
-        lists.into_iter().filter(|list| list.len() <= MAX_INNER).max_by_key(|list| {
-            let shortest = list.iter().map(Vec::len).min().unwrap_or(0);
-            (shortest, std::cmp::Reverse(list.len()))
-        })
+            .then(|| literals.iter().map(|literal| (literal.as_bytes().to_vec(), word)).collect())
     };
     let found = match hir.kind() {
         HirKind::Concat(subs) => {
-            best(subs.iter().flat_map(|sub| [piece(sub), required(sub, extractor)]).flatten().collect())
+            let lists = subs.iter().enumerate().flat_map(|(at, sub)| {
+                let word = subs.get(..at).is_some_and(|before| ends(before) == Ends::NonWord);
+                [piece(sub, word), required(sub, extractor)]
+            });
+            lists
+                .flatten()
+                .filter(|list| list.len() <= MAX_INNER)
+                .max_by_key(|list| (worth(list), std::cmp::Reverse(list.len())))
         }
         HirKind::Capture(capture) => required(&capture.sub, extractor),
         HirKind::Repetition(repetition) if repetition.min > 0 => required(&repetition.sub, extractor),
         HirKind::Alternation(subs) => {
-            let lists = subs.iter().map(|sub| required(sub, extractor).or_else(|| piece(sub)));
+            let lists = subs.iter().map(|sub| required(sub, extractor).or_else(|| piece(sub, false)));
             lists.collect::<Option<Vec<_>>>().map(|lists| lists.concat())
         }
-        HirKind::Literal(literal) => Some(vec![literal.0.to_vec()]),
+        HirKind::Literal(literal) => Some(vec![(literal.0.to_vec(), false)]),
         _ => None,
     }?;
     // Too short to say much, or too many to be worth the automaton's room.
-    let shortest = found.iter().map(Vec::len).min().unwrap_or(0);
-    (shortest >= MIN_INNER && found.len() <= MAX_INNER).then_some(found)
+    (worth(&found) >= MIN_INNER && found.len() <= MAX_INNER).then_some(found)
+}
+
+/// How the matches of a sequence of pieces end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ends {
+    /// Always with a byte that is not an ASCII word character.
+    NonWord,
+    /// Possibly with an ASCII word character.
+    Word,
+    /// Possibly with nothing at all (else with a non-word byte): what comes before decides.
+    Empty,
+}
+
+/// How the matches of the concatenation of `pieces` end.
+fn ends(pieces: &[Hir]) -> Ends {
+    for piece in pieces.iter().rev() {
+        match ends_one(piece) {
+            Ends::Empty => continue,
+            other => return other,
+        }
+    }
+    Ends::Empty
+}
+
+fn ends_one(hir: &Hir) -> Ends {
+    let word_byte = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    match hir.kind() {
+        // At the start of the text or of a line, or of a word: no word character comes before.
+        HirKind::Look(
+            Look::Start
+            | Look::StartLF
+            | Look::StartCRLF
+            | Look::WordStartAscii
+            | Look::WordStartUnicode
+            | Look::WordStartHalfAscii
+            | Look::WordStartHalfUnicode,
+        ) => Ends::NonWord,
+        HirKind::Empty | HirKind::Look(_) => Ends::Empty,
+        HirKind::Literal(literal) => match literal.0.last() {
+            None => Ends::Empty,
+            Some(&last) if word_byte(last) => Ends::Word,
+            Some(_) => Ends::NonWord,
+        },
+        HirKind::Class(Class::Unicode(class)) => {
+            let ascii_word = class.ranges().iter().any(|range| {
+                (range.start()..=range.end().min('\u{7f}')).any(|c| u8::try_from(c).is_ok_and(word_byte))
+            });
+            if ascii_word { Ends::Word } else { Ends::NonWord }
+        }
+        HirKind::Class(Class::Bytes(class)) => {
+            let ascii_word = class.ranges().iter().any(|range| (range.start()..=range.end()).any(word_byte));
+            if ascii_word { Ends::Word } else { Ends::NonWord }
+        }
+        HirKind::Capture(capture) => ends_one(&capture.sub),
+        HirKind::Repetition(repetition) => match ends_one(&repetition.sub) {
+            Ends::Word => Ends::Word,
+            _ if repetition.min == 0 => Ends::Empty,
+            other => other,
+        },
+        HirKind::Concat(subs) => ends(subs),
+        HirKind::Alternation(subs) => {
+            subs.iter().map(ends_one).fold(Ends::NonWord, |all, one| match (all, one) {
+                (Ends::Word, _) | (_, Ends::Word) => Ends::Word,
+                (Ends::Empty, _) | (_, Ends::Empty) => Ends::Empty,
+                _ => Ends::NonWord,
+            })
+        }
+    }
 }
 
 /// A small class without the upper-case ASCII letters whose lower case it holds; other classes as they are.
@@ -553,6 +646,21 @@ mod tests {
             "no `system:`, no search at each line break"
         );
         assert_eq!(gate.hits("a\n system:").reach(1), &Reach::At(vec![1]));
+    }
+
+    #[test]
+    fn a_short_inner_word_counts_only_as_a_word() {
+        let gate = Gate::new(&[r"\b(?:to|for)\s+(?:the )?(?:ai|bot)s?\b"]).expect("the gate builds");
+        assert_eq!(
+            gate.hits("mail the draft to the main office").reach(0),
+            &Reach::Nowhere,
+            "`ai` inside words"
+        );
+        assert_eq!(gate.hits("a note to the ai").reach(0), &Reach::At(vec![7]));
+        assert_eq!(ends(&[regex_syntax::parse(r"\s+(?:the )?").expect("parses")]), Ends::NonWord);
+        assert_eq!(ends(&[regex_syntax::parse(r"\s*").expect("parses")]), Ends::Empty);
+        assert_eq!(ends(&[regex_syntax::parse(r"(?m)(?:^|[.!?]\s+)").expect("parses")]), Ends::NonWord);
+        assert_eq!(ends(&[regex_syntax::parse(r"\s+\w?").expect("parses")]), Ends::Word);
     }
 
     #[test]

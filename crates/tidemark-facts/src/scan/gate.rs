@@ -188,7 +188,32 @@ enum Owner {
     Inner(usize, bool),
 }
 
+/// `source` cut in two: the branches of its top-level alternation that have prefix literals, and
+/// those that have none, each side as a pattern of its own (`None` for a side without branches),
+/// or `None` if `source` does not parse.
+///
+/// A pattern with one branch the gate cannot hold (a code of letters and digits, a line start
+/// followed by spaces) is searched everywhere whole; cut in two, the large side is searched only
+/// where its literals are, and the small side everywhere.
+pub(super) fn split_ungated(source: &str) -> Option<(Option<String>, Option<String>)> {
+    let hir = regex_syntax::Parser::new().parse(source).ok()?;
+    let mut extractor = Extractor::new();
+    extractor.kind(ExtractKind::Prefix);
+    let (gated, ungated): (Vec<&Hir>, Vec<&Hir>) = branches(&hir).into_iter().partition(|branch| {
+        matches!(extractor.extract(&lower_case(branch)).literals(),
+            Some(found) if found.iter().all(|literal| !literal.is_empty()))
+    });
+    let side = |side: Vec<&Hir>| {
+        (!side.is_empty()).then(|| Hir::alternation(side.into_iter().cloned().collect()).to_string())
+    };
+    Some((side(gated), side(ungated)))
+}
+
 /// The branches of `hir`'s top-level alternation (through groups), or `hir` itself.
+///
+/// The parser factors a prefix that every branch shares out of an alternation (`\b(?:a|b)` for
+/// `\ba|\bb`), which then counts as one branch. Handing the prefix back to each branch was tried:
+/// the gate's own work and the scanner's start-up grew more than the searches it saved.
 fn branches(hir: &Hir) -> Vec<&Hir> {
     match hir.kind() {
         HirKind::Capture(capture) => branches(&capture.sub),
@@ -661,6 +686,30 @@ mod tests {
         assert_eq!(ends(&[regex_syntax::parse(r"\s*").expect("parses")]), Ends::Empty);
         assert_eq!(ends(&[regex_syntax::parse(r"(?m)(?:^|[.!?]\s+)").expect("parses")]), Ends::NonWord);
         assert_eq!(ends(&[regex_syntax::parse(r"\s+\w?").expect("parses")]), Ends::Word);
+    }
+
+    #[test]
+    fn a_pattern_splits_into_its_gated_and_ungated_branches() {
+        // No prefix common to all branches, which the parser would factor out of the alternation.
+        let source =
+            r"(?i)(?:please )?wipe the (?:logs|disk)|\b[a-z]{2}\d{2}(?: [a-z0-9]{4}){3,}|drop tables?";
+        let (gated, ungated) = split_ungated(source).expect("parses");
+        let (gated, ungated) = (gated.expect("two gated branches"), ungated.expect("one ungated branch"));
+        let gate = Gate::new(&[&gated, &ungated]).expect("the gate builds");
+        assert_eq!(gate.ungated(), 1);
+        let whole = regex::Regex::new(source).expect("compiles");
+        let sides =
+            [regex::Regex::new(&gated).expect("compiles"), regex::Regex::new(&ungated).expect("compiles")];
+        for text in ["WIPE THE LOGS", "de89 3704 0044 0532", "drop table", "wipe the floor", "x"] {
+            let either = sides.iter().any(|side| side.is_match(text));
+            assert_eq!(either, whole.is_match(text), "{text}");
+        }
+        let (only, none) = split_ungated(r"\bplain words").expect("parses");
+        assert_eq!(none, None, "no ungated branch");
+        assert!(
+            regex::Regex::new(&only.expect("one gated branch")).expect("compiles").is_match("plain words")
+        );
+        assert_eq!(split_ungated("(unclosed"), None);
     }
 
     #[test]

@@ -31,7 +31,7 @@ mod languages;
 
 use regex::Regex;
 
-use super::gate::{Gate, Hits, Reach, Spot};
+use super::gate::{Gate, Hits, Reach, Spot, split_ungated};
 
 /// One family of signals.
 #[derive(Clone, Copy)]
@@ -371,12 +371,15 @@ impl Signals {
         let groups = GROUPS
             .iter()
             .map(|&(codes, script)| {
-                let patterns = picks
-                    .iter()
-                    .map(|&(family, pick)| {
-                        Spot::new(&union(codes, pick)).map(|regex| Pattern { family, regex })
-                    })
-                    .collect::<Option<Vec<_>>>()?;
+                // A family's branches without literals are searched on their own, so that the rest
+                // of it is searched only where the gate lets it.
+                let mut patterns = Vec::new();
+                for &(family, pick) in &picks {
+                    let (gated, ungated) = split_ungated(&union(codes, pick))?;
+                    for source in gated.iter().chain(&ungated) {
+                        patterns.push(Pattern { family, regex: Spot::new(source)? });
+                    }
+                }
                 Some(Group { patterns, script })
             })
             .collect::<Option<Vec<_>>>()?;

@@ -1,7 +1,8 @@
-//! [`AnthropicModel`]: Anthropic's Messages API as a [`CompletionModel`], with the same timeouts, retries and typed errors as the OpenAI model.
+//! Anthropic's Messages API: [`AnthropicModel`], a [`CompletionModel`] with the same timeouts, retries and typed errors as the OpenAI model, and [`ClaudeTranscript`], Claude histories read and written byte for byte.
 
 mod config;
 mod messages;
+pub mod transcript;
 
 use std::fmt;
 
@@ -9,6 +10,7 @@ use serde_json::{Value, json};
 use tidemark_core::{Completion, CompletionError, CompletionModel, CompletionRequest, FinishReason};
 
 pub use self::config::{ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, AnthropicConfig};
+pub use self::transcript::ClaudeTranscript;
 use crate::error::ConfigError;
 use crate::http;
 use crate::model::Sleep;

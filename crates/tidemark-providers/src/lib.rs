@@ -36,15 +36,16 @@
 //! # Ok(()) }
 //! ```
 
-mod anthropic;
+pub mod anthropic;
 mod config;
 mod error;
 mod http;
 mod model;
 pub mod overflow;
+mod raw;
 pub mod wire;
 
 pub use anthropic::{ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, AnthropicConfig, AnthropicModel};
 pub use config::{OPENAI_BASE_URL, OpenAiConfig, Secret};
-pub use error::ConfigError;
+pub use error::{ConfigError, Place, TranscriptError, TranscriptProblem};
 pub use model::{OpenAiModel, Sleep};

@@ -138,9 +138,9 @@ pub enum TranscriptProblem {
     #[error("the arguments of tool call {0:?} are not a JSON object")]
     ArgumentsNotObject(String),
     /// The part cannot be written in the target format without losing it.
-    #[error("a {kind} block has no lossless form in {format}")]
+    #[error("{kind} has no lossless form in {format}")]
     Lossy {
-        /// The kind of block, such as `thinking` or `reasoning`.
+        /// What the part is, such as `the thinking block (from anthropic)`.
         kind: String,
         /// The target format.
         format: &'static str,

@@ -43,6 +43,7 @@ mod http;
 mod model;
 pub mod overflow;
 mod raw;
+pub mod responses;
 pub mod wire;
 
 pub use anthropic::{ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, AnthropicConfig, AnthropicModel};

@@ -48,6 +48,8 @@
 
 mod write;
 
+pub(crate) use write::part_kind;
+
 use serde_json::Value;
 use serde_json::value::RawValue;
 use tidemark_core::{Attachment, Message, OpaqueBlock, Origin, Part, Role, ToolCall, ToolResult};

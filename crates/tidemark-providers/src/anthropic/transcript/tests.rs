@@ -176,12 +176,13 @@ fn bad_input_names_the_message_and_the_block() {
 
 #[test]
 fn parts_without_a_lossless_form_are_refused_by_name() {
-    let reasoning = Part::Opaque(OpaqueBlock::new("responses", "reasoning", r#"{"type":"reasoning"}"#));
+    let reasoning =
+        Part::Opaque(OpaqueBlock::new("responses", "reasoning", r#"{"type":"reasoning","id":"rs_7"}"#));
     let history = vec![Message::user("q"), Message::new(Role::Assistant, vec![Part::text("a"), reasoning])];
     let error = ClaudeTranscript::new(history).to_json().expect_err("lossy");
     assert_eq!(
         error.to_string(),
-        "message 1 part 1: a responses reasoning block has no lossless form in Anthropic's format"
+        "message 1 part 1: the reasoning block \"rs_7\" from responses has no lossless form in Anthropic's format"
     );
     let history = vec![Message::assistant_tool_calls([ToolCall::with_raw_arguments("t9", "f", "[1,")])];
     let error = ClaudeTranscript::new(history).to_json().expect_err("not an object");

@@ -56,7 +56,7 @@ fn system(messages: &[Message]) -> Result<Option<String>, TranscriptError> {
             if !matches!(part, Part::Text { .. }) {
                 return Err(TranscriptError::new(
                     Place::Part { message: index, part: number },
-                    TranscriptProblem::Lossy { kind: kind(part), format: "an Anthropic system prompt" },
+                    TranscriptProblem::Lossy { kind: part_kind(part), format: "an Anthropic system prompt" },
                 ));
             }
         }
@@ -196,12 +196,17 @@ fn fresh(part: &Part, old: Option<&RawValue>) -> Result<String, TranscriptProble
                     raw::string(data)
                 ),
                 AttachmentSource::Url(url) => format!("{{\"type\":\"url\",\"url\":{}}}", raw::string(url)),
-                _ => return Err(TranscriptProblem::Lossy { kind: kind(part), format: "Anthropic's format" }),
+                _ => {
+                    return Err(TranscriptProblem::Lossy {
+                        kind: part_kind(part),
+                        format: "Anthropic's format",
+                    });
+                }
             };
             (if image { "image" } else { "document" }, format!("\"source\":{source}"))
         }
         Part::Opaque(block) if block.provider == FORMAT => return Ok(block.raw.clone()),
-        _ => return Err(TranscriptProblem::Lossy { kind: kind(part), format: "Anthropic's format" }),
+        _ => return Err(TranscriptProblem::Lossy { kind: part_kind(part), format: "Anthropic's format" }),
     };
     let cache = old
         .and_then(|old| {
@@ -217,14 +222,22 @@ fn fresh(part: &Part, old: Option<&RawValue>) -> Result<String, TranscriptProble
     })
 }
 
+/// An opaque block's `id`, as JSON text, when it has one (a Responses item does).
+fn block_id(block: &tidemark_core::OpaqueBlock) -> Option<String> {
+    raw::entries(&block.raw).ok().and_then(|entries| entries.get("id").map(|id| id.get().to_owned()))
+}
+
 /// A part's kind, as named in errors.
-pub(crate) fn kind(part: &Part) -> String {
+pub(crate) fn part_kind(part: &Part) -> String {
     match part {
-        Part::Text { .. } => "text".into(),
-        Part::ToolCall(_) => "tool call".into(),
-        Part::ToolResult(_) => "tool result".into(),
-        Part::Attachment(attachment) => format!("{} attachment", attachment.media_type),
-        Part::Opaque(block) => format!("{} {}", block.provider, block.kind),
-        _ => "unknown".into(),
+        Part::Text { .. } => "a text part".into(),
+        Part::ToolCall(_) => "a tool call".into(),
+        Part::ToolResult(_) => "a tool result".into(),
+        Part::Attachment(attachment) => format!("an attachment of type {}", attachment.media_type),
+        Part::Opaque(block) => match block_id(block) {
+            Some(id) => format!("the {} block {id} from {}", block.kind, block.provider),
+            None => format!("the {} block from {}", block.kind, block.provider),
+        },
+        _ => "a part of an unknown kind".into(),
     }
 }

@@ -27,7 +27,10 @@ fn keep_units(messages: &[Message], keep: &[bool]) -> Vec<Message> {
 /// Two assistant messages that a cut brings together read back as one, since
 /// the Responses format has no boundary between consecutive assistant items.
 fn said(messages: &[Message]) -> Vec<(Role, Part)> {
-    messages.iter().flat_map(|message| message.parts.iter().map(|part| (message.role, part.clone()))).collect()
+    messages
+        .iter()
+        .flat_map(|message| message.parts.iter().map(|part| (message.role, part.clone())))
+        .collect()
 }
 
 proptest! {

@@ -301,7 +301,7 @@ pub(crate) struct LoadArgs {
     pub(crate) facts_tokens: Option<u32>,
     #[command(flatten)]
     pub(crate) recall: RecallArgs,
-    /// The format the history is printed in (`auto` prints OpenAI chat).
+    /// The format the history is printed in (`auto`: the one its messages were appended in, else OpenAI chat).
     #[arg(long, value_enum, default_value = "auto")]
     pub(crate) format: FormatChoice,
 }

@@ -125,7 +125,10 @@ fn lossy_conversions_are_refused_with_status_2_naming_the_block() {
 
 /// JSON lines as values, so that field order does not matter.
 fn lines(text: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(text).lines().map(|line| serde_json::from_str(line).expect("a JSON line")).collect()
+    String::from_utf8_lossy(text)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect()
 }
 
 #[test]
@@ -258,5 +261,35 @@ proptest! {
         let write = |messages: &[Message]| transcript.with_messages(messages.to_vec()).to_json().expect("writes");
         let read = |text: &str| ResponsesTranscript::from_json(text).expect("reads back").messages;
         check_compactions(&transcript.messages, budget, keep, &write, &read)?;
+    }
+}
+
+#[test]
+fn a_claude_transcript_appended_loads_back_in_its_format_with_signed_blocks_unchanged() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("memory.db");
+    let store = store.to_str().expect("utf-8 path");
+    let path = example("claude-tool-use.json");
+    let input = std::fs::read_to_string(&path).expect("the example is shipped");
+    let appended = tidemark(
+        &["append", "--conversation", "claude", "--store", store, path.to_str().expect("utf-8")],
+        None,
+    );
+    assert!(appended.status.success(), "{}", String::from_utf8_lossy(&appended.stderr));
+    // The large budget first: a load that compacts moves the stored watermark for the next.
+    for budget in ["5000", "300"] {
+        let loaded =
+            tidemark(&["load", "--conversation", "claude", "--store", store, "--budget", budget], None);
+        assert!(loaded.status.success(), "{}", String::from_utf8_lossy(&loaded.stderr));
+        let written = String::from_utf8(loaded.stdout).expect("UTF-8 output");
+        let history = ClaudeTranscript::from_json(&written).expect("printed as a Claude transcript").messages;
+        validate(&history).expect("valid");
+        let kept = signed(&history);
+        if budget == "5000" {
+            assert_eq!(kept.len(), 4, "a budget that holds everything keeps every signed block");
+        }
+        for raw in kept {
+            assert!(input.contains(&raw), "budget {budget}: a signed block changed: {raw}");
+        }
     }
 }

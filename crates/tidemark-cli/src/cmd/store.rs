@@ -71,7 +71,7 @@ pub(crate) async fn load(args: LoadArgs) -> Result<(), CliError> {
     };
     let prompt = loaded.map_err(|error| CliError::runtime("loading", error))?;
     let after = state(&store, id).await?;
-    write_transcript(&prompt, &Shape::new(output_format(args.format)), None)?;
+    write_transcript(&prompt, &Shape::new(output_format(args.format, &prompt)), None)?;
     if let Some(format) = args.stats {
         let tokens_out = u64::from(counter.count_prompt(&prompt));
         let compacted = folded(&before, &after);
@@ -167,11 +167,22 @@ pub(crate) async fn inspect(args: InspectArgs) -> Result<(), CliError> {
         .map_err(|error| CliError::runtime("writing the output", error))
 }
 
-/// The format `load` prints in: the one named, OpenAI chat for `auto`.
-fn output_format(choice: FormatChoice) -> Format {
+/// The format `load` prints in: the one named, or for `auto` the one the stored messages were read in (OpenAI chat when none says).
+fn output_format(choice: FormatChoice, prompt: &[Message]) -> Format {
     match choice {
         FormatChoice::Anthropic => Format::Anthropic,
         FormatChoice::Responses => Format::Responses,
-        FormatChoice::Openai | FormatChoice::Auto => Format::Openai,
+        FormatChoice::Openai => Format::Openai,
+        FormatChoice::Auto => {
+            let read_in = prompt
+                .iter()
+                .find_map(|message| message.origin.as_ref())
+                .map(|origin| origin.format.as_str());
+            match read_in {
+                Some(tidemark_providers::anthropic::transcript::FORMAT) => Format::Anthropic,
+                Some(tidemark_providers::responses::FORMAT) => Format::Responses,
+                _ => Format::Openai,
+            }
+        }
     }
 }

@@ -93,4 +93,32 @@ proptest! {
             prop_assert!(!reasoning_alone);
         }
     }
+
+    #[test]
+    fn damaged_or_arbitrary_transcripts_are_errors_never_panics(
+        json in prop_oneof![arb_claude_transcript(), arb_responses_transcript()],
+        cut in any::<prop::sample::Index>(),
+        junk in "\\PC{0,3}",
+        noise in "\\PC{0,40}",
+    ) {
+        // Cut at a character boundary and splice in a few characters: every kind of broken JSON.
+        let boundaries: Vec<usize> = json.char_indices().map(|(at, _)| at).chain([json.len()]).collect();
+        let at = boundaries[cut.index(boundaries.len())];
+        let damaged = format!("{}{junk}{}", &json[..at], &json[at..].chars().skip(1).collect::<String>());
+        for text in [damaged.as_str(), &json[..at], noise.as_str()] {
+            match ClaudeTranscript::from_json(text) {
+                Ok(transcript) => drop(transcript.to_json()),
+                Err(error) => prop_assert!(error.to_string().contains(": "), "{}", error),
+            }
+            match ResponsesTranscript::from_json(text) {
+                Ok(transcript) => drop(transcript.to_json()),
+                Err(error) => prop_assert!(error.to_string().contains(": "), "{}", error),
+            }
+        }
+        // A cut document is never taken for a whole one.
+        if at < json.len() {
+            prop_assert!(ClaudeTranscript::from_json(&json[..at]).is_err());
+            prop_assert!(ResponsesTranscript::from_json(&json[..at]).is_err());
+        }
+    }
 }

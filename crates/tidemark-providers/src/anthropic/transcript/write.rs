@@ -121,31 +121,17 @@ fn blocks(contents: Vec<Content>) -> Vec<String> {
 fn content(message: &Message, index: usize) -> Result<Content, TranscriptError> {
     let origin =
         message.origin.as_ref().filter(|origin| origin.format == FORMAT).map(|origin| origin.raw.as_str());
-    let single_text = match message.parts.as_slice() {
-        [Part::Text { text }] => Some(text),
-        _ => None,
-    };
-    let origin_blocks = match origin.and_then(|raw| raw.trim_start().chars().next()) {
-        Some('"') => {
-            if let Some(text) = single_text {
-                let same =
-                    serde_json::from_str::<String>(origin.unwrap_or_default()).is_ok_and(|old| old == *text);
-                return Ok(Content::Text(if same {
-                    origin.unwrap_or_default().to_owned()
-                } else {
-                    raw::string(text)
-                }));
+    // One text stays a string unless it was read from an array: the API takes both.
+    if let [Part::Text { text }] = message.parts.as_slice() {
+        match origin {
+            Some(raw) if serde_json::from_str::<String>(raw).is_ok_and(|old| old == *text) => {
+                return Ok(Content::Text(raw.to_owned()));
             }
-            Vec::new()
+            Some(raw) if raw.trim_start().starts_with('[') => {}
+            _ => return Ok(Content::Text(raw::string(text))),
         }
-        Some('[') => raw::elements(origin.unwrap_or_default()).unwrap_or_default(),
-        _ => {
-            if let Some(text) = single_text {
-                return Ok(Content::Text(raw::string(text)));
-            }
-            Vec::new()
-        }
-    };
+    }
+    let origin_blocks = origin.and_then(|raw| raw::elements(raw).ok()).unwrap_or_default();
     let mut blocks = Vec::with_capacity(message.parts.len());
     for (number, part) in message.parts.iter().enumerate() {
         let old = origin_blocks.get(number).copied();

@@ -78,12 +78,14 @@ fn read_with(
         Format::Anthropic => {
             let transcript = tidemark_providers::anthropic::ClaudeTranscript::from_json(&text)
                 .map_err(|error| CliError::input(error.to_string()))?;
-            (transcript.messages.clone(), Shape::Anthropic(transcript), Box::new(message_place))
+            let place = placer((0..transcript.messages.len()).map(|index| transcript.place_of(index)));
+            (transcript.messages.clone(), Shape::Anthropic(transcript), place)
         }
         Format::Responses => {
             let transcript = tidemark_providers::responses::ResponsesTranscript::from_json(&text)
                 .map_err(|error| CliError::input(error.to_string()))?;
-            (transcript.messages.clone(), Shape::Responses(transcript), Box::new(message_place))
+            let place = placer((0..transcript.messages.len()).map(|index| transcript.place_of(index)));
+            (transcript.messages.clone(), Shape::Responses(transcript), place)
         }
     };
     let leading = if continuation {
@@ -98,9 +100,13 @@ fn read_with(
     Ok(Transcript { messages, repaired, shape })
 }
 
-/// How a message of an Anthropic or Responses transcript is named in the repair's messages: its index among tidemark's messages.
-fn message_place(index: usize) -> String {
-    format!("message {index}")
+/// Names a message of an Anthropic or Responses transcript by where it was read (`messages[3]`, `input[7]`).
+fn placer(places: impl Iterator<Item = Option<tidemark_providers::Place>>) -> Namer {
+    let places: Vec<String> = places
+        .enumerate()
+        .map(|(index, place)| place.map_or_else(|| format!("message {index}"), |place| place.to_string()))
+        .collect();
+    Box::new(move |index| places.get(index).cloned().unwrap_or_else(|| format!("message {index}")))
 }
 
 /// Read OpenAI chat messages, with the function that names a message's place in the input.

@@ -293,3 +293,18 @@ fn a_claude_transcript_appended_loads_back_in_its_format_with_signed_blocks_unch
         }
     }
 }
+
+#[test]
+fn a_broken_history_is_refused_naming_its_place_in_the_input() {
+    let check = |input: &[u8], format: &str, expected: &str| {
+        let output = tidemark(&["compact", "--strict", "--last", "5", "--format", format], Some(input));
+        assert_eq!(output.status.code(), Some(2), "{format}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(expected), "{format}: {stderr}");
+    };
+    // The second user turn is the third message once the system prompt is one, yet it is named as written.
+    let claude = br#"{"system":"s","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"yes"},{"role":"user","content":[{"type":"tool_result","tool_use_id":"zz","content":"x"}]}]}"#;
+    check(claude, "anthropic", "messages[2]: tool result for unknown call id \"zz\"");
+    let responses = br#"[{"role":"user","content":"hi"},{"type":"reasoning","id":"rs_1","summary":[]},{"type":"function_call_output","call_id":"zz","output":"x"}]"#;
+    check(responses, "responses", "input[2]: tool result for unknown call id \"zz\"");
+}

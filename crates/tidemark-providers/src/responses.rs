@@ -60,18 +60,25 @@ pub struct ResponsesTranscript {
     pub messages: Vec<Message>,
     /// Each top-level field's name and raw text, `None` for `input`; `None` for a bare array.
     fields: Option<Vec<(String, Option<String>)>>,
+    /// The first item of each message as read.
+    places: Vec<Place>,
 }
 
 impl ResponsesTranscript {
     /// A transcript of `messages` as a bare array of items.
     pub fn new(messages: Vec<Message>) -> Self {
-        Self { messages, fields: None }
+        Self { messages, fields: None, places: Vec::new() }
     }
 
     /// The same layout (and other top-level fields) with another history, such as a compacted one.
     #[must_use]
     pub fn with_messages(&self, messages: Vec<Message>) -> Self {
-        Self { messages, fields: self.fields.clone() }
+        Self { messages, fields: self.fields.clone(), places: Vec::new() }
+    }
+
+    /// The first item message `index` of the history as read came from, to name it in errors; `None` for a history set since.
+    pub fn place_of(&self, index: usize) -> Option<Place> {
+        self.places.get(index).copied()
     }
 
     /// Read a transcript.
@@ -86,7 +93,8 @@ impl ResponsesTranscript {
         match json.trim_start().chars().next() {
             Some('[') => {
                 let items = raw::elements(json).map_err(json_error)?;
-                Ok(Self { messages: read_items(&items)?, fields: None })
+                let (messages, places) = read_items(&items)?;
+                Ok(Self { messages, fields: None, places })
             }
             Some('{') => {
                 let entries = raw::entries(json).map_err(json_error)?;
@@ -96,7 +104,7 @@ impl ResponsesTranscript {
                 let items = raw::elements(input.get()).map_err(|_| {
                     at_top(TranscriptProblem::WrongType { field: "input", expected: "an array of items" })
                 })?;
-                let messages = read_items(&items)?;
+                let (messages, places) = read_items(&items)?;
                 let mut fields: Vec<(String, Option<String>)> = Vec::new();
                 for (name, value) in entries.0 {
                     if fields.iter().any(|(seen, _)| *seen == name) {
@@ -105,7 +113,7 @@ impl ResponsesTranscript {
                     let value = (name != "input").then(|| value.get().to_owned());
                     fields.push((name, value));
                 }
-                Ok(Self { messages, fields: Some(fields) })
+                Ok(Self { messages, fields: Some(fields), places })
             }
             _ => Err(at_top(TranscriptProblem::WrongType {
                 field: "transcript",
@@ -148,9 +156,11 @@ enum Side {
     Tool,
 }
 
-fn read_items(items: &[&RawValue]) -> Result<Vec<Message>, TranscriptError> {
+/// The messages the items make, each with the place of its first item.
+fn read_items(items: &[&RawValue]) -> Result<(Vec<Message>, Vec<Place>), TranscriptError> {
     // Each message with the raw items it was read from.
     let mut messages: Vec<(Message, Vec<&str>)> = Vec::new();
+    let mut places = Vec::new();
     for (index, item) in items.iter().enumerate() {
         let (side, parts) =
             item_parts(item).map_err(|problem| TranscriptError::new(Place::Item(index), problem))?;
@@ -166,13 +176,17 @@ fn read_items(items: &[&RawValue]) -> Result<Vec<Message>, TranscriptError> {
                 message.parts.extend(parts);
                 raws.push(item.get());
             }
-            _ => messages.push((Message::new(role, parts), vec![item.get()])),
+            _ => {
+                messages.push((Message::new(role, parts), vec![item.get()]));
+                places.push(Place::Item(index));
+            }
         }
     }
-    Ok(messages
+    let messages = messages
         .into_iter()
         .map(|(message, raws)| message.with_origin(Origin::new(FORMAT, format!("[{}]", raws.join(",")))))
-        .collect())
+        .collect();
+    Ok((messages, places))
 }
 
 /// The side an item belongs to and the parts it reads as.

@@ -67,6 +67,8 @@ pub struct ClaudeTranscript {
     /// The history: the system prompt as a leading system message, then the turns.
     pub messages: Vec<Message>,
     layout: Layout,
+    /// Where each message as read came from.
+    places: Vec<Place>,
 }
 
 /// How the transcript's top level was written.
@@ -82,13 +84,30 @@ impl ClaudeTranscript {
     /// A transcript of `messages` in the request-body layout, `{"system":…,"messages":[…]}`.
     pub fn new(messages: Vec<Message>) -> Self {
         let layout = Layout::Object(vec![("system".into(), None), ("messages".into(), None)]);
-        Self { messages, layout }
+        Self { messages, layout, places: Vec::new() }
     }
 
     /// The same layout (and other top-level fields) with another history, such as a compacted one.
     #[must_use]
     pub fn with_messages(&self, messages: Vec<Message>) -> Self {
-        Self { messages, layout: self.layout.clone() }
+        Self { messages, layout: self.layout.clone(), places: Vec::new() }
+    }
+
+    /// Where message `index` of the history as read came from (a user turn that opens with tool results gives two messages), to name it in errors; `None` for a history set since.
+    ///
+    /// ```
+    /// use tidemark_providers::Place;
+    /// use tidemark_providers::anthropic::ClaudeTranscript;
+    ///
+    /// let json = r#"{"system":"Be brief.","messages":[{"role":"user","content":"hi"}]}"#;
+    /// let transcript = ClaudeTranscript::from_json(json)?;
+    /// assert_eq!(transcript.place_of(0), Some(Place::System));
+    /// assert_eq!(transcript.place_of(1), Some(Place::Message(0)));
+    /// assert_eq!(transcript.place_of(2), None);
+    /// # Ok::<(), tidemark_providers::TranscriptError>(())
+    /// ```
+    pub fn place_of(&self, index: usize) -> Option<Place> {
+        self.places.get(index).copied()
     }
 
     /// Read a transcript.
@@ -104,7 +123,8 @@ impl ClaudeTranscript {
         match json.trim_start().chars().next() {
             Some('[') => {
                 let values = raw::elements(json).map_err(json_error)?;
-                Ok(Self { messages: read_messages(&values)?, layout: Layout::Array })
+                let (messages, places) = read_messages(&values)?;
+                Ok(Self { messages, layout: Layout::Array, places })
             }
             Some('{') => {
                 let entries = raw::entries(json).map_err(json_error)?;
@@ -115,10 +135,14 @@ impl ClaudeTranscript {
                     at_top(TranscriptProblem::WrongType { field: "messages", expected: "an array" })
                 })?;
                 let mut messages = Vec::new();
+                let mut places = Vec::new();
                 if let Some(system) = entries.get("system") {
                     messages.extend(read_system(system)?);
+                    places.push(Place::System);
                 }
-                messages.extend(read_messages(&values)?);
+                let (turns, turn_places) = read_messages(&values)?;
+                messages.extend(turns);
+                places.extend(turn_places);
                 let mut fields: Vec<(String, Option<String>)> = Vec::new();
                 for (name, value) in entries.0 {
                     let written = name == "system" || name == "messages";
@@ -128,7 +152,7 @@ impl ClaudeTranscript {
                     let value = (!written).then(|| value.get().to_owned());
                     fields.push((name, value));
                 }
-                Ok(Self { messages, layout: Layout::Object(fields) })
+                Ok(Self { messages, layout: Layout::Object(fields), places })
             }
             _ => Err(at_top(TranscriptProblem::WrongType {
                 field: "transcript",
@@ -183,12 +207,15 @@ fn read_system(value: &RawValue) -> Result<Vec<Message>, TranscriptError> {
     }
 }
 
-fn read_messages(values: &[&RawValue]) -> Result<Vec<Message>, TranscriptError> {
+/// The messages of `messages`, each with the place it came from.
+fn read_messages(values: &[&RawValue]) -> Result<(Vec<Message>, Vec<Place>), TranscriptError> {
     let mut messages = Vec::with_capacity(values.len());
+    let mut places = Vec::with_capacity(values.len());
     for (index, value) in values.iter().enumerate() {
         read_message(index, value, &mut messages)?;
+        places.resize(messages.len(), Place::Message(index));
     }
-    Ok(messages)
+    Ok((messages, places))
 }
 
 /// Read message `index`, pushing one tidemark message (or a tool message and a user message).

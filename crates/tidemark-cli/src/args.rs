@@ -367,9 +367,6 @@ pub(crate) struct ConvertArgs {
     /// The output's format.
     #[arg(long, value_enum)]
     pub(crate) to: FormatChoice,
-    /// Refuse orphan tool results instead of dropping them.
-    #[arg(long)]
-    pub(crate) strict: bool,
     /// Write the result here instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,

@@ -308,3 +308,14 @@ fn a_broken_history_is_refused_naming_its_place_in_the_input() {
     let responses = br#"[{"role":"user","content":"hi"},{"type":"reasoning","id":"rs_1","summary":[]},{"type":"function_call_output","call_id":"zz","output":"x"}]"#;
     check(responses, "responses", "input[2]: tool result for unknown call id \"zz\"");
 }
+
+#[test]
+fn convert_drops_nothing_not_even_an_orphan_result() {
+    let orphan = br#"[{"role":"user","content":"hi"},{"role":"tool","tool_call_id":"zz","content":"x"}]"#;
+    let output = tidemark(&["convert", "--to", "anthropic"], Some(orphan));
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("message 1: tool result for unknown call id \"zz\"")
+    );
+}

@@ -15,7 +15,8 @@ pub(crate) fn run(args: ConvertArgs) -> Result<(), CliError> {
             return Err(CliError::input("--to needs a format: openai, anthropic or responses"));
         }
     };
-    let transcript = input::read(args.file.as_deref(), args.strict, args.from)?;
+    // Strict: a conversion drops nothing, not even a result whose call is missing.
+    let transcript = input::read(args.file.as_deref(), true, args.from)?;
     let from = transcript.shape.format();
     // Into its own format a transcript keeps its layout, and every unchanged block its bytes.
     let shape = if from == to { transcript.shape.clone() } else { Shape::new(to) };

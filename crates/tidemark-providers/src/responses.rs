@@ -23,7 +23,7 @@
 //! # What is kept byte for byte
 //!
 //! Each message keeps the JSON array of the items it was read from as its
-//! [`Origin`](tidemark_core::Origin); when written, an item whose parts are
+//! [`Origin`]; when written, an item whose parts are
 //! unchanged is copied from there, and an edited one (an output cleared by a
 //! strategy) is written afresh. Opaque items are written from their own
 //! bytes in every case. Top-level fields besides `input` are copied in order.

@@ -10,7 +10,7 @@
 //! | `message` (the `type` may be left out) with role `user`, `system` or `developer`, content a string or `input_text` / `input_image` (URL) parts | a user or system message of text and attachments |
 //! | `message` with role `assistant`, `output_text` parts | text parts of an assistant message |
 //! | `function_call` (`call_id`, `name`, `arguments` text) | a [`Part::ToolCall`] of an assistant message |
-//! | `function_call_output` (`call_id`, `output` text) | a [`Part::ToolResult`] of a tool message |
+//! | `function_call_output` (`call_id`, `output` text, or parts whose texts are joined by newlines) | a [`Part::ToolResult`] of a tool message |
 //! | `reasoning` (`encrypted_content` carried verbatim) and any other item (`web_search_call`, `computer_call_output`, …) | a [`Part::Opaque`] of the assistant message around it |
 //! | a `message` with parts tidemark does not model (`input_file`, `refusal`, …) | a [`Part::Opaque`] |
 //!
@@ -205,8 +205,8 @@ fn item_parts(item: &RawValue) -> Result<(Side, Vec<Part>), TranscriptProblem> {
         }
         Some("function_call_output") => {
             let id: String = required(&entries, "call_id", "a string")?;
-            let output: String = required(&entries, "output", "a string")?;
-            (Side::Tool, vec![Part::ToolResult(ToolResult::new(id, output))])
+            let output = entries.get("output").ok_or(TranscriptProblem::Missing("output"))?;
+            (Side::Tool, vec![Part::ToolResult(ToolResult::new(id, output_text(output)?))])
         }
         Some("reasoning") => {
             optional::<String>(&entries, "encrypted_content", "a string")?;
@@ -256,6 +256,24 @@ fn message(entries: &raw::Entries<'_>, item: &RawValue) -> Result<(Side, Vec<Par
         }
     }
     Ok((side, read))
+}
+
+/// A call's output as text: the string, or the text parts of an array joined by newlines (the item keeps the rest).
+fn output_text(output: &RawValue) -> Result<String, TranscriptProblem> {
+    let wrong =
+        || TranscriptProblem::WrongType { field: "output", expected: "a string or an array of parts" };
+    match serde_json::from_str::<serde_json::Value>(output.get()).map_err(|_| wrong())? {
+        serde_json::Value::String(text) => Ok(text),
+        serde_json::Value::Array(parts) => Ok(parts
+            .iter()
+            .filter(|part| {
+                matches!(part.get("type").and_then(|kind| kind.as_str()), Some("input_text" | "output_text"))
+            })
+            .filter_map(|part| part.get("text").and_then(|text| text.as_str()))
+            .collect::<Vec<_>>()
+            .join("\n")),
+        _ => Err(wrong()),
+    }
 }
 
 /// The media type given to an image read from a URL, which the format does not type.

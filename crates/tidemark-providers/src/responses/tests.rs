@@ -12,7 +12,7 @@ const EVERY_ITEM: &str = concat!(
     r#"{"type":"function_call","id":"fc_1","call_id":"call_a","name":"read_file","arguments":"{\"path\":\"build.rs\"}","status":"completed"},"#,
     r#"{"type":"function_call","id":"fc_2","call_id":"call_b","name":"read_file","arguments":"{\"path\":\"ci.yml\"}","status":"completed"},"#,
     r#"{"type":"function_call_output","call_id":"call_b","output":"on: push"},"#,
-    r#"{"type":"function_call_output","call_id":"call_a","output":"no such file"},"#,
+    r#"{"type":"function_call_output","call_id":"call_a","output":[{"type":"input_text","text":"no such"},{"type":"input_image","image_url":"https://ci.test/x.png"},{"type":"input_text","text":"file"}]},"#,
     r#"{"type":"reasoning","id":"rs_2","summary":[],"encrypted_content":"gAAAAABo_two"},"#,
     r#"{"type":"web_search_call","id":"ws_1","status":"completed","action":{"type":"search","query":"rust ci"}},"#,
     r#"{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"build.rs is missing.","annotations":[]}]},"#,
@@ -36,6 +36,9 @@ fn every_item_round_trips_byte_for_byte() {
         .collect();
     assert_eq!(first, ["reasoning", "call_a", "call_b"]);
     assert_eq!(transcript.messages[4].opaque_blocks().count(), 2);
+    let outputs: Vec<&str> =
+        transcript.messages[3].tool_results().map(|result| result.content.as_str()).collect();
+    assert_eq!(outputs, ["on: push", "no such\nfile"]);
     assert!(matches!(&transcript.messages[5].parts[..], [Part::Opaque(block)] if block.kind == "message"));
     assert_eq!(transcript.to_json().expect("writes"), EVERY_ITEM);
 }
@@ -109,6 +112,10 @@ fn bad_input_names_the_item() {
         "input[0]: `arguments` must be a string",
     );
     check_error(r#"[{"type":"function_call_output","call_id":"c"}]"#, "input[0]: missing `output`");
+    check_error(
+        r#"[{"type":"function_call_output","call_id":"c","output":7}]"#,
+        "input[0]: `output` must be a string or an array of parts",
+    );
     check_error(
         r#"[{"type":"reasoning","encrypted_content":5}]"#,
         "input[0]: `encrypted_content` must be a string",

@@ -319,3 +319,28 @@ fn convert_drops_nothing_not_even_an_orphan_result() {
         String::from_utf8_lossy(&output.stderr).contains("message 1: tool result for unknown call id \"zz\"")
     );
 }
+
+#[test]
+fn both_samples_replay_turn_by_turn_with_compactions() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (name, budget) in [("claude-tool-use.json", "300"), ("responses-tool-use.json", "200")] {
+        let store = dir.path().join(format!("{name}.db"));
+        let path = example(name);
+        let args = [
+            "replay",
+            path.to_str().expect("utf-8"),
+            "--store",
+            store.to_str().expect("utf-8"),
+            "--budget",
+            budget,
+        ];
+        let output = tidemark(&args, None);
+        let report = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{name}: {}", String::from_utf8_lossy(&output.stderr));
+        let compactions = report
+            .lines()
+            .find_map(|line| line.strip_prefix("compactions"))
+            .and_then(|count| count.trim().parse::<u32>().ok());
+        assert!(compactions.is_some_and(|count| count > 0), "{name} never compacted: {report}");
+    }
+}

@@ -28,6 +28,8 @@ pub(crate) enum Command {
     Inspect(InspectArgs),
     /// Count the tokens of a transcript, per message and in total.
     Count(CountArgs),
+    /// Convert a transcript between formats, refusing (status 2) what the target cannot hold.
+    Convert(ConvertArgs),
     /// Replay a transcript turn by turn as an agent would, and report what the memory did.
     Replay(ReplayArgs),
     /// Search a stored conversation's earlier turns for passages, best match first.
@@ -247,6 +249,9 @@ pub(crate) struct CompactArgs {
     /// Write the result here instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
+    /// The transcript format: OpenAI chat, Anthropic Messages, OpenAI Responses, or detected from the input.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub(crate) format: FormatChoice,
 }
 
 #[derive(Debug, Args)]
@@ -264,6 +269,9 @@ pub(crate) struct AppendArgs {
     /// How tokens are counted (recorded with each message).
     #[arg(long, value_enum, default_value = "o200k")]
     pub(crate) counter: CounterChoice,
+    /// The transcript format: OpenAI chat, Anthropic Messages, OpenAI Responses, or detected from the input.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub(crate) format: FormatChoice,
 }
 
 #[derive(Debug, Args)]
@@ -293,6 +301,9 @@ pub(crate) struct LoadArgs {
     pub(crate) facts_tokens: Option<u32>,
     #[command(flatten)]
     pub(crate) recall: RecallArgs,
+    /// The format the history is printed in (`auto`: the one its messages were appended in, else OpenAI chat).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub(crate) format: FormatChoice,
 }
 
 /// Recall: passages of earlier turns that left the window, quoted when they bear on the latest user message.
@@ -345,6 +356,35 @@ pub(crate) struct InspectArgs {
     pub(crate) conversation: Option<ConversationId>,
 }
 
+/// A conversion between formats.
+#[derive(Debug, Args)]
+pub(crate) struct ConvertArgs {
+    /// The transcript; `-` or nothing reads standard input.
+    pub(crate) file: Option<PathBuf>,
+    /// The input's format.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub(crate) from: FormatChoice,
+    /// The output's format.
+    #[arg(long, value_enum)]
+    pub(crate) to: FormatChoice,
+    /// Write the result here instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+}
+
+/// A transcript format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum FormatChoice {
+    /// Detect the format from the input (OpenAI chat when nothing tells them apart).
+    Auto,
+    /// OpenAI chat completions messages: a JSON array, JSON lines or a body with `messages`.
+    Openai,
+    /// Anthropic Messages: a body with `system` and `messages`, or an array of messages.
+    Anthropic,
+    /// OpenAI Responses input items: a body with `input`, or an array of items.
+    Responses,
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct CountArgs {
     /// The transcript; `-` or nothing reads standard input.
@@ -352,6 +392,9 @@ pub(crate) struct CountArgs {
     /// How tokens are counted.
     #[arg(long, value_enum, default_value = "o200k")]
     pub(crate) counter: CounterChoice,
+    /// The transcript format: OpenAI chat, Anthropic Messages, OpenAI Responses, or detected from the input.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub(crate) format: FormatChoice,
 }
 
 #[derive(Debug, Args)]
@@ -377,6 +420,9 @@ pub(crate) struct ReplayArgs {
     pub(crate) report: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) recall: RecallArgs,
+    /// The transcript format: OpenAI chat, Anthropic Messages, OpenAI Responses, or detected from the input.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub(crate) format: FormatChoice,
 }
 
 /// Parse and validate a conversation id, so that a bad one is a usage error (status 2).

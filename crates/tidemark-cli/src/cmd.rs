@@ -1,6 +1,7 @@
 //! The subcommands, one module each (`append`, `load`, `clear` and `inspect` share the store module).
 
 pub(crate) mod compact;
+pub(crate) mod convert;
 pub(crate) mod count;
 pub(crate) mod facts;
 pub(crate) mod replay;

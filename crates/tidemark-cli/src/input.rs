@@ -1,4 +1,4 @@
-//! Reading transcripts: a JSON array of OpenAI messages, JSON lines, or a request body with `messages`, from a file or standard input.
+//! Reading transcripts, from a file or standard input: OpenAI chat messages (a JSON array, JSON lines, or a request body with `messages`), a Claude transcript, or Responses items.
 //!
 //! Every problem is an input error (exit status 2) naming the line or index
 //! and what is wrong. Tool results whose call never appears are dropped with
@@ -12,7 +12,9 @@ use serde_json::Value;
 use tidemark_core::{Message, ViolationKind, validate};
 use tidemark_providers::wire::{self, WireOptions};
 
+use crate::args::FormatChoice;
 use crate::error::CliError;
+use crate::format::{self, Format, Shape};
 
 /// The largest single message accepted, in bytes of JSON.
 pub(crate) const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
@@ -23,7 +25,12 @@ pub(crate) struct Transcript {
     pub(crate) messages: Vec<Message>,
     /// How many orphan tool results were dropped.
     pub(crate) repaired: usize,
+    /// The format and layout it was read in, to write a result back the same way.
+    pub(crate) shape: Shape,
 }
+
+/// Names the place of a message in the input, by its index among the messages read.
+type Namer = Box<dyn Fn(usize) -> String>;
 
 /// How the input was laid out, so errors can name lines or indices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,18 +42,27 @@ enum Layout {
 }
 
 /// Read the transcript in `path` (standard input for `None` or `-`).
-pub(crate) fn read(path: Option<&Path>, strict: bool) -> Result<Transcript, CliError> {
-    read_with(path, strict, false)
+pub(crate) fn read(path: Option<&Path>, strict: bool, choice: FormatChoice) -> Result<Transcript, CliError> {
+    read_with(path, strict, false, choice)
 }
 
 /// Read messages to append to a stored conversation: tool results at the very
 /// start may answer calls appended earlier, so they are left to the memory's
 /// own check instead of being taken for orphans.
-pub(crate) fn read_continuation(path: Option<&Path>, strict: bool) -> Result<Transcript, CliError> {
-    read_with(path, strict, true)
+pub(crate) fn read_continuation(
+    path: Option<&Path>,
+    strict: bool,
+    choice: FormatChoice,
+) -> Result<Transcript, CliError> {
+    read_with(path, strict, true, choice)
 }
 
-fn read_with(path: Option<&Path>, strict: bool, continuation: bool) -> Result<Transcript, CliError> {
+fn read_with(
+    path: Option<&Path>,
+    strict: bool,
+    continuation: bool,
+    choice: FormatChoice,
+) -> Result<Transcript, CliError> {
     let bytes = read_bytes(path)?;
     let text = String::from_utf8(bytes).map_err(|error| {
         CliError::input(format!(
@@ -54,8 +70,49 @@ fn read_with(path: Option<&Path>, strict: bool, continuation: bool) -> Result<Tr
             error.utf8_error().valid_up_to()
         ))
     })?;
-    let (values, layout, lines) = parse(&text)?;
-    let place = |index: usize| match layout {
+    let (mut messages, shape, place): (Vec<Message>, Shape, Namer) = match format::resolve(choice, &text)? {
+        Format::Openai => {
+            let (messages, place) = read_openai(&text)?;
+            (messages, Shape::Openai, place)
+        }
+        Format::Anthropic => {
+            let transcript = tidemark_providers::anthropic::ClaudeTranscript::from_json(&text)
+                .map_err(|error| CliError::input(error.to_string()))?;
+            let place = placer((0..transcript.messages.len()).map(|index| transcript.place_of(index)));
+            (transcript.messages.clone(), Shape::Anthropic(transcript), place)
+        }
+        Format::Responses => {
+            let transcript = tidemark_providers::responses::ResponsesTranscript::from_json(&text)
+                .map_err(|error| CliError::input(error.to_string()))?;
+            let place = placer((0..transcript.messages.len()).map(|index| transcript.place_of(index)));
+            (transcript.messages.clone(), Shape::Responses(transcript), place)
+        }
+    };
+    let leading = if continuation {
+        messages.iter().take_while(|m| m.role == tidemark_core::Role::Tool).count()
+    } else {
+        0
+    };
+    let rest = messages.split_off(leading);
+    let shifted = |index: usize| place(index + leading);
+    let (checked, repaired) = repair(rest, strict, &shifted)?;
+    messages.extend(checked);
+    Ok(Transcript { messages, repaired, shape })
+}
+
+/// Names a message of an Anthropic or Responses transcript by where it was read (`messages[3]`, `input[7]`).
+fn placer(places: impl Iterator<Item = Option<tidemark_providers::Place>>) -> Namer {
+    let places: Vec<String> = places
+        .enumerate()
+        .map(|(index, place)| place.map_or_else(|| format!("message {index}"), |place| place.to_string()))
+        .collect();
+    Box::new(move |index| places.get(index).cloned().unwrap_or_else(|| format!("message {index}")))
+}
+
+/// Read OpenAI chat messages, with the function that names a message's place in the input.
+fn read_openai(text: &str) -> Result<(Vec<Message>, Namer), CliError> {
+    let (values, layout, lines) = parse(text)?;
+    let place = move |index: usize| match layout {
         Layout::Lines => format!("line {}", lines.get(index).copied().unwrap_or(index + 1)),
         Layout::Array => format!("message {index}"),
     };
@@ -68,18 +125,9 @@ fn read_with(path: Option<&Path>, strict: bool, continuation: bool) -> Result<Tr
             )));
         }
     }
-    let mut messages = from_wire(&values)
+    let messages = from_wire(&values)
         .map_err(|(index, problem)| CliError::input(format!("{}: {problem}", place(index))))?;
-    let leading = if continuation {
-        messages.iter().take_while(|m| m.role == tidemark_core::Role::Tool).count()
-    } else {
-        0
-    };
-    let rest = messages.split_off(leading);
-    let shifted = |index: usize| place(index + leading);
-    let checked = repair(rest, strict, &shifted)?;
-    messages.extend(checked.messages);
-    Ok(Transcript { messages, repaired: checked.repaired })
+    Ok((messages, Box::new(place)))
 }
 
 fn read_bytes(path: Option<&Path>) -> Result<Vec<u8>, CliError> {
@@ -159,11 +207,11 @@ fn repair(
     mut messages: Vec<Message>,
     strict: bool,
     place: &dyn Fn(usize) -> String,
-) -> Result<Transcript, CliError> {
+) -> Result<(Vec<Message>, usize), CliError> {
     let mut repaired = 0;
     loop {
         let Err(violation) = validate(&messages) else {
-            return Ok(Transcript { messages, repaired });
+            return Ok((messages, repaired));
         };
         match (&violation.kind, strict) {
             (ViolationKind::OrphanResult { call_id }, false) => {

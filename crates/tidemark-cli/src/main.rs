@@ -7,6 +7,7 @@
 mod args;
 mod cmd;
 mod error;
+mod format;
 mod input;
 mod output;
 mod report;
@@ -34,6 +35,7 @@ fn main() -> ExitCode {
             Command::Clear(args) => cmd::store::clear(args).await,
             Command::Inspect(args) => cmd::store::inspect(args).await,
             Command::Count(args) => cmd::count::run(args),
+            Command::Convert(args) => cmd::convert::run(args),
             Command::Replay(args) => cmd::replay::run(args).await,
             Command::Search(args) => cmd::search::run(args).await,
             Command::Facts(command) => cmd::facts::run(command).await,

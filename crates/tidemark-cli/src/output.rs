@@ -1,4 +1,4 @@
-//! Writing results: transcripts as JSON lines in OpenAI's format, statistics on standard error.
+//! Writing results: transcripts in the format they were read in (or asked for), statistics on standard error.
 
 use std::io::Write;
 use std::path::Path;
@@ -8,15 +8,15 @@ use tidemark_core::Message;
 
 use crate::args::StatsFormat;
 use crate::error::CliError;
-use crate::input;
+use crate::format::Shape;
 
-/// Write `messages` as JSON lines to `path`, or to standard output.
-pub(crate) fn write_transcript(messages: &[Message], path: Option<&Path>) -> Result<(), CliError> {
-    let mut text = String::new();
-    for value in input::to_wire(messages) {
-        text.push_str(&value.to_string());
-        text.push('\n');
-    }
+/// Write `messages` in `shape` (JSON lines for OpenAI chat, one document for the others) to `path`, or to standard output.
+pub(crate) fn write_transcript(
+    messages: &[Message],
+    shape: &Shape,
+    path: Option<&Path>,
+) -> Result<(), CliError> {
+    let text = shape.write(messages)?;
     let written = match path {
         Some(path) => std::fs::write(path, text),
         None => {

@@ -84,6 +84,9 @@ fn entry(message: &Message, names: &HashMap<&str, &str>, style: Style) -> String
                 ));
             }
             Part::Attachment(attachment) => texts.push(format!("[{} attachment]", attachment.media_type)),
+            // A signed or encrypted block is never shown to a summarizer: it
+            // could not use it, and a signature must not leak into a summary.
+            Part::Opaque(block) => texts.push(format!("[{} block]", cap_bytes(&block.kind, 40))),
             _ => texts.push(String::from("[content of an unknown kind]")),
         }
     }
@@ -122,7 +125,7 @@ fn shorten(text: &str, style: Style) -> String {
 
 #[cfg(test)]
 mod tests {
-    use tidemark_core::{Attachment, ToolCall};
+    use tidemark_core::{Attachment, OpaqueBlock, ToolCall};
 
     use super::*;
 
@@ -173,5 +176,18 @@ mod tests {
     fn long_parts_are_cut_with_a_marker_and_lines_joined() {
         let history = [Message::user("héllo\nworld, this is long")];
         check(&history, Style::compact(8), &["user: héllo w… [+18 bytes]"]);
+    }
+
+    #[test]
+    fn opaque_blocks_are_named_never_shown() {
+        let raw = r#"{"type":"thinking","thinking":"private chain","signature":"U0lHTkVE"}"#;
+        let history = [Message::assistant("Done.").with_part(Part::Opaque(OpaqueBlock::new(
+            "anthropic",
+            "thinking",
+            raw,
+        )))];
+        check(&history, Style::FULL, &["assistant: Done. [thinking block]"]);
+        let flat = flatten(&history, Style::compact(1000));
+        assert!(!flat.contains("U0lHTkVE") && !flat.contains("private chain"), "{flat}");
     }
 }

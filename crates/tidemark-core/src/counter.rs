@@ -123,6 +123,7 @@ crate::forward! {
 /// | a tool result outside a tool message | a text part `[result of {call id}] {content}` | how the wire writes it |
 /// | a tool call inside a tool message | nothing | the wire drops it, as it drops every part of a tool message but the results |
 /// | each attachment | [`ATTACHMENT_TOKENS`] | OpenAI's base cost of an image |
+/// | each opaque provider block | the tokens of its raw JSON text | it is sent whole in the provider's own format |
 ///
 /// Attachments are the one exception to "every string": a provider prices an
 /// image by its pixel size and detail level, never by the tokens of its URL
@@ -185,5 +186,8 @@ fn array_part_tokens(part: &Part, tokens: &impl Fn(&str) -> u32) -> u32 {
             tokens(TEXT_TYPE).saturating_add(tokens(&format!("[call {} {}]", call.name, call.arguments)))
         }
         Part::Attachment(_) => ATTACHMENT_TOKENS,
+        // A provider block is priced as the text of its JSON: its signature or
+        // encrypted content travels with every request that keeps it.
+        Part::Opaque(block) => tokens(&block.raw),
     }
 }

@@ -12,10 +12,13 @@
 //!    text (tag 0): the text;
 //!    tool call (tag 1): id, name, arguments;
 //!    tool result (tag 2): call id, content, then byte 1 for an error result and 0 otherwise;
-//!    attachment (tag 3): media type, then byte 0 and the URL or byte 1 and the base64 text.
+//!    attachment (tag 3): media type, then byte 0 and the URL or byte 1 and the base64 text;
+//!    opaque block (tag 4): provider, kind, raw JSON text.
 //!
 //! A *string* is its UTF-8 length as a little-endian `u64` followed by its bytes,
 //! so no two different messages share an encoding.
+//! The `origin` is not part of the encoding either: it spells the same content
+//! in a provider's format, and neither changes what a message says nor what it costs.
 //! The `pinned` flag is not part of the encoding: pinning decides whether a message
 //! is kept, not what it says, so a pinned copy hashes (and counts tokens) the same.
 //! The encoding never changes within version 1; tests check fixed hashes.
@@ -120,6 +123,12 @@ fn encode_part(hasher: &mut blake3::Hasher, part: &Part) {
                 }
             }
         }
+        Part::Opaque(block) => {
+            hasher.update(&[4]);
+            string(hasher, &block.provider);
+            string(hasher, &block.kind);
+            string(hasher, &block.raw);
+        }
     }
 }
 
@@ -151,7 +160,7 @@ impl<'de> Deserialize<'de> for ContentHash {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::message::{Attachment, ToolCall};
+    use crate::message::{Attachment, OpaqueBlock, Origin, ToolCall};
 
     fn check(message: Message, expected_hex: &str) {
         assert_eq!(message.content_hash().to_hex(), expected_hex, "{message:?}");
@@ -182,6 +191,25 @@ mod tests {
                 .with_part(Part::Attachment(Attachment::url("image/png", "https://example.test/a.png"))),
             "8ba1b1d9ba13e47113389f0a046dfeb48a14a9cad9cd6112c9499eddd93ff054",
         );
+    }
+
+    #[test]
+    fn opaque_blocks_hash_every_byte_and_the_origin_does_not_count() {
+        let block = |raw: &str| {
+            Message::new(Role::Assistant, vec![Part::Opaque(OpaqueBlock::new("anthropic", "thinking", raw))])
+        };
+        let signed = block(r#"{"type":"thinking","thinking":"t","signature":"AAAA"}"#);
+        assert_ne!(
+            signed.content_hash(),
+            block(r#"{"type":"thinking","thinking":"t","signature":"AAAB"}"#).content_hash()
+        );
+        assert_ne!(
+            signed.content_hash(),
+            Message::assistant(r#"{"type":"thinking","thinking":"t","signature":"AAAA"}"#).content_hash()
+        );
+        let spelled =
+            Message::user("x").with_origin(Origin::new("anthropic", r#"[{"type":"text","text":"x"}]"#));
+        assert_eq!(spelled.content_hash(), Message::user("x").content_hash());
     }
 
     #[test]

@@ -67,8 +67,8 @@ pub use hook::DemotionHook;
 pub use id::{ConversationId, Seq, SeqRange};
 pub use memory::ConversationMemory;
 pub use message::{
-    Attachment, AttachmentSource, Message, Part, Role, ToolCall, ToolResult, history_from_json,
-    history_to_json,
+    Attachment, AttachmentSource, Message, OpaqueBlock, Origin, Part, Role, ToolCall, ToolResult,
+    history_from_json, history_to_json,
 };
 pub use model::{Completion, CompletionModel, CompletionRequest, FinishReason, Usage};
 pub use observer::CompactionObserver;

@@ -10,6 +10,7 @@
 //! | `name` | string, optional | a participant name, as in OpenAI's `name` field |
 //! | `parts` | array of parts | the content, in order |
 //! | `pinned` | bool, optional (default `false`) | whether policies must keep the message |
+//! | `origin` | object, optional | the provider's own JSON for the message, see [`Origin`] |
 //!
 //! Each part is an object tagged by `type`:
 //!
@@ -20,6 +21,11 @@
 //! - `{"type":"tool_result","call_id":"call_1","content":"…","is_error":true}`: `is_error` is omitted when false.
 //! - `{"type":"attachment","media_type":"image/png","source":{"url":"https://…"}}` or
 //!   `"source":{"base64":"iVBORw0…"}` for inline data.
+//! - `{"type":"opaque","provider":"anthropic","kind":"thinking","raw":"{\"type\":\"thinking\",…}"}`:
+//!   a provider's block that tidemark carries without understanding it (a signed
+//!   `thinking` block, `redacted_thinking`, a Responses `reasoning` item with its
+//!   `encrypted_content`). `raw` is the block's JSON text exactly as read; nothing
+//!   in tidemark edits it, and it is counted as text.
 //!
 //! Readers ignore fields they do not know, so later versions may add optional fields.
 //!
@@ -169,6 +175,70 @@ impl Attachment {
     }
 }
 
+/// A provider's content block that tidemark keeps byte for byte without interpreting it.
+///
+/// Signed reasoning is the reason this exists: Anthropic checks the `signature`
+/// of a `thinking` block, and OpenAI decrypts a `reasoning` item's
+/// `encrypted_content`, so a history in which one byte of them changed cannot be
+/// sent again. An opaque block is therefore never edited by any strategy: it is
+/// kept whole with its message or dropped whole with its unit, and a summarizer
+/// sees only a placeholder naming its kind.
+///
+/// ```
+/// use tidemark_core::{Message, OpaqueBlock, Part};
+///
+/// let raw = r#"{"type":"thinking","thinking":"Check the tests first.","signature":"c2ln"}"#;
+/// let message = Message::assistant("Running the tests.")
+///     .with_part(Part::Opaque(OpaqueBlock::new("anthropic", "thinking", raw)));
+/// let back = Message::from_json(&message.to_json())?;
+/// let Some(Part::Opaque(block)) = back.parts.get(1) else { panic!("the block is kept") };
+/// assert_eq!(block.raw, raw);
+/// # Ok::<(), tidemark_core::DecodeError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct OpaqueBlock {
+    /// The format the block came from, such as `"anthropic"` or `"responses"`.
+    pub provider: String,
+    /// The block's own type, such as `"thinking"`, `"redacted_thinking"` or `"reasoning"`.
+    pub kind: String,
+    /// The block's JSON text, exactly as read.
+    pub raw: String,
+}
+
+impl OpaqueBlock {
+    /// A block of `provider`'s format, of type `kind`, whose JSON text is `raw`.
+    pub fn new(provider: impl Into<String>, kind: impl Into<String>, raw: impl Into<String>) -> Self {
+        Self { provider: provider.into(), kind: kind.into(), raw: raw.into() }
+    }
+}
+
+/// The JSON a message was read from, in a provider's format, kept so that a writer of that format gives unchanged content back byte for byte.
+///
+/// tidemark's model has no place for some details of a provider's format
+/// (Anthropic's `cache_control` markers, a content written as a string rather
+/// than an array, the nested content of a tool result). A reader of the format
+/// keeps the message's JSON here; the writer of the same format uses it for
+/// every block that still reads back as the message's part, and ignores it
+/// otherwise. Other writers ignore it. The origin is another spelling of the
+/// content, not content: it is neither hashed nor counted. It is stored with
+/// the message, so a message read this way takes about twice the room.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Origin {
+    /// The format, such as `"anthropic"` or `"responses"`.
+    pub format: String,
+    /// The JSON text, in the terms that format's reader documents.
+    pub raw: String,
+}
+
+impl Origin {
+    /// JSON text `raw` read in `format`.
+    pub fn new(format: impl Into<String>, raw: impl Into<String>) -> Self {
+        Self { format: format.into(), raw: raw.into() }
+    }
+}
+
 /// One piece of a message's content.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -185,6 +255,8 @@ pub enum Part {
     ToolResult(ToolResult),
     /// Non-text content.
     Attachment(Attachment),
+    /// A provider's block carried verbatim, never edited (see [`OpaqueBlock`]).
+    Opaque(OpaqueBlock),
 }
 
 impl Part {
@@ -214,12 +286,15 @@ pub struct Message {
     /// Whether policies and strategies must keep this message.
     #[serde(default, skip_serializing_if = "is_false")]
     pub pinned: bool,
+    /// The provider's JSON this message was read from, when a format reader kept it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
 }
 
 impl Message {
     /// A message with the given role and parts.
     pub fn new(role: Role, parts: Vec<Part>) -> Self {
-        Self { role, name: None, parts, pinned: false }
+        Self { role, name: None, parts, pinned: false, origin: None }
     }
 
     /// A system message holding `text`.
@@ -263,6 +338,13 @@ impl Message {
     #[must_use]
     pub fn with_name(mut self, name: impl Into<String>) -> Self {
         self.name = Some(name.into());
+        self
+    }
+
+    /// The same message with the provider JSON it was read from.
+    #[must_use]
+    pub fn with_origin(mut self, origin: Origin) -> Self {
+        self.origin = Some(origin);
         self
     }
 
@@ -314,6 +396,14 @@ impl Message {
     /// Whether the message makes at least one tool call.
     pub fn has_tool_calls(&self) -> bool {
         self.parts.iter().any(|part| matches!(part, Part::ToolCall(_)))
+    }
+
+    /// The opaque provider blocks this message carries, in order.
+    pub fn opaque_blocks(&self) -> impl Iterator<Item = &OpaqueBlock> {
+        self.parts.iter().filter_map(|part| match part {
+            Part::Opaque(block) => Some(block),
+            _ => None,
+        })
     }
 
     /// Whether the message carries at least one tool result.

@@ -1,7 +1,8 @@
-//! [`AnthropicModel`]: Anthropic's Messages API as a [`CompletionModel`], with the same timeouts, retries and typed errors as the OpenAI model.
+//! Anthropic's Messages API: [`AnthropicModel`], a [`CompletionModel`] with the same timeouts, retries and typed errors as the OpenAI model, and [`ClaudeTranscript`], Claude histories read and written byte for byte.
 
 mod config;
 mod messages;
+pub mod transcript;
 
 use std::fmt;
 
@@ -9,6 +10,7 @@ use serde_json::{Value, json};
 use tidemark_core::{Completion, CompletionError, CompletionModel, CompletionRequest, FinishReason};
 
 pub use self::config::{ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, AnthropicConfig};
+pub use self::transcript::ClaudeTranscript;
 use crate::error::ConfigError;
 use crate::http;
 use crate::model::Sleep;
@@ -19,7 +21,9 @@ use crate::model::Sleep;
 /// into the top-level `system` field, then alternating user and assistant
 /// turns, with tool calls as `tool_use` blocks and tool results as
 /// `tool_result` blocks in user turns (consecutive messages of one side are
-/// merged into one turn, none dropped). The answer is the concatenation of
+/// merged into one turn, none dropped). Claude's own blocks read from a
+/// transcript (`thinking` with its signature, `redacted_thinking`) are sent
+/// as they came; another provider's opaque blocks are left out. The answer is the concatenation of
 /// the response's `text` blocks, and its usage counts the prompt as
 /// `input_tokens` plus the tokens read from and written to the prompt cache.
 ///

@@ -1,4 +1,4 @@
-//! [`CompletionModel`](tidemark_core::CompletionModel)s over HTTP for OpenAI-compatible servers and for Anthropic, and the conversion between tidemark messages and OpenAI's chat format.
+//! [`CompletionModel`](tidemark_core::CompletionModel)s over HTTP for OpenAI-compatible servers and for Anthropic, and the conversion between tidemark messages and the providers' transcript formats.
 //!
 //! - [`OpenAiModel`] speaks `POST /v1/chat/completions` to OpenAI and to the
 //!   servers that copy its API (vLLM, llama.cpp, Ollama, LiteLLM, …), with
@@ -8,8 +8,13 @@
 //! - [`AnthropicModel`] speaks Anthropic's Messages API, `POST /v1/messages`,
 //!   with the same retries and typed errors; [`AnthropicConfig`] holds its
 //!   settings (`ANTHROPIC_API_KEY`, `ANTHROPIC_MODEL`, `ANTHROPIC_BASE_URL`).
-//! - [`wire`] converts histories both ways; the command-line tool reads and
-//!   writes transcripts with it.
+//! - [`wire`] converts histories to and from OpenAI's chat format;
+//!   [`anthropic::ClaudeTranscript`] reads and writes Claude histories in
+//!   Anthropic's Messages format, and [`responses::ResponsesTranscript`]
+//!   OpenAI Responses input items, both byte for byte wherever tidemark
+//!   changed nothing, with signed thinking blocks and reasoning items carried
+//!   as opaque parts. The command-line tool reads and writes transcripts
+//!   with them.
 //!
 //! ```no_run
 //! use tidemark_core::{CompletionModel, CompletionRequest, Message};
@@ -36,15 +41,17 @@
 //! # Ok(()) }
 //! ```
 
-mod anthropic;
+pub mod anthropic;
 mod config;
 mod error;
 mod http;
 mod model;
 pub mod overflow;
+mod raw;
+pub mod responses;
 pub mod wire;
 
 pub use anthropic::{ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, AnthropicConfig, AnthropicModel};
 pub use config::{OPENAI_BASE_URL, OpenAiConfig, Secret};
-pub use error::ConfigError;
+pub use error::{ConfigError, Place, TranscriptError, TranscriptProblem};
 pub use model::{OpenAiModel, Sleep};

@@ -45,6 +45,7 @@ impl TokenCounter for ByteCounter {
                     self.count_text(&call.name).saturating_add(self.count_text(&call.arguments))
                 }
                 Part::ToolResult(result) => self.count_text(&result.content),
+                Part::Opaque(block) => self.count_text(&block.raw),
                 _ => 8,
             };
             total.saturating_add(content)
@@ -88,6 +89,7 @@ impl TokenCounter for QuarterCounter {
                     self.count_text(&call.name).saturating_add(self.count_text(&call.arguments))
                 }
                 Part::ToolResult(result) => self.count_text(&result.content),
+                Part::Opaque(block) => self.count_text(&block.raw),
                 _ => 85,
             };
             total.saturating_add(content)

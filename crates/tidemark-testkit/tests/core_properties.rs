@@ -181,6 +181,29 @@ proptest! {
     }
 
     #[test]
+    fn opaque_blocks_and_origins_round_trip_through_json(
+        message in arb_message(),
+        raw in arb_text(),
+        kind in "[a-z_]{1,20}",
+        at in any::<Index>(),
+        origin in proptest::option::of(arb_text()),
+    ) {
+        let block = tidemark_core::OpaqueBlock::new("anthropic", kind, raw);
+        let mut message = message;
+        let position = at.index(message.parts.len() + 1);
+        message.parts.insert(position, Part::Opaque(block.clone()));
+        let unspelled = message.clone();
+        if let Some(origin) = origin {
+            message = message.with_origin(tidemark_core::Origin::new("anthropic", origin));
+        }
+        let decoded = Message::from_json(&message.to_json())?;
+        prop_assert_eq!(&decoded, &message);
+        prop_assert_eq!(decoded.parts.get(position), Some(&Part::Opaque(block)));
+        // The origin spells the content; it changes neither the hash nor what the message says.
+        prop_assert_eq!(decoded.content_hash(), unspelled.content_hash());
+    }
+
+    #[test]
     fn histories_round_trip_through_json(history in arb_history()) {
         let json = history_to_json(&history);
         prop_assert_eq!(history_from_json(&json)?, history);

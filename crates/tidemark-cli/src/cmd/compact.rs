@@ -13,7 +13,7 @@ use crate::output::{Stats, write_transcript};
 use crate::{input, setup};
 
 pub(crate) async fn run(args: CompactArgs) -> Result<(), CliError> {
-    let transcript = input::read(args.file.as_deref(), args.strict)?;
+    let transcript = input::read(args.file.as_deref(), args.strict, args.format)?;
     let counter = setup::counter(args.counter)?;
     let history = transcript.messages;
     let (compacted, strategy, outcome, note) = match (args.window.budget, args.window.last) {
@@ -30,7 +30,7 @@ pub(crate) async fn run(args: CompactArgs) -> Result<(), CliError> {
         (None, Some(last)) => by_count(&args, &history, last.get()).await?,
         (None, None) => return Err(CliError::input("give --budget or --last")),
     };
-    write_transcript(&compacted, args.output.as_deref())?;
+    write_transcript(&compacted, &transcript.shape, args.output.as_deref())?;
     if let Some(format) = args.stats {
         Stats {
             messages_in: history.len(),

@@ -9,7 +9,7 @@ use crate::error::CliError;
 use crate::{input, setup};
 
 pub(crate) fn run(args: CountArgs) -> Result<(), CliError> {
-    let transcript = input::read(args.file.as_deref(), false)?;
+    let transcript = input::read(args.file.as_deref(), false, args.format)?;
     let counter = setup::counter(args.counter)?;
     let mut out = String::from("index\trole\ttokens\n");
     for (index, message) in transcript.messages.iter().enumerate() {

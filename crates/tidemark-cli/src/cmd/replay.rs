@@ -53,7 +53,7 @@ pub(crate) fn turns(messages: &[Message]) -> Vec<Vec<Message>> {
 }
 
 pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
-    let transcript = input::read(Some(&args.file), false)?;
+    let transcript = input::read(Some(&args.file), false, args.format)?;
     let counter = setup::counter(args.counter)?;
     let compactor = setup::compactor(args.summarizer)?;
     let store = setup::store(&args.store.store).await?;

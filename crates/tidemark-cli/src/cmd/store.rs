@@ -9,15 +9,16 @@ use tidemark_memory::{CompactingMemory, PolicyMemory};
 
 use crate::store::AnyStore;
 
-use crate::args::{AppendArgs, ClearArgs, InspectArgs, LoadArgs};
+use crate::args::{AppendArgs, ClearArgs, FormatChoice, InspectArgs, LoadArgs};
 use crate::error::CliError;
+use crate::format::{Format, Shape};
 use crate::output::{Stats, write_transcript};
 use crate::{input, setup};
 
 pub(crate) async fn append(args: AppendArgs) -> Result<(), CliError> {
     // The whole input is read and checked before the store is opened, so a
     // rejected input leaves the store file exactly as it was.
-    let transcript = input::read_continuation(args.file.as_deref(), args.strict)?;
+    let transcript = input::read_continuation(args.file.as_deref(), args.strict, args.format)?;
     let counter = setup::counter(args.counter)?;
     let store = setup::store(&args.store.store).await?;
     let memory = PolicyMemory::new(store, setup::counting_only(&counter));
@@ -70,7 +71,7 @@ pub(crate) async fn load(args: LoadArgs) -> Result<(), CliError> {
     };
     let prompt = loaded.map_err(|error| CliError::runtime("loading", error))?;
     let after = state(&store, id).await?;
-    write_transcript(&prompt, None)?;
+    write_transcript(&prompt, &Shape::new(output_format(args.format, &prompt)), None)?;
     if let Some(format) = args.stats {
         let tokens_out = u64::from(counter.count_prompt(&prompt));
         let compacted = folded(&before, &after);
@@ -164,4 +165,24 @@ pub(crate) async fn inspect(args: InspectArgs) -> Result<(), CliError> {
         .lock()
         .write_all(out.as_bytes())
         .map_err(|error| CliError::runtime("writing the output", error))
+}
+
+/// The format `load` prints in: the one named, or for `auto` the one the stored messages were read in (OpenAI chat when none says).
+fn output_format(choice: FormatChoice, prompt: &[Message]) -> Format {
+    match choice {
+        FormatChoice::Anthropic => Format::Anthropic,
+        FormatChoice::Responses => Format::Responses,
+        FormatChoice::Openai => Format::Openai,
+        FormatChoice::Auto => {
+            let read_in = prompt
+                .iter()
+                .find_map(|message| message.origin.as_ref())
+                .map(|origin| origin.format.as_str());
+            match read_in {
+                Some(tidemark_providers::anthropic::transcript::FORMAT) => Format::Anthropic,
+                Some(tidemark_providers::responses::FORMAT) => Format::Responses,
+                _ => Format::Openai,
+            }
+        }
+    }
 }

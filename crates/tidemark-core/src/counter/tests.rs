@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::error::HeuristicError;
-use crate::message::{Attachment, Part, Role, ToolCall, ToolResult};
+use crate::message::{Attachment, OpaqueBlock, Origin, Part, Role, ToolCall, ToolResult};
 
 fn check_heuristic(bytes_per_token: f32, per_message: u32, expected_name: Option<&str>) {
     match (HeuristicCounter::new(bytes_per_token, per_message), expected_name) {
@@ -102,6 +102,15 @@ fn heuristic_prices_each_field_rounded_up() {
     check_heuristic_count(four, attached, 4 + 1 + ATTACHMENT_TOKENS);
     let image = Message::new(Role::User, vec![Part::Attachment(Attachment::url("image/png", "https://x"))]);
     check_heuristic_count(four, image, 4 + ATTACHMENT_TOKENS);
+    // An opaque block pays the text of its raw JSON (42 bytes), in the array form, with no type.
+    let raw = r#"{"type":"redacted_thinking","data":"QUJD"}"#;
+    assert_eq!(raw.len(), 42);
+    let opaque = Part::Opaque(OpaqueBlock::new("anthropic", "redacted_thinking", raw));
+    check_heuristic_count(four, Message::new(Role::Assistant, vec![opaque.clone()]), 4 + 11);
+    check_heuristic_count(four, Message::assistant("abcd").with_part(opaque), 4 + (1 + 1) + 11);
+    // The origin spells the same content and costs nothing.
+    let spelled = Message::user("abcde").with_origin(Origin::new("anthropic", r#""abcde""#));
+    check_heuristic_count(four, spelled, 4 + 2);
     assert_eq!(four.prompt_overhead(), 3);
     assert_eq!(HeuristicCounter::new(1.5, 0).expect("valid").prompt_overhead(), 0);
 }

@@ -98,7 +98,8 @@ fn texts(message: &Message) -> Vec<String> {
             Part::Text { text } => cut(text, &mut found),
             Part::ToolCall(call) => cut(&format!("{} {}", call.name, call.arguments), &mut found),
             Part::ToolResult(result) => cut(&result.content, &mut found),
-            Part::Attachment(_) => {}
+            // Signed or encrypted provider blocks are not the conversation's words.
+            Part::Attachment(_) | Part::Opaque(_) => {}
         }
     }
     found

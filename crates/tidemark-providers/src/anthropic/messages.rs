@@ -63,7 +63,15 @@ fn block(part: &Part) -> Result<Option<Value>, CompletionError> {
         Part::ToolCall(call) => tool_use(call)?,
         Part::ToolResult(result) => tool_result(result),
         Part::Attachment(attachment) => attachment_block(attachment),
-        // A part kind added to core later has no block here until this module learns it.
+        // Claude's own blocks go back as they came: a thinking block's
+        // signature must reach the API unchanged when tool use continues.
+        Part::Opaque(block) if block.provider == super::transcript::FORMAT => {
+            serde_json::from_str(&block.raw).map_err(|_| CompletionError::BadRequest {
+                message: format!("a {} block is not JSON, so it cannot be sent", block.kind),
+            })?
+        }
+        // Another provider's blocks (Responses reasoning) mean nothing to Claude, and a
+        // part kind added to core later has no block here until this module learns it.
         _ => return Ok(None),
     }))
 }
@@ -119,6 +127,8 @@ fn attachment_block(attachment: &Attachment) -> Value {
 
 #[cfg(test)]
 mod tests {
+    use tidemark_core::OpaqueBlock;
+
     use super::*;
 
     fn convert(history: &[Message]) -> (Option<String>, Value) {
@@ -167,6 +177,24 @@ mod tests {
                 {"type": "document", "source": {"type": "url", "url": "https://h/a.pdf"}}
             ])
         );
+    }
+
+    #[test]
+    fn claude_blocks_are_sent_as_they_came_and_other_providers_blocks_left_out() {
+        let thinking = r#"{"type":"thinking","thinking":"Check the log.","signature":"c2lnbmVk"}"#;
+        let (_, messages) = convert(&[Message::new(
+            Role::Assistant,
+            vec![
+                Part::Opaque(OpaqueBlock::new("anthropic", "thinking", thinking)),
+                Part::Opaque(OpaqueBlock::new("responses", "reasoning", r#"{"type":"reasoning"}"#)),
+                Part::text("Reading it."),
+            ],
+        )]);
+        let expected: Value = serde_json::from_str(thinking).expect("JSON");
+        assert_eq!(messages[0]["content"], json!([expected, {"type": "text", "text": "Reading it."}]));
+        let broken =
+            Message::new(Role::Assistant, vec![Part::Opaque(OpaqueBlock::new("anthropic", "thinking", "{"))]);
+        assert!(matches!(to_messages(&[broken]), Err(CompletionError::BadRequest { .. })));
     }
 
     #[test]

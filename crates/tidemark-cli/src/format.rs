@@ -1,0 +1,211 @@
+//! Transcript formats: detecting which one an input is in, writing a history back in it, and refusing conversions that would lose a block.
+
+use serde_json::Value;
+use tidemark_core::{Message, Part, Role};
+use tidemark_providers::anthropic::{self, ClaudeTranscript};
+use tidemark_providers::responses::{self, ResponsesTranscript};
+
+use crate::args::FormatChoice;
+use crate::error::CliError;
+use crate::input;
+
+/// A transcript format, decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Format {
+    /// OpenAI chat completions.
+    Openai,
+    /// Anthropic Messages.
+    Anthropic,
+    /// OpenAI Responses items.
+    Responses,
+}
+
+impl Format {
+    fn name(self) -> &'static str {
+        match self {
+            Format::Openai => "OpenAI chat",
+            Format::Anthropic => "Anthropic Messages",
+            Format::Responses => "OpenAI Responses",
+        }
+    }
+
+    /// The name the format's blocks carry in [`tidemark_core::OpaqueBlock::provider`].
+    fn provider(self) -> &'static str {
+        match self {
+            Format::Openai => "openai",
+            Format::Anthropic => anthropic::transcript::FORMAT,
+            Format::Responses => responses::FORMAT,
+        }
+    }
+}
+
+/// How to write a history back: the format, and the layout the input had.
+#[derive(Clone, Debug)]
+pub(crate) enum Shape {
+    /// JSON lines of OpenAI chat messages.
+    Openai,
+    /// A Claude transcript in the layout it was read in.
+    Anthropic(ClaudeTranscript),
+    /// A Responses transcript in the layout it was read in.
+    Responses(ResponsesTranscript),
+}
+
+impl Shape {
+    /// A fresh layout of `format`.
+    pub(crate) fn new(format: Format) -> Self {
+        match format {
+            Format::Openai => Shape::Openai,
+            Format::Anthropic => Shape::Anthropic(ClaudeTranscript::new(Vec::new())),
+            Format::Responses => Shape::Responses(ResponsesTranscript::new(Vec::new())),
+        }
+    }
+
+    /// The format of this shape.
+    pub(crate) fn format(&self) -> Format {
+        match self {
+            Shape::Openai => Format::Openai,
+            Shape::Anthropic(_) => Format::Anthropic,
+            Shape::Responses(_) => Format::Responses,
+        }
+    }
+
+    /// `messages` written in this shape, ending with a newline.
+    pub(crate) fn write(&self, messages: &[Message]) -> Result<String, CliError> {
+        let refused = |error: tidemark_providers::TranscriptError| {
+            CliError::input(format!("cannot write the output: {error}"))
+        };
+        Ok(match self {
+            Shape::Openai => {
+                let mut text = String::new();
+                for value in input::to_wire(messages) {
+                    text.push_str(&value.to_string());
+                    text.push('\n');
+                }
+                text
+            }
+            Shape::Anthropic(transcript) => {
+                transcript.with_messages(messages.to_vec()).to_json().map_err(refused)? + "\n"
+            }
+            Shape::Responses(transcript) => {
+                transcript.with_messages(messages.to_vec()).to_json().map_err(refused)? + "\n"
+            }
+        })
+    }
+}
+
+/// The format `choice` names, or the one `text` is in for `auto`.
+///
+/// # Errors
+///
+/// An input error when the input shows signs of two formats, naming both.
+pub(crate) fn resolve(choice: FormatChoice, text: &str) -> Result<Format, CliError> {
+    Ok(match choice {
+        FormatChoice::Openai => Format::Openai,
+        FormatChoice::Anthropic => Format::Anthropic,
+        FormatChoice::Responses => Format::Responses,
+        FormatChoice::Auto => detect(text)?,
+    })
+}
+
+/// The format of `text`, from the first sign each format leaves; OpenAI chat when there is none.
+///
+/// Plain text turns read the same in every format, so no sign means no
+/// ambiguity worth refusing: they are read as OpenAI chat, as before.
+fn detect(text: &str) -> Result<Format, CliError> {
+    // JSON lines are OpenAI chat's layout only; the other formats are one document.
+    let Ok(value) = serde_json::from_str::<Value>(text) else { return Ok(Format::Openai) };
+    let mut signs: Vec<(Format, String)> = Vec::new();
+    let list = match &value {
+        Value::Object(object) => {
+            if object.contains_key("input") {
+                signs.push((Format::Responses, "the body has `input`".into()));
+            }
+            if object.contains_key("system") {
+                signs.push((Format::Anthropic, "the body has `system`".into()));
+            }
+            object.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default()
+        }
+        Value::Array(list) => list.as_slice(),
+        _ => &[],
+    };
+    for (index, message) in list.iter().enumerate() {
+        if let Some(sign) = sign_of(message) {
+            let (format, why) = sign;
+            if !signs.iter().any(|(seen, _)| *seen == format) {
+                signs.push((format, format!("element {index} {why}")));
+            }
+        }
+    }
+    match signs.as_slice() {
+        [] => Ok(Format::Openai),
+        [(format, _)] => Ok(*format),
+        [(first, first_why), (second, second_why), ..] => Err(CliError::input(format!(
+            "the input looks like {} ({first_why}) and like {} ({second_why}); name its format with --format",
+            first.name(),
+            second.name()
+        ))),
+    }
+}
+
+/// The format one message or item belongs to, and why, when it shows.
+fn sign_of(message: &Value) -> Option<(Format, String)> {
+    let object = message.as_object()?;
+    if let Some(kind) = object.get("type").and_then(Value::as_str) {
+        return Some((Format::Responses, format!("is an item of type {kind:?}")));
+    }
+    if object.contains_key("tool_calls") || object.contains_key("tool_call_id") {
+        return Some((Format::Openai, "has OpenAI tool calls or results".into()));
+    }
+    if object.get("role").and_then(Value::as_str) == Some("tool") {
+        return Some((Format::Openai, "has the role \"tool\"".into()));
+    }
+    let blocks = object.get("content").and_then(Value::as_array)?;
+    blocks.iter().find_map(|block| {
+        let kind = block.get("type").and_then(Value::as_str)?;
+        let format = match kind {
+            "tool_use" | "tool_result" | "thinking" | "redacted_thinking" | "image" | "document" => {
+                Format::Anthropic
+            }
+            "input_text" | "output_text" | "input_image" | "input_file" => Format::Responses,
+            "image_url" | "input_audio" | "file" => Format::Openai,
+            _ => return None,
+        };
+        Some((format, format!("has a {kind:?} block")))
+    })
+}
+
+/// Refuse `messages` if writing them in `to` would lose a part, naming the first such part.
+pub(crate) fn check_lossless(messages: &[Message], from: Format, to: Format) -> Result<(), CliError> {
+    let refuse = |place: String, what: String| {
+        Err(CliError::input(format!(
+            "{place}: {what} has no lossless form in {}; nothing was converted",
+            to.name()
+        )))
+    };
+    let mut seen_turn = false;
+    for (index, message) in messages.iter().enumerate() {
+        for (number, part) in message.parts.iter().enumerate() {
+            if let Part::Opaque(block) = part
+                && block.provider != to.provider()
+            {
+                return refuse(
+                    format!("message {index} part {number}"),
+                    format!("the {} block from {}", block.kind, block.provider),
+                );
+            }
+        }
+        if to != Format::Openai && from != to {
+            if message.pinned {
+                return refuse(format!("message {index}"), "the pin".into());
+            }
+            if let Some(name) = &message.name {
+                return refuse(format!("message {index}"), format!("the participant name {name:?}"));
+            }
+        }
+        if to == Format::Anthropic && message.role == Role::System && seen_turn {
+            return refuse(format!("message {index}"), "a system message after the first turn".into());
+        }
+        seen_turn |= message.role != Role::System;
+    }
+    Ok(())
+}

@@ -11,7 +11,7 @@ use serde_json::Value;
 use tidemark_compaction::{
     ClearToolOutputs, DynPipeline, DynStrategy, Fallback, SummarizeStrategy, TruncateStrategy,
 };
-use tidemark_core::{MemoryPolicy, Message, Window, validate};
+use tidemark_core::{MemoryPolicy, Message, Role, Window, validate};
 use tidemark_memory::{LastTurns, SlidingWindow, TokenWindow};
 use tidemark_providers::anthropic::ClaudeTranscript;
 use tidemark_providers::responses::ResponsesTranscript;
@@ -62,6 +62,12 @@ fn compact_keeps_a_claude_transcript_within_budget_valid_and_its_signed_blocks_b
             let written = String::from_utf8(output.stdout).expect("UTF-8 output");
             let compacted = ClaudeTranscript::from_json(&written).expect("the output is a Claude transcript");
             validate(&compacted.messages).expect("the output is a valid history");
+            let first = compacted.messages.iter().find(|message| message.role != Role::System);
+            assert_eq!(
+                first.map(|message| message.role),
+                Some(Role::User),
+                "{strategy} {budget}: the API wants a user turn first"
+            );
             if stats["outcome"] != "over_budget" {
                 let tokens = stats["tokens_out"].as_u64().expect("a count");
                 assert!(tokens <= budget.parse::<u64>().expect("a number"), "{strategy} {budget}: {stats}");

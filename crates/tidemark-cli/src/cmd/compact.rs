@@ -7,8 +7,13 @@ use tidemark_compaction::{
 use tidemark_core::{Compactor, ConversationId, MemoryPolicy, Message, Role, Window};
 use tidemark_memory::SlidingWindow;
 
+use std::num::NonZeroU32;
+
+use tidemark_providers::anthropic::transcript::open_with_user;
+
 use crate::args::{CompactArgs, StrategyChoice};
 use crate::error::CliError;
+use crate::format::Format;
 use crate::output::{Stats, write_transcript};
 use crate::{input, setup};
 
@@ -16,18 +21,35 @@ pub(crate) async fn run(args: CompactArgs) -> Result<(), CliError> {
     let transcript = input::read(args.file.as_deref(), args.strict, args.format)?;
     let counter = setup::counter(args.counter)?;
     let history = transcript.messages;
+    let claude = transcript.shape.format() == Format::Anthropic;
     let (compacted, strategy, outcome, note) = match (args.window.budget, args.window.last) {
         (Some(budget), _) => {
             let chosen = strategy(&args)?;
-            let done = chosen
-                .compact(&history, budget, &*counter)
-                .await
-                .map_err(|error| CliError::runtime("compacting", error))?;
-            let outcome =
-                if done.report.fits { done.report.outcome.to_string() } else { "over_budget".to_owned() };
-            (done.history, done.report.strategy, outcome, done.report.note)
+            let compact = |budget: NonZeroU32| chosen.compact(&history, budget, &*counter);
+            let mut done = compact(budget).await.map_err(|error| CliError::runtime("compacting", error))?;
+            let mut opened = done.history.clone();
+            if claude && open_with_user(&mut opened) {
+                // The opening turn must fit too: compact again with its cost set aside.
+                let cost = counter.count_prompt(&opened).saturating_sub(counter.count_prompt(&done.history));
+                if counter.count_prompt(&opened) > budget.get()
+                    && let Some(smaller) = NonZeroU32::new(budget.get().saturating_sub(cost))
+                {
+                    done = compact(smaller).await.map_err(|error| CliError::runtime("compacting", error))?;
+                    opened.clone_from(&done.history);
+                    open_with_user(&mut opened);
+                }
+            }
+            let fits = done.report.fits && counter.count_prompt(&opened) <= budget.get();
+            let outcome = if fits { done.report.outcome.to_string() } else { "over_budget".to_owned() };
+            (opened, done.report.strategy, outcome, done.report.note)
         }
-        (None, Some(last)) => by_count(&args, &history, last.get()).await?,
+        (None, Some(last)) => {
+            let (mut kept, strategy, outcome, note) = by_count(&args, &history, last.get()).await?;
+            if claude {
+                open_with_user(&mut kept);
+            }
+            (kept, strategy, outcome, note)
+        }
         (None, None) => return Err(CliError::input("give --budget or --last")),
     };
     write_transcript(&compacted, &transcript.shape, args.output.as_deref())?;

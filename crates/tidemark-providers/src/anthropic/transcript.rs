@@ -60,6 +60,36 @@ use crate::raw;
 /// The name of the format in [`Origin::format`] and [`OpaqueBlock::provider`].
 pub const FORMAT: &str = "anthropic";
 
+/// The text of the user turn [`open_with_user`] puts before a history that starts with the assistant.
+pub const OPENING_TURN: &str = "(Earlier turns of this conversation are not shown.)";
+
+/// Make a history open with a user turn after its leading system messages, as the Messages API
+/// requires (it refuses a first message from the assistant); returns whether a turn was added.
+///
+/// A compaction that drops the oldest turns can leave an assistant turn first: the
+/// user message that asked for it was older than the budget. Rather than drop that
+/// turn too (and a signed thinking block with it), a short user turn saying that
+/// earlier turns are not shown ([`OPENING_TURN`]) is put before it. It costs a
+/// few tokens, which a caller holding a budget must count.
+///
+/// ```
+/// use tidemark_core::{Message, Role};
+/// use tidemark_providers::anthropic::transcript::{OPENING_TURN, open_with_user};
+///
+/// let mut history = vec![Message::system("Be brief."), Message::assistant("Done.")];
+/// assert!(open_with_user(&mut history));
+/// assert_eq!(history[1].text(), OPENING_TURN);
+/// assert!(!open_with_user(&mut history), "already opens with the user");
+/// ```
+pub fn open_with_user(messages: &mut Vec<Message>) -> bool {
+    let at = messages.iter().take_while(|message| message.role == Role::System).count();
+    let opens_with_assistant = messages.get(at).is_some_and(|message| message.role == Role::Assistant);
+    if opens_with_assistant {
+        messages.insert(at, Message::user(OPENING_TURN));
+    }
+    opens_with_assistant
+}
+
 /// A Claude history: tidemark messages and the layout of the request body they came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]

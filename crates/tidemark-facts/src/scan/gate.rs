@@ -59,6 +59,23 @@ impl Reach {
         !matches!(self, Reach::Nowhere)
     }
 
+    /// Add the places of another branch of the same pattern.
+    fn merge(&mut self, other: Reach) {
+        match other {
+            Reach::Nowhere => {}
+            Reach::At(places) => places.into_iter().for_each(|at| self.add(at)),
+            Reach::From(from) => {
+                *self = match std::mem::replace(self, Reach::Nowhere) {
+                    Reach::Nowhere => Reach::From(from),
+                    Reach::At(places) => Reach::From(places.into_iter().fold(from, usize::min)),
+                    Reach::From(earlier) => Reach::From(earlier.min(from)),
+                    Reach::Anywhere => Reach::Anywhere,
+                };
+            }
+            Reach::Anywhere => *self = Reach::Anywhere,
+        }
+    }
+
     fn add(&mut self, at: usize) {
         *self = match std::mem::replace(self, Reach::Nowhere) {
             Reach::Nowhere => Reach::At(vec![at]),
@@ -347,7 +364,9 @@ impl Gate {
         let bytes = text.as_bytes();
         // Which branches had an inner literal, and where prefix literals let a branch start.
         let mut seen = vec![false; self.branches.len()];
-        let mut places: Vec<(usize, usize)> = Vec::new();
+        // Each branch's places, kept as a pattern's are (a long text full of one literal gives one
+        // `From`, not a list as long as the text).
+        let mut places: HashMap<usize, Reach> = HashMap::new();
         for found in self.literals.find_overlapping_iter(text) {
             let owners = self.owners.get(found.pattern().as_usize()).map(Vec::as_slice).unwrap_or_default();
             for &owner in owners {
@@ -355,7 +374,7 @@ impl Gate {
                     Owner::Prefix(part) => {
                         let start = self.branches.get(part).map_or(Start::Any, |branch| branch.start);
                         if start.allows(bytes, found.start()) {
-                            places.push((part, found.start()));
+                            places.entry(part).or_insert(Reach::Nowhere).add(found.start());
                         }
                     }
                     Owner::Inner(part, word) => {
@@ -381,12 +400,12 @@ impl Gate {
                 *slot = Reach::Anywhere;
             }
         }
-        for (part, at) in places {
+        for (part, places) in places {
             if open(part)
                 && let Some(branch) = self.branches.get(part)
                 && let Some(slot) = reach.get_mut(branch.pattern)
             {
-                slot.add(at);
+                slot.merge(places);
             }
         }
         for slot in &mut reach {
@@ -722,6 +741,15 @@ mod tests {
         let spot = Spot::new(r"\bab\b").expect("compiles");
         assert_eq!(spot.find_from(&text, hits.reach(0), 0).map(|m| m.start()), Some(4));
         assert_eq!(gate.hits("xyz").reach(0), &Reach::Nowhere);
+        // Branches are counted on their own and merged: one branch's many places make the whole pattern a search from the first.
+        let branched = Gate::new(&[r"(?:^|x)cd\b|\bab\b"]).expect("the gate builds");
+        let text = format!("xcd {}", "ab ".repeat(FEW + 1));
+        assert_eq!(branched.hits(&text).reach(0), &Reach::From(0));
+        assert_eq!(
+            branched.hits("xcd ab").reach(0),
+            &Reach::At(vec![0, 1, 4]),
+            "`xcd` and `cd` both start the first branch"
+        );
         assert_eq!(spot.find_from("ab", &Reach::Anywhere, 3), None, "a place past the end finds nothing");
     }
 

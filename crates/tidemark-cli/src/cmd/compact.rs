@@ -30,8 +30,9 @@ pub(crate) async fn run(args: CompactArgs) -> Result<(), CliError> {
             let mut opened = done.history.clone();
             if claude && open_with_user(&mut opened) {
                 // The opening turn must fit too: compact again with its cost set aside.
-                let cost = counter.count_prompt(&opened).saturating_sub(counter.count_prompt(&done.history));
-                if counter.count_prompt(&opened) > budget.get()
+                let tokens = counter.count_prompt(&opened);
+                let cost = tokens.saturating_sub(counter.count_prompt(&done.history));
+                if tokens > budget.get()
                     && let Some(smaller) = NonZeroU32::new(budget.get().saturating_sub(cost))
                 {
                     done = compact(smaller).await.map_err(|error| CliError::runtime("compacting", error))?;

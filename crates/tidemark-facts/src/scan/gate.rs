@@ -219,6 +219,14 @@ enum Owner {
     Inner(usize, bool),
 }
 
+/// The literals every match of `hir` starts with, or `None` when the extractor cannot list them
+/// (an infinite list, or an empty literal, which is a prefix of every text).
+fn prefixes(extractor: &Extractor, hir: &Hir) -> Option<Vec<Vec<u8>>> {
+    let found = extractor.extract(hir);
+    let literals = found.literals()?;
+    literals.iter().map(|literal| (!literal.is_empty()).then(|| literal.as_bytes().to_vec())).collect()
+}
+
 /// `source` cut in two: the branches of its top-level alternation that have prefix literals, and
 /// those that have none, each side as a pattern of its own (`None` for a side without branches),
 /// or `None` if `source` does not parse.
@@ -230,10 +238,8 @@ pub(super) fn split_ungated(source: &str) -> Option<(Option<String>, Option<Stri
     let hir = regex_syntax::Parser::new().parse(source).ok()?;
     let mut extractor = Extractor::new();
     extractor.kind(ExtractKind::Prefix);
-    let (gated, ungated): (Vec<&Hir>, Vec<&Hir>) = branches(&hir).into_iter().partition(|branch| {
-        matches!(extractor.extract(&lower_case(branch)).literals(),
-            Some(found) if found.iter().all(|literal| !literal.is_empty()))
-    });
+    let (gated, ungated): (Vec<&Hir>, Vec<&Hir>) =
+        branches(&hir).into_iter().partition(|branch| prefixes(&extractor, &lower_case(branch)).is_some());
     let side = |side: Vec<&Hir>| {
         (!side.is_empty()).then(|| Hir::alternation(side.into_iter().cloned().collect()).to_string())
     };
@@ -348,15 +354,14 @@ impl Gate {
                     Start::Any if word_starts.get(index) == Some(&true) => Start::AfterNonWord,
                     start => start,
                 };
-                // `None` is an infinite list; an empty literal is a prefix of every text.
-                let always = match extractor.extract(branch).literals() {
-                    Some(found) if found.iter().all(|literal| !literal.is_empty()) => {
-                        for literal in found {
-                            add(literal.as_bytes(), Owner::Prefix(part))?;
+                let always = match prefixes(&extractor, branch) {
+                    Some(found) => {
+                        for literal in &found {
+                            add(literal, Owner::Prefix(part))?;
                         }
                         false
                     }
-                    _ => true,
+                    None => true,
                 };
                 let required = required(branch, &extractor);
                 for (literal, word) in required.iter().flatten() {
@@ -494,10 +499,8 @@ fn worth(list: &[InnerLiteral]) -> usize {
 /// later ("… the agent") is then searched only in texts that hold the rarer part.
 fn required(hir: &Hir, extractor: &Extractor) -> Option<Vec<InnerLiteral>> {
     let piece = |hir: &Hir, word: bool| -> Option<Vec<InnerLiteral>> {
-        let found = extractor.extract(hir);
-        let literals = found.literals()?;
-        (!literals.is_empty() && literals.iter().all(|literal| !literal.is_empty()))
-            .then(|| literals.iter().map(|literal| (literal.as_bytes().to_vec(), word)).collect())
+        let literals = prefixes(extractor, hir).filter(|literals| !literals.is_empty())?;
+        Some(literals.into_iter().map(|literal| (literal, word)).collect())
     };
     let found = match hir.kind() {
         HirKind::Concat(subs) => {

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tidemark_core::context::{ContextRequest, ContextSource};
 use tidemark_core::{
-    ContextError, ConversationId, ConversationMemory, FactFilter, FactStore, Message, TokenCounter,
+    ContextError, ConversationId, ConversationMemory, FactFilter, FactStore, Message, StoredMessage, TokenCounter,
 };
 use tidemark_facts::{FactCoordinator, Recall};
 use tidemark_memory::{CompactingMemory, HeuristicCounter, SqliteStore, TokenWindow};
@@ -76,6 +76,10 @@ impl<S: ContextSource> ContextSource for Measured<S> {
             tokens.push(request.counter().count(block));
         }
         Ok(block)
+    }
+
+    async fn on_evicted(&self, conversation: &ConversationId, evicted: &[StoredMessage]) {
+        self.inner.on_evicted(conversation, evicted).await;
     }
 }
 

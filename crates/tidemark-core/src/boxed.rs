@@ -754,6 +754,11 @@ pub trait DynContextSource: Send + Sync {
         &'a self,
         request: &'a ContextRequest<'a>,
     ) -> BoxFuture<'a, Result<Option<Message>, ContextError>>;
+    fn on_evicted_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+        evicted: &'a [StoredMessage],
+    ) -> BoxFuture<'a, ()>;
 }
 
 impl<T: ContextSource> DynContextSource for T {
@@ -763,10 +768,22 @@ impl<T: ContextSource> DynContextSource for T {
     ) -> BoxFuture<'a, Result<Option<Message>, ContextError>> {
         Box::pin(self.context(request))
     }
+
+    fn on_evicted_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+        evicted: &'a [StoredMessage],
+    ) -> BoxFuture<'a, ()> {
+        Box::pin(self.on_evicted(conversation, evicted))
+    }
 }
 
 impl ContextSource for dyn DynContextSource {
     async fn context(&self, request: &ContextRequest<'_>) -> Result<Option<Message>, ContextError> {
         self.context_boxed(request).await
+    }
+
+    async fn on_evicted(&self, conversation: &ConversationId, evicted: &[StoredMessage]) {
+        self.on_evicted_boxed(conversation, evicted).await;
     }
 }

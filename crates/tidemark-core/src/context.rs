@@ -29,6 +29,7 @@ use crate::counter::TokenCounter;
 use crate::error::ContextError;
 use crate::id::{ConversationId, Seq};
 use crate::message::Message;
+use crate::store::StoredMessage;
 
 /// What a load asks a [`ContextSource`] for: the turn at hand and how many tokens the block may take.
 #[derive(Clone, Copy)]
@@ -152,6 +153,25 @@ pub trait ContextSource: Send + Sync {
         &self,
         request: &ContextRequest<'_>,
     ) -> impl Future<Output = Result<Option<Message>, ContextError>> + Send;
+
+    /// Told that `evicted` have just left the window: their summary is stored and the watermark moved past them.
+    ///
+    /// From the next load on they are what a source quoting earlier turns
+    /// may quote, so such a source can get them ready here (scan them,
+    /// index them) instead of at the load that first quotes them: the
+    /// memory calls this once per compaction, after the new state is
+    /// stored, on the compacting load. It is best effort and has no
+    /// answer: the next [`context`](Self::context) must be right whether
+    /// or not it ran (after a restart, earlier evictions were never
+    /// announced). Does nothing unless overridden.
+    fn on_evicted(
+        &self,
+        conversation: &ConversationId,
+        evicted: &[StoredMessage],
+    ) -> impl Future<Output = ()> + Send {
+        let _ = (conversation, evicted);
+        async {}
+    }
 }
 
 crate::forward! {
@@ -161,6 +181,14 @@ crate::forward! {
             request: &ContextRequest<'_>,
         ) -> impl Future<Output = Result<Option<Message>, ContextError>> + Send {
             (**self).context(request)
+        }
+
+        fn on_evicted(
+            &self,
+            conversation: &ConversationId,
+            evicted: &[StoredMessage],
+        ) -> impl Future<Output = ()> + Send {
+            (**self).on_evicted(conversation, evicted)
         }
     }
 }

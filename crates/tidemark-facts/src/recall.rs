@@ -33,7 +33,7 @@ use quick_cache::unsync::Cache;
 use tidemark_core::recall::{Passage, RecallQuery, passage_texts};
 use tidemark_core::{
     ContextError, ContextRequest, ContextSource, ConversationId, ConversationStore, Message, Part, Seq,
-    TokenCounter,
+    StoredMessage, TokenCounter,
 };
 
 use crate::scan::{Scanner, Verdict};
@@ -94,6 +94,15 @@ pub struct Recall<S> {
     passage_verdicts: Mutex<Cache<(ConversationId, Seq, u32), Verdict>>,
 }
 
+/// What judging a message found: the verdict on it whole, and its passages' verdicts known so far.
+struct Judgement {
+    whole: Whole,
+    /// The verdict of the message's only passage, when that passage is the very text scanned whole.
+    single: Option<(u32, Verdict)>,
+    /// Otherwise the message's passages, still to scan.
+    passages: Vec<(u32, String)>,
+}
+
 /// The scan's verdict on a whole stored message.
 #[derive(Clone, Debug)]
 enum Whole {
@@ -122,7 +131,13 @@ impl<S> Recall<S> {
     pub const COUNTED_CONVERSATIONS: usize = 4_096;
 
     /// How many messages' scan verdicts are kept.
-    const VERDICTS: usize = 16_384;
+    const VERDICTS: usize = 65_536;
+
+    /// How many passages' scan verdicts are kept: a long message has several.
+    const PASSAGE_VERDICTS: usize = 262_144;
+
+    /// The most text one eviction has scanned ahead of the loads that quote it (see [`ContextSource::on_evicted`]).
+    pub const PREPARED_BYTES: usize = 1 << 20;
 
     /// A source over `store`, asking for [`DEFAULT_LIMIT`](Self::DEFAULT_LIMIT) passages with the latest user message alone and the default scanner.
     pub fn new(store: S) -> Self {
@@ -133,7 +148,7 @@ impl<S> Recall<S> {
             scanner: Scanner::new(),
             counters: Mutex::new(Cache::new(Self::COUNTED_CONVERSATIONS)),
             verdicts: Mutex::new(Cache::new(Self::VERDICTS)),
-            passage_verdicts: Mutex::new(Cache::new(Self::VERDICTS)),
+            passage_verdicts: Mutex::new(Cache::new(Self::PASSAGE_VERDICTS)),
         }
     }
 
@@ -160,7 +175,7 @@ impl<S> Recall<S> {
         self.scanner = scanner;
         // Verdicts of another scanner must not stand for this one's.
         self.verdicts = Mutex::new(Cache::new(Self::VERDICTS));
-        self.passage_verdicts = Mutex::new(Cache::new(Self::VERDICTS));
+        self.passage_verdicts = Mutex::new(Cache::new(Self::PASSAGE_VERDICTS));
         self
     }
 
@@ -300,25 +315,69 @@ impl<S: ConversationStore> Recall<S> {
             return Ok(wholes);
         }
         let loaded = self.store.load_seqs(conversation, &missing).await?;
-        let mut cache = locked(&self.verdicts);
         for stored in loaded {
-            let (whole, single) = self.judge(&stored.message);
-            if let Some((index, verdict)) = single {
-                // The message is one passage with the very text just scanned: its verdict is that passage's too.
-                locked(&self.passage_verdicts).insert((conversation.clone(), stored.seq, index), verdict);
-            }
-            cache.insert((conversation.clone(), stored.seq), whole.clone());
+            let (whole, _) = self.judged(conversation, stored.seq, &stored.message);
             wholes.insert(stored.seq, whole);
         }
         Ok(wholes)
+    }
+
+    /// Judge a stored message whole and keep the verdict; returns it with the message's passages.
+    ///
+    /// When the message is one passage with the very text scanned, that verdict is kept as the
+    /// passage's too, and no passage is returned: there is nothing left to scan.
+    fn judged(
+        &self,
+        conversation: &ConversationId,
+        seq: Seq,
+        message: &Message,
+    ) -> (Whole, Vec<(u32, String)>) {
+        let Judgement { whole, single, passages } = self.judge(message);
+        if let Some((index, verdict)) = single {
+            locked(&self.passage_verdicts).insert((conversation.clone(), seq, index), verdict);
+        }
+        locked(&self.verdicts).insert((conversation.clone(), seq), whole.clone());
+        (whole, passages)
+    }
+
+    /// Scan `evicted` whole and passage by passage, as [`pick`](Self::pick) would when it first quotes them, and keep the verdicts.
+    ///
+    /// At most [`PREPARED_BYTES`](Self::PREPARED_BYTES) of text per call,
+    /// newest messages first: an eviction of a long imported history is
+    /// prepared in part, and the rest is judged when first quoted, as
+    /// before. A rejected message needs no passage verdict: none of its
+    /// passages is ever quoted.
+    fn prepare(&self, conversation: &ConversationId, evicted: &[StoredMessage]) {
+        let mut budget = Self::PREPARED_BYTES;
+        for stored in evicted.iter().rev() {
+            if locked(&self.verdicts).get(&(conversation.clone(), stored.seq)).is_some() {
+                continue;
+            }
+            let size = searchable_len(&stored.message);
+            if size > budget {
+                break;
+            }
+            budget -= size;
+            let (whole, passages) = self.judged(conversation, stored.seq, &stored.message);
+            if matches!(whole, Whole::Rejected) {
+                continue;
+            }
+            for (index, text) in passages {
+                let key = (conversation.clone(), stored.seq, index);
+                if locked(&self.passage_verdicts).get(&key).is_none() {
+                    let verdict = self.scanner.scan(&text);
+                    locked(&self.passage_verdicts).insert(key, verdict);
+                }
+            }
+        }
     }
 
     /// Scan a whole message: the searchable text of every part, as one text.
     ///
     /// Also returns the scan's verdict as the verdict of the message's only passage when the
     /// message is one passage whose text is exactly the text scanned, so that it is not scanned
-    /// twice (most user and assistant messages are).
-    fn judge(&self, message: &Message) -> (Whole, Option<(u32, Verdict)>) {
+    /// twice (most user and assistant messages are), and otherwise the message's passages.
+    fn judge(&self, message: &Message) -> Judgement {
         let mut text = String::new();
         for part in &message.parts {
             match part {
@@ -333,17 +392,20 @@ impl<S: ConversationStore> Recall<S> {
         }
         let scanned = text.strip_suffix('\n').unwrap_or(&text);
         let verdict = self.scanner.scan(scanned);
-        let passages = passage_texts(message);
+        let mut passages = passage_texts(message);
         let single = match passages.as_slice() {
             [(index, passage)] if passage == scanned => Some((*index, verdict.clone())),
             _ => None,
         };
+        if single.is_some() {
+            passages.clear();
+        }
         let whole = match verdict {
             Verdict::Clean => Whole::Clean,
             Verdict::Redacted { text, .. } => Whole::Secrets(collapse(&text).into()),
             Verdict::Rejected(_) => Whole::Rejected,
         };
-        (whole, single)
+        Judgement { whole, single, passages }
     }
 
     /// The passage as it may be quoted, with whether secrets were redacted from it, or `None` and one more withheld if
@@ -398,6 +460,25 @@ impl<S: ConversationStore> ContextSource for Recall<S> {
         self.count(request.conversation(), quoted.len(), withheld);
         Ok((!quoted.is_empty()).then(|| render(&quoted)))
     }
+
+    /// Scans what left the window now, on the compacting load, so that the loads that quote it only look verdicts up.
+    async fn on_evicted(&self, conversation: &ConversationId, evicted: &[StoredMessage]) {
+        self.prepare(conversation, evicted);
+    }
+}
+
+/// The bytes of `message` that [`Recall`] scans: what a whole-message judgement reads.
+fn searchable_len(message: &Message) -> usize {
+    message
+        .parts
+        .iter()
+        .map(|part| match part {
+            Part::Text { text } => text.len(),
+            Part::ToolCall(call) => call.name.len() + 1 + call.arguments.len(),
+            Part::ToolResult(result) => result.content.len(),
+            _ => 0,
+        })
+        .sum()
 }
 
 /// What one passage's line adds to the block, as `counter` counts it.

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use support::{Probe, Recorder, turn};
 use tidemark_core::{
     ContextError, ContextRequest, ContextSource, ConversationId, ConversationMemory, ConversationStore,
-    Message, Part, Seq, TokenCounter, ToolCall, validate,
+    Message, Part, Seq, StoredMessage, TokenCounter, ToolCall, validate,
 };
 use tidemark_memory::{
     CompactingMemory, DemotingMemory, HeuristicCounter, InMemoryStore, PolicyMemory, TokenWindow, WaitMode,
@@ -55,11 +55,13 @@ struct Scripted {
     mark: usize,
     answer: Answer,
     seen: Arc<Mutex<Vec<Seen>>>,
+    /// The sequence numbers of every eviction the source was told of, in order.
+    evicted: Arc<Mutex<Vec<Vec<Seq>>>>,
 }
 
 impl Scripted {
     fn new(mark: usize, answer: Answer) -> Self {
-        Self { mark, answer, seen: Arc::default() }
+        Self { mark, answer, seen: Arc::default(), evicted: Arc::default() }
     }
 
     fn seen(&self) -> Vec<Seen> {
@@ -112,6 +114,11 @@ impl ContextSource for Scripted {
                 )))))
             }
         }
+    }
+
+    async fn on_evicted(&self, conversation: &ConversationId, evicted: &[StoredMessage]) {
+        let _ = conversation;
+        self.evicted.lock().expect("not poisoned").push(evicted.iter().map(|stored| stored.seq).collect());
     }
 }
 
@@ -329,6 +336,34 @@ async fn a_source_never_sees_the_window_start_below_the_watermark() {
         assert_eq!(prompt[block - 1].text(), "m0: you are a careful assistant");
     }
     assert!(compacted, "the test must cross compactions");
+}
+
+#[tokio::test]
+async fn sources_are_told_of_every_eviction_once_and_before_the_next_load() {
+    let source = Scripted::new(0, Answer::Fits(50));
+    let memory = CompactingMemory::new(InMemoryStore::new(), token_window(400), ConcatCompactor::capped(300))
+        .with_context(source.clone(), 60);
+    let conversation = id("evictions");
+    memory
+        .append(&conversation, vec![Message::system("m0: you are a careful assistant").pinned()])
+        .await
+        .expect("append");
+    for turn in 0..150u64 {
+        let seq = 1 + turn * 2;
+        let messages = vec![
+            Message::user(format!("m{seq}: question {turn}")),
+            Message::assistant(format!("m{}: answer {turn} {}", seq + 1, filler(20))),
+        ];
+        memory.append(&conversation, messages).await.expect("append");
+        memory.load(&conversation).await.expect("load");
+        let state = memory.get_ref().state(&conversation).await.expect("state");
+        // Everything below the watermark but the pinned prompt was announced, once, in order, by this load at the latest.
+        let told: Vec<Seq> = source.evicted.lock().expect("not poisoned").iter().flatten().copied().collect();
+        let expected: Vec<Seq> = (1..state.watermark.0).map(Seq).collect();
+        assert_eq!(told, expected, "turn {turn}");
+    }
+    let evictions = source.evicted.lock().expect("not poisoned").len();
+    assert!(evictions > 3, "the test must cross compactions ({evictions})");
 }
 
 #[tokio::test]

@@ -421,6 +421,8 @@ where
             Err(error) => return Err(error.into()),
         };
 
+        // Sources that quote earlier turns get what just left the window ready before a load asks for it.
+        self.parts.contexts.evicted(id, &plan.demoted).await;
         let next = view.applied(selection, saved);
         let after_tokens = next.prompt_tokens(counter);
         let summary_tokens = next.state.summary.as_ref().map_or(0, |summary| u64::from(summary.tokens));

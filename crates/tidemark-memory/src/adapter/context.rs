@@ -6,7 +6,7 @@ use std::sync::Arc;
 use tidemark_core::boxed::DynContextSource;
 use tidemark_core::context::ContextRequest;
 use tidemark_core::error::chain_text;
-use tidemark_core::{ConversationId, Message, Part, Ratio, Role, TokenCounter};
+use tidemark_core::{ConversationId, Message, Part, Ratio, Role, StoredMessage, TokenCounter};
 
 use super::window::Served;
 
@@ -38,6 +38,16 @@ impl Contexts {
             .iter()
             .take(granted)
             .fold(0, |total, (_, allowance)| total.saturating_add(ratio.scale(*allowance)))
+    }
+
+    /// Tell every source that `evicted` have left the window (see [`tidemark_core::ContextSource::on_evicted`]).
+    pub(crate) async fn evicted(&self, conversation: &ConversationId, evicted: &[StoredMessage]) {
+        if evicted.is_empty() {
+            return;
+        }
+        for (source, _) in &self.sources {
+            source.on_evicted_boxed(conversation, evicted).await;
+        }
     }
 
     /// The prompt of `served` with the blocks of its granted sources, counted with `counter`.

@@ -28,7 +28,7 @@ mod terms;
 #[cfg(test)]
 mod tests;
 
-pub use rank::{rank, rank_borrowed, rank_texts};
+pub use rank::{TermCounts, rank, rank_borrowed, rank_counted, rank_texts};
 pub use select::{CANDIDATE_MESSAGES, RARE_MESSAGES, candidate_messages};
 pub use split::{MAX_PASSAGE_BYTES, index_terms, passage_texts, passages};
 pub use terms::{MAX_QUERY_BYTES, MAX_QUERY_TERMS, MAX_TERM_CHARS, query_terms, terms};

@@ -112,6 +112,136 @@ pub fn rank_texts<'a>(
     score(query, wanted.len(), matched.collect())
 }
 
+/// A passage's search terms counted: each distinct term once, sorted, with how often it occurs.
+///
+/// What [`rank_counted`] reads instead of a passage's list of terms: a store
+/// that keeps its passages cut can keep them counted, and a ranking then
+/// looks each query term up in a passage instead of reading every term of
+/// it (a long tool output has hundreds).
+///
+/// ```
+/// use tidemark_core::recall::TermCounts;
+///
+/// let counts = TermCounts::new(["deploy", "now", "deploy"]);
+/// assert_eq!((counts.count("deploy"), counts.count("now"), counts.count("later")), (2, 1, 0));
+/// assert_eq!((counts.length(), counts.distinct()), (3, 2));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TermCounts {
+    counts: Box<[(Box<str>, u32)]>,
+    length: u64,
+    /// One bit per distinct term ([`TermCounts::bit`]): a term whose bit is clear is not here, found without a comparison.
+    bloom: [u64; BLOOM_WORDS],
+}
+
+/// The words of a [`TermCounts`]' filter: 512 bits, so that a passage of a hundred distinct terms turns most other terms away.
+const BLOOM_WORDS: usize = 8;
+
+impl TermCounts {
+    /// The counts of `terms`, repeats included.
+    pub fn new<'a>(terms: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut all: Vec<&str> = terms.into_iter().collect();
+        let length = all.len() as u64;
+        all.sort_unstable();
+        let mut counts: Vec<(Box<str>, u32)> = Vec::new();
+        let mut bloom = [0u64; BLOOM_WORDS];
+        for term in all {
+            match counts.last_mut() {
+                Some((last, count)) if **last == *term => *count = count.saturating_add(1),
+                _ => {
+                    let (word, bit) = Self::bit(term);
+                    bloom[word] |= bit;
+                    counts.push((Box::from(term), 1));
+                }
+            }
+        }
+        Self { counts: counts.into_boxed_slice(), length, bloom }
+    }
+
+    /// Where `term`'s bit is in the filter: a word and a mask (FNV-1a over its bytes).
+    fn bit(term: &str) -> (usize, u64) {
+        let hash = term.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+        });
+        let slot = (hash >> 55) as usize; // the top 9 bits: one of 512
+        (slot / 64, 1 << (slot % 64))
+    }
+
+    /// How often the term whose filter place is `place` ([`TermCounts::bit`]) occurs.
+    fn count_at(&self, term: &str, (word, bit): (usize, u64)) -> u32 {
+        if self.bloom.get(word).is_none_or(|bits| bits & bit == 0) {
+            return 0;
+        }
+        self.counts.binary_search_by(|(probe, _)| (**probe).cmp(term)).map_or(0, |at| self.counts[at].1)
+    }
+
+    /// The counts of a passage's terms.
+    pub fn of(passage: &PassageText) -> Self {
+        Self::new(passage.terms.iter().map(String::as_str))
+    }
+
+    /// How often `term` occurs.
+    pub fn count(&self, term: &str) -> u32 {
+        self.count_at(term, Self::bit(term))
+    }
+
+    /// How many terms there are, repeats included.
+    pub fn length(&self) -> u64 {
+        self.length
+    }
+
+    /// How many distinct terms there are.
+    pub fn distinct(&self) -> usize {
+        self.counts.len()
+    }
+
+    /// The distinct terms, sorted.
+    pub fn terms(&self) -> impl Iterator<Item = &str> {
+        self.counts.iter().map(|(term, _)| &**term)
+    }
+}
+
+/// [`rank`] over passages whose terms are counted: `(seq, role, index, text, counts)` stand for a
+/// candidate of that passage, and the answer is [`rank`]'s, to the bit.
+///
+/// Each query term is looked up in each passage, so the price no longer
+/// grows with the length of the passages.
+///
+/// ```
+/// use tidemark_core::{Role, Seq};
+/// use tidemark_core::recall::{PassageText, RecallQuery, TermCounts, rank_counted};
+///
+/// let kept = [PassageText::new(0, "INC-20931 is closed"), PassageText::new(1, "lunch at noon")];
+/// let counted: Vec<TermCounts> = kept.iter().map(TermCounts::of).collect();
+/// let found = rank_counted(
+///     &RecallQuery::new("INC-20931?", Seq(9), 3),
+///     kept.iter().zip(&counted).map(|(p, c)| (Seq(4), Role::Tool, p.index, p.text.as_str(), c)),
+/// );
+/// assert_eq!(found.len(), 1);
+/// assert_eq!(found[0].text, "INC-20931 is closed");
+/// ```
+pub fn rank_counted<'a>(
+    query: &RecallQuery,
+    candidates: impl IntoIterator<Item = (Seq, Role, u32, &'a str, &'a TermCounts)>,
+) -> Vec<Passage> {
+    let Some(wanted) = sorted_terms(query) else { return Vec::new() };
+    let places: Vec<(usize, u64)> = wanted.terms.iter().map(|term| TermCounts::bit(term)).collect();
+    let matched = candidates.into_iter().filter(|(seq, ..)| *seq < query.below).filter_map(
+        |(seq, role, index, text, counts)| {
+            // Most passages hold none of the query's terms: no list is made for them.
+            let mut frequencies: Option<Vec<u32>> = None;
+            for (at, (term, place)) in wanted.terms.iter().zip(&places).enumerate() {
+                let count = counts.count_at(term, *place);
+                if count > 0 {
+                    frequencies.get_or_insert_with(|| vec![0; wanted.len()])[at] = count;
+                }
+            }
+            Some(Matched { seq, role, index, text, frequencies: frequencies?, length: counts.length })
+        },
+    );
+    score(query, wanted.len(), matched.collect())
+}
+
 /// A candidate that shares a term with the query, with what BM25 needs of it.
 struct Matched<'a> {
     seq: Seq,

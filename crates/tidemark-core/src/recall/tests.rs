@@ -133,9 +133,9 @@ mod rankings_agree {
     }
 
     proptest! {
-        /// The three entry points give the same passages with the same scores, to the bit.
+        /// The four entry points give the same passages with the same scores, to the bit.
         #[test]
-        fn rank_borrowed_and_rank_texts_answer_as_rank(
+        fn rank_borrowed_rank_texts_and_rank_counted_answer_as_rank(
             messages in prop::collection::vec(arb_text(), 1..8),
             query in arb_text(),
             below in 0u64..10,
@@ -164,11 +164,22 @@ mod rankings_agree {
                     texts.iter().map(move |(index, text)| (*seq, Role::User, *index, text.as_str()))
                 }),
             );
+            let counted: Vec<(Seq, Vec<(&PassageText, TermCounts)>)> = cut
+                .iter()
+                .map(|(seq, cut)| (*seq, cut.iter().map(|p| (p, TermCounts::of(p))).collect()))
+                .collect();
+            let from_counts = rank_counted(
+                &query,
+                counted.iter().flat_map(|(seq, cut)| {
+                    cut.iter().map(move |(p, counts)| (*seq, Role::User, p.index, p.text.as_str(), counts))
+                }),
+            );
             let bits = |found: &[Passage]| {
                 found.iter().map(|p| (p.seq, p.index, p.text.clone(), p.score.to_bits())).collect::<Vec<_>>()
             };
             prop_assert_eq!(bits(&borrowed), bits(&expected));
             prop_assert_eq!(bits(&from_texts), bits(&expected));
+            prop_assert_eq!(bits(&from_counts), bits(&expected));
         }
     }
 }

@@ -49,8 +49,7 @@ use std::sync::{Arc, MutexGuard, PoisonError};
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 use tidemark_core::recall::{
-    Passage, PassageText, RARE_MESSAGES, RecallQuery, candidate_messages, index_terms, passages,
-    rank_borrowed,
+    Passage, RARE_MESSAGES, RecallQuery, TermCounts, candidate_messages, passages, rank_counted,
 };
 use tidemark_core::store::sql::DataError;
 use tidemark_core::{ConversationId, Message, Role, Seq, StoreError};
@@ -93,25 +92,34 @@ const CATCH_UP_AFTER: i64 = 16;
 /// How many bytes of cut messages [`Holders`] keeps (texts and terms).
 const CUT_BYTES: u64 = 16 << 20;
 
-/// A message as recall reads it: its role and its passages, with their terms.
+/// A message as recall reads it: its role and its passages, with their terms counted.
 #[derive(Debug)]
 struct Cut {
     role: Role,
-    passages: Vec<PassageText>,
-    /// The distinct terms of all its passages, sorted: the terms its index row would hold.
+    passages: Vec<(u32, String, TermCounts)>,
+    /// The distinct terms of all its passages, sorted: the terms its index row holds.
     terms: Vec<Box<str>>,
 }
 
 impl Cut {
     fn new(message: &Message) -> Self {
-        let passages = passages(message);
-        let mut terms: Vec<Box<str>> = passages
-            .iter()
-            .flat_map(|passage| passage.terms.iter().map(|term| Box::from(term.as_str())))
+        let passages: Vec<(u32, String, TermCounts)> = passages(message)
+            .into_iter()
+            .map(|passage| {
+                let counts = TermCounts::of(&passage);
+                (passage.index, passage.text, counts)
+            })
             .collect();
+        let mut terms: Vec<Box<str>> =
+            passages.iter().flat_map(|(_, _, counts)| counts.terms().map(Box::from)).collect();
         terms.sort_unstable();
         terms.dedup();
         Self { role: message.role, passages, terms }
+    }
+
+    /// Its index row: its terms separated by spaces, or `None` when it has none.
+    fn row(&self) -> Option<String> {
+        (!self.terms.is_empty()).then(|| self.terms.join(" "))
     }
 
     /// Whether the message holds `term`, as its index row would say.
@@ -124,13 +132,14 @@ impl Cut {
         let bytes: usize = self
             .passages
             .iter()
-            .map(|passage| {
-                passage.text.len() + passage.terms.iter().map(|term| term.len() + 24).sum::<usize>()
-            })
+            .map(|(_, text, counts)| text.len() + counts.terms().map(|term| term.len() + 24).sum::<usize>())
             .sum();
         bytes as u64 + 64
     }
 }
+
+/// A message a catch-up indexed, cut as its index row was made.
+type Indexed = (Seq, Arc<Cut>);
 
 /// Weighs the cut messages by their bytes.
 #[derive(Clone, Copy, Debug)]
@@ -194,12 +203,12 @@ impl Holders {
         (below.len() == held.len() || held.len() <= RARE_MESSAGES).then_some(below)
     }
 
-    /// Add the messages a catch-up indexed, newest first, to the entries of their terms.
-    fn record(&mut self, key: i64, indexed: &[(Seq, String)]) {
+    /// Add the messages a catch-up indexed, newest first, to the entries of their terms, and keep them cut.
+    fn record(&mut self, key: i64, indexed: &[Indexed]) {
         let mut fresh: HashMap<&str, Vec<Seq>> = HashMap::new();
-        for (seq, terms) in indexed {
-            for term in terms.split(' ') {
-                if self.entries.contains_key(&(key, Box::from(term))) {
+        for (seq, cut) in indexed {
+            for term in &cut.terms {
+                if self.entries.contains_key(&(key, term.clone())) {
                     fresh.entry(term).or_default().push(*seq);
                 }
             }
@@ -211,6 +220,10 @@ impl Holders {
             }
             seqs.truncate(RARE_MESSAGES + 1);
             self.entries.insert(entry, seqs);
+        }
+        // Cut once for the index, kept for the searches that will rank them.
+        for (seq, cut) in indexed {
+            self.cut.insert((key, seq.0), Arc::clone(cut));
         }
     }
 }
@@ -226,12 +239,6 @@ const DELETE_RANGE: &str = "DELETE FROM recall WHERE rowid >= ?1 AND rowid < ?2"
 const DELETE_PRUNED: &str = "DELETE FROM recall
      WHERE rowid >= ?1 AND rowid < ?2 AND ?4 - rowid NOT IN (SELECT value FROM json_each(?3))";
 
-/// The search terms of `message` as its index row holds them, or `None` when it has none.
-fn row_terms(message: &Message) -> Option<String> {
-    let joined = index_terms(message);
-    (!joined.is_empty()).then_some(joined)
-}
-
 /// A conversation's place in the index: its key, and the number below which every message is indexed.
 #[derive(Debug, Clone, Copy)]
 struct Mark {
@@ -239,7 +246,7 @@ struct Mark {
     indexed: i64,
 }
 
-/// Index the messages of `conversation` below `upto` that are not indexed yet; returns its key and the messages indexed, newest first, with their terms.
+/// Index the messages of `conversation` below `upto` that are not indexed yet; returns its key and the messages indexed, newest first, cut.
 ///
 /// A message that does not decode is left out of the index (loading it
 /// reports it as corrupt anyway): one bad row must not stop the others.
@@ -248,7 +255,7 @@ fn catch_up(
     caches: &Caches,
     conversation: &ConversationId,
     upto: u64,
-) -> Result<(i64, Vec<(Seq, String)>), Fail> {
+) -> Result<(i64, Vec<Indexed>), Fail> {
     let upto = i64::try_from(upto).map_or(SPAN, |upto| upto.min(SPAN));
     let id = conversation.as_str();
     let mut indexed = Vec::new();
@@ -279,11 +286,12 @@ fn catch_up(
                 }
                 Err(fail) => return Err(fail),
             };
-            let Some(terms) = row_terms(&stored.message) else { continue };
+            let cut = Cut::new(&stored.message);
+            let Some(terms) = cut.row() else { continue };
             let seq = i64::try_from(stored.seq.0).map_err(|_| DataError::Exhausted { column: "seq" })?;
             if let Some(row) = row_id(mark.key, seq) {
                 insert.execute(params![row, terms])?;
-                indexed.push((stored.seq, terms));
+                indexed.push((stored.seq, Arc::new(cut)));
             }
         }
     }
@@ -422,9 +430,13 @@ pub(super) fn search(
         }
     }
     transaction.commit()?;
-    Ok(rank_borrowed(
+    Ok(rank_counted(
         query,
-        cuts.iter().flat_map(|(seq, cut)| cut.passages.iter().map(move |passage| (*seq, cut.role, passage))),
+        cuts.iter().flat_map(|(seq, cut)| {
+            cut.passages
+                .iter()
+                .map(move |(index, text, counts)| (*seq, cut.role, *index, text.as_str(), counts))
+        }),
     ))
 }
 
@@ -544,7 +556,12 @@ mod tests {
     #[test]
     fn a_row_holds_each_term_once() {
         let message = Message::user("Deploy fix/retry-7781 now.\nDeploy it now.");
-        assert_eq!(row_terms(&message).as_deref(), Some("deploy fix/retry-7781 fix retry 7781 now it"));
-        assert_eq!(row_terms(&Message::user("  ")), None);
+        assert_eq!(Cut::new(&message).row().as_deref(), Some("7781 deploy fix fix/retry-7781 it now retry"));
+        assert_eq!(Cut::new(&Message::user("  ")).row(), None);
+        // The same terms as a message index would hold.
+        let joined = tidemark_core::recall::index_terms(&message);
+        let mut expected: Vec<&str> = joined.split(' ').collect();
+        expected.sort_unstable();
+        assert_eq!(Cut::new(&message).terms.iter().map(|t| &**t).collect::<Vec<_>>(), expected);
     }
 }

@@ -20,6 +20,14 @@
 //! verdict kept in a bounded cache (stored messages never change): no passage
 //! of a message the scan rejects is quoted, and from a message that carries a
 //! secret only passages that appear unchanged in its redacted text are.
+//!
+//! The scans are done when the messages leave the window:
+//! tidemark-memory's `CompactingMemory` tells its sources of
+//! each eviction ([`ContextSource::on_evicted`]), and `Recall` judges what
+//! left, whole and passage by passage, on the compacting load, so the loads
+//! that later quote it only look the verdicts up. A message never announced
+//! (evicted before a restart, or past [`Recall::PREPARED_BYTES`] in one
+//! eviction) is judged when first quoted, with the same verdict.
 
 #[cfg(test)]
 mod tests;

@@ -8,7 +8,8 @@
 #[path = "../../tidemark-memory/tests/support/mod.rs"]
 mod support;
 
-// Background compaction across processes.
+// Background compaction across processes, in a file of its own (the tests are one binary, `postgres`, which CI runs against its server).
+#[path = "postgres/background.rs"]
 mod background;
 
 use std::collections::{BTreeMap, HashMap, HashSet};

@@ -31,7 +31,7 @@ async fn background_process(schema: &str, probe: Probe, watcher: Watcher) -> Pro
 async fn two_processes_compacting_in_the_background_summarize_each_message_once() {
     const PROCESSES: usize = 2;
     const CONVERSATIONS: usize = 4;
-    const TURNS: usize = 400;
+    const TURNS: usize = 1_000;
     let schema = fresh_schema();
     let probe = Probe::default(); // shared, so every compactor call of both processes is counted
     let watcher = Watcher::default();

@@ -20,8 +20,10 @@ use tidemark_core::{
     SeqRange, TokenCounter, ToolCall, validate,
 };
 use tidemark_memory::{
-    BackgroundMemory, CompactingMemory, FailureMode, HeuristicCounter, InMemoryStore, Settings, TokenWindow,
+    BackgroundMemory, CompactingMemory, FailureMode, HeuristicCounter, InMemoryStore, Settings,
+    SlidingWindow, TokenWindow,
 };
+use tidemark_testkit::conformance::memory::{self, MemoryConfig};
 use tidemark_testkit::reference::ConcatCompactor;
 use tokio::sync::Semaphore;
 use tokio::time::{Instant, timeout};
@@ -60,6 +62,28 @@ async fn quick_load<M: ConversationMemory>(memory: &M, conversation: &Conversati
 /// Wait for every pending compaction; on the paused clock a compaction that can never finish fails the test instead of hanging it.
 async fn settle<S, P, C, O>(memory: &BackgroundMemory<S, P, C, O>) {
     timeout(Duration::from_secs(3_600), memory.flush()).await.expect("every pending compaction finishes");
+}
+
+#[tokio::test]
+async fn background_memories_conform() {
+    memory::run(
+        || async {
+            CompactingMemory::new(InMemoryStore::new(), token_window(600), ConcatCompactor::capped(400))
+                .in_background()
+        },
+        &MemoryConfig::default(),
+    )
+    .await
+    .expect("background memory");
+    memory::run(
+        || async {
+            CompactingMemory::new(InMemoryStore::new(), SlidingWindow::last_messages(3), Probe::default())
+                .in_background()
+        },
+        &MemoryConfig::default(),
+    )
+    .await
+    .expect("background memory, sliding window");
 }
 
 #[tokio::test(start_paused = true)]

@@ -34,9 +34,14 @@ use super::{CompactingMemory, Step};
 ///   at whole tool units, with the context blocks. Messages between the
 ///   stored watermark and that cut are in neither for a while.
 /// - **Nothing lost, nothing twice.** Those messages are still above the
-///   stored watermark, so the background compaction, which reads the window
-///   afresh under the conversation's lease, folds them into the next summary
-///   together with everything else below its own cut. The summary and the
+///   stored watermark. Each load that leaves some out tells the pending
+///   compaction where its window started; the compaction reads the window
+///   afresh under the conversation's lease, round after round, and compacts
+///   at least up to there before it ends, so every message a served prompt
+///   left out is in a summary before the compaction is over (with
+///   [`WaitMode::ReturnPrevious`](crate::WaitMode::ReturnPrevious) and the
+///   lease held by another memory, the task leaves the work to that memory,
+///   and what it compacts is up to its own policy). The summary and the
 ///   watermark are written in one compare-and-swap, as in a waiting load, so
 ///   each message is summarized once, also across processes sharing the
 ///   store, and stays in the store for recall.
@@ -98,7 +103,7 @@ pub struct BackgroundMemory<S, P, C, O = ()> {
     runtime: Option<Handle>,
 }
 
-/// The background compactions of one memory, one per conversation at most.
+/// The background compactions of one memory: one open task per conversation at most.
 #[derive(Debug, Default)]
 struct Pending {
     tasks: Mutex<HashMap<ConversationId, Task>>,
@@ -111,7 +116,8 @@ struct Pending {
 #[derive(Debug)]
 struct Task {
     token: u64,
-    handle: JoinHandle<()>,
+    /// The task, once spawned (it is registered just before).
+    handle: Option<JoinHandle<()>>,
     /// Where the latest window a load served while this task was pending starts: the task compacts up to it.
     floor: Seq,
     /// Whether the task has compacted up to `floor` and is only releasing its lease: a load then starts a new task.
@@ -252,9 +258,12 @@ impl<S, P, C, O> BackgroundMemory<S, P, C, O> {
         let tasks: Vec<(ConversationId, Task)> =
             self.pending.tasks.lock().unwrap_or_else(PoisonError::into_inner).drain().collect();
         for (id, task) in tasks {
-            task.handle.abort();
-            // Cancelled or finished, it is over; a panic was logged by the task's runtime.
-            let _ = task.handle.await;
+            // A task not spawned yet finds its entry gone and ends at once.
+            if let Some(handle) = task.handle {
+                handle.abort();
+                // Cancelled or finished, it is over; a panic was logged by the task's runtime.
+                let _ = handle.await;
+            }
             // Under the gate, so a compaction started since cannot lose its lease to this release.
             let _flight = self.memory.gates.claim(&id).acquire().await;
             self.memory.release(&id).await;
@@ -295,20 +304,28 @@ where
 
     /// Make sure a task compacts `id` up to `floor`: the pending one, or a new one on `runtime`.
     fn start(&self, runtime: &Handle, id: &ConversationId, floor: Seq) {
-        let mut tasks = self.pending.tasks.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(task) = tasks.get_mut(id).filter(|task| !task.closed) {
-            task.floor = task.floor.max(floor);
-            return;
-        }
-        let token = self.pending.next.fetch_add(1, Ordering::Relaxed);
+        let token = {
+            let mut tasks = self.pending.tasks.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(task) = tasks.get_mut(id).filter(|task| !task.closed) {
+                task.floor = task.floor.max(floor);
+                return;
+            }
+            let token = self.pending.next.fetch_add(1, Ordering::Relaxed);
+            tasks.insert(id.clone(), Task { token, handle: None, floor, closed: false });
+            token
+        };
+        // Spawned without the lock: a task that cannot start (its runtime shut
+        // down) is dropped at once, and its `Running` takes the lock to leave.
         let running = Running { pending: Arc::clone(&self.pending), id: id.clone(), token };
         let memory = Arc::clone(&self.memory);
-        // The task cannot look at its entry before it is inserted: that takes the lock held here.
         let handle = runtime.spawn(async move {
             let running = running;
             run(&memory, &running).await;
         });
-        tasks.insert(id.clone(), Task { token, handle, floor, closed: false });
+        let mut tasks = self.pending.tasks.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(task) = tasks.get_mut(id).filter(|task| task.token == token) {
+            task.handle = Some(handle);
+        }
     }
 }
 
@@ -327,7 +344,12 @@ where
 {
     let counter = memory.counter();
     let summary = view.state.summary.as_ref();
-    let kept: u64 = chosen.selection.kept().map(|index| u64::from(view.tokens[index])).sum();
+    let kept: u64 = chosen
+        .selection
+        .kept()
+        .filter_map(|index| view.tokens.get(index))
+        .map(|&tokens| u64::from(tokens))
+        .sum();
     let event = CompactionEvent::new(id.clone(), memory.compactor.name(), Outcome::Deferred)
         .with_messages(
             view.messages.len() + usize::from(summary.is_some()),
@@ -423,9 +445,18 @@ where
 
 impl<S, P, C, O> Drop for BackgroundMemory<S, P, C, O> {
     fn drop(&mut self) {
-        // Dropped tasks write nothing; their leases expire on their own (`abandon` releases them at once).
-        for task in self.pending.tasks.lock().unwrap_or_else(PoisonError::into_inner).values() {
-            task.handle.abort();
+        // Cancelled tasks write nothing; their leases expire on their own (`abandon` releases them at once).
+        // They are taken out first, so that no task leaves (and takes the lock) while it is held here.
+        let tasks: Vec<Task> = self
+            .pending
+            .tasks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .drain()
+            .map(|(_, task)| task)
+            .collect();
+        for handle in tasks.into_iter().filter_map(|task| task.handle) {
+            handle.abort();
         }
     }
 }

@@ -21,7 +21,7 @@ use tidemark_core::{
 };
 use tidemark_memory::{
     BackgroundMemory, CompactingMemory, FailureMode, HeuristicCounter, InMemoryStore, Settings,
-    SlidingWindow, TokenWindow,
+    SlidingWindow, SqliteStore, TokenWindow,
 };
 use tidemark_testkit::conformance::memory::{self, MemoryConfig};
 use tidemark_testkit::reference::ConcatCompactor;
@@ -381,6 +381,39 @@ async fn a_load_within_a_lower_budget_serves_within_it_at_once() {
     let again = memory.load_within(&conversation, lower).await.expect("load within");
     assert_eq!(again[0], state.summary.expect("written").message);
     assert!(HeuristicCounter::default().count_prompt(&again) <= 1_000);
+}
+
+#[tokio::test]
+async fn a_restarted_background_memory_serves_the_flushed_summary_without_compacting() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("agent.db");
+    let conversation = id("restart");
+    let first = Probe::default();
+    {
+        let memory = CompactingMemory::new(
+            SqliteStore::open(&path).expect("open"),
+            token_window(3_000),
+            first.clone(),
+        )
+        .in_background();
+        for i in 0..30 {
+            memory.append(&conversation, turn(i)).await.expect("append");
+            memory.load(&conversation).await.expect("load");
+        }
+        // The process exits: what is pending is written first.
+        settle(&memory).await;
+    }
+    assert!(first.calls() > 0, "the first process compacted");
+    let state = SqliteStore::open(&path).expect("open").state(&conversation).await.expect("state");
+
+    let second = Probe::default();
+    let memory =
+        CompactingMemory::new(SqliteStore::open(&path).expect("open"), token_window(3_000), second.clone())
+            .in_background();
+    let prompt = memory.load(&conversation).await.expect("load");
+    assert_eq!(prompt[0], state.summary.expect("written").message, "the summary survived the restart");
+    assert_eq!(prompt.last(), turn(29).last());
+    assert_eq!((second.calls(), memory.pending()), (0, 0), "nothing to compact after a restart");
 }
 
 // ---- The property: nothing lost, nothing summarized twice ----

@@ -19,7 +19,10 @@
 //!   turns on SQLite.
 //! - `scan`: the security scan on twelve shapes of input at 128 KiB and 1 MiB,
 //!   and how its time grows from one to the other.
+//! - `background`: load latency of a `BackgroundMemory` whose summarizer takes
+//!   2 s per call over a 1,000-turn replay on SQLite (`background.rs`).
 
+mod background;
 mod concurrency;
 mod count;
 mod overhead;
@@ -47,6 +50,7 @@ Commands:
   concurrency [--smoke]
   recall [--smoke]
   scan [--smoke]
+  background [--smoke]
 
 `--smoke` runs each part on a small input, to check that it works; its figures mean nothing.
 ";
@@ -125,6 +129,7 @@ fn main() -> ExitCode {
         "concurrency" => concurrency::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "recall" => recall::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "scan" => scan::run(args.smoke).map(|section| print!("{}", section.markdown())),
+        "background" => background::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())
@@ -170,6 +175,8 @@ fn all(args: &Args) -> Result<(), String> {
     sections.push(recall::run(args.smoke)?);
     eprintln!("security scan …");
     sections.push(scan::run(args.smoke)?);
+    eprintln!("background compaction …");
+    sections.push(background::run(args.smoke)?);
 
     let mut text = String::from("# tidemark benchmark report\n\n");
     text.push_str(&machine_line());

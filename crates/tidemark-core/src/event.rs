@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::id::ConversationId;
+use crate::id::{ConversationId, Seq};
 
 /// How a compaction ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -20,6 +20,10 @@ pub enum Outcome {
     Failed,
     /// The compaction failed and the caller got the previous state instead.
     Degraded,
+    /// The load did not wait for a compaction: it served the previous summary and the policy's window
+    /// while the compaction runs in the background. The event's
+    /// [`served_through`](CompactionEvent::served_through) names the turn that was served.
+    Deferred,
 }
 
 impl Outcome {
@@ -30,6 +34,7 @@ impl Outcome {
             Outcome::Skipped => "skipped",
             Outcome::Failed => "failed",
             Outcome::Degraded => "degraded",
+            Outcome::Deferred => "deferred",
         }
     }
 }
@@ -66,6 +71,9 @@ pub struct CompactionEvent {
     pub error: Option<String>,
     /// What went wrong in the observer's pre-compress step, which never stops the compaction.
     pub observer_error: Option<String>,
+    /// For a deferred outcome, the newest message of the prompt that was served with the previous summary:
+    /// the turn that saw a stale summary.
+    pub served_through: Option<Seq>,
 }
 
 impl CompactionEvent {
@@ -83,6 +91,7 @@ impl CompactionEvent {
             outcome,
             error: None,
             observer_error: None,
+            served_through: None,
         }
     }
 
@@ -114,6 +123,13 @@ impl CompactionEvent {
     #[must_use]
     pub fn with_error(mut self, error: &dyn std::error::Error) -> Self {
         self.error = Some(crate::error::chain_text(error));
+        self
+    }
+
+    /// The same event naming `seq`, the newest message of a prompt served with the previous summary.
+    #[must_use]
+    pub fn with_served_through(mut self, seq: Seq) -> Self {
+        self.served_through = Some(seq);
         self
     }
 

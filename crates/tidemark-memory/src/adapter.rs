@@ -14,6 +14,8 @@
 //!   [`DemotionHook`](tidemark_core::DemotionHook).
 //! - [`CompactingMemory`] folds them into a rolling summary with a
 //!   [`Compactor`](tidemark_core::Compactor) and loads `[summary, ...window]`.
+//!   [`BackgroundMemory`] is the same memory with the compactor run in a
+//!   Tokio task, so that no load waits for a summarizer.
 //!
 //! Appended messages are counted once, with the policy's counter (or a
 //! [`HeuristicCounter`] when the policy has none), and
@@ -39,7 +41,7 @@ mod timer;
 mod window;
 mod within;
 
-pub use compacting::CompactingMemory;
+pub use compacting::{BackgroundMemory, CompactingMemory};
 pub use demoting::DemotingMemory;
 pub use policy_memory::PolicyMemory;
 

@@ -4,7 +4,8 @@
 //! - [`counter`]: [`HeuristicCounter`] (re-exported from `tidemark-core`),
 //!   [`TiktokenCounter`] (the exact counts of OpenAI's tokenizers) and [`CachedCounter`].
 //! - [`policy`]: [`SlidingWindow`], [`LastTurns`] and [`TokenWindow`].
-//! - [`adapter`]: [`PolicyMemory`], [`DemotingMemory`] and [`CompactingMemory`],
+//! - [`adapter`]: [`PolicyMemory`], [`DemotingMemory`] and [`CompactingMemory`]
+//!   (with [`BackgroundMemory`], its mode whose loads never wait for the compactor),
 //!   which wrap a store and a policy into a
 //!   [`ConversationMemory`](tidemark_core::ConversationMemory), and learn
 //!   from the usage the provider reports
@@ -35,7 +36,9 @@ pub mod error;
 pub mod policy;
 pub mod store;
 
-pub use adapter::{CompactingMemory, DemotingMemory, FailureMode, PolicyMemory, Settings, WaitMode};
+pub use adapter::{
+    BackgroundMemory, CompactingMemory, DemotingMemory, FailureMode, PolicyMemory, Settings, WaitMode,
+};
 pub use counter::{CachedCounter, CalibratedCounter, HeuristicCounter, TiktokenCounter};
 pub use error::{CounterError, PolicyError};
 pub use policy::{LastTurns, SlidingWindow, TokenWindow};

@@ -1,4 +1,4 @@
-//! The PostgreSQL store against a live server: the store, fact and memory conformance suites, many processes appending, saving and writing facts at once, leases, migrations, and refused options.
+//! The PostgreSQL store against a live server: the store, fact and memory conformance suites, many processes appending, saving and writing facts at once, leases, migrations, refused options, and background compaction across processes.
 //!
 //! The server comes from `TIDEMARK_POSTGRES_URL`; without it every test
 //! fails and says so. Each test works in a schema of its own, so test
@@ -7,6 +7,10 @@
 // The memory's test helpers (a gated compactor, a recording hook) serve these tests unchanged.
 #[path = "../../tidemark-memory/tests/support/mod.rs"]
 mod support;
+
+// Background compaction across processes, in a file of its own (the tests are one binary, `postgres`, which CI runs against its server).
+#[path = "postgres/background.rs"]
+mod background;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::num::NonZeroU32;

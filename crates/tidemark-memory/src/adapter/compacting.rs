@@ -1,5 +1,9 @@
 //! [`CompactingMemory`]: evicted messages are folded into a rolling summary that loads in front of the window.
 
+mod background;
+
+pub use background::BackgroundMemory;
+
 use std::num::NonZeroU32;
 
 use std::fmt;
@@ -42,6 +46,11 @@ use super::{Parts, accessors};
 /// - **Cancellation-safe.** A dropped load leaves no lock behind, and a clear
 ///   during a compaction wins: the compaction's write fails its
 ///   compare-and-swap and the cleared state stays.
+/// - **Background mode.** [`in_background`](CompactingMemory::in_background)
+///   turns it into a [`BackgroundMemory`], whose loads never wait for the
+///   compactor: they serve the previous summary and the policy's window
+///   while the compaction runs in a Tokio task, under the same gate and
+///   lease, and the next load after it is written serves the new summary.
 ///
 /// - **Overflow recovery.** [`load_within`](ConversationMemory::load_within)
 ///   fits the prompt to a lower budget for one call, when the provider
@@ -318,7 +327,7 @@ where
         }
     }
 
-    async fn release(&self, id: &ConversationId) {
+    pub(super) async fn release(&self, id: &ConversationId) {
         if let Err(error) = self.parts.inner.release_lease(id, &self.holder).await {
             // The lease expires on its own; releasing it only lets others start sooner.
             tracing::warn!(conversation = %id, %error, "could not release the compaction lease");
@@ -476,7 +485,7 @@ where
         }
     }
 
-    fn emit(&self, event: &CompactionEvent) {
+    pub(super) fn emit(&self, event: &CompactionEvent) {
         tracing::info!(
             target: "tidemark::compaction",
             conversation = %event.conversation,
@@ -489,6 +498,7 @@ where
             summary_tokens = event.summary_tokens,
             duration_us = u64::try_from(event.duration.as_micros()).unwrap_or(u64::MAX),
             error = event.error.as_deref().unwrap_or(""),
+            served_through = event.served_through.map(|seq| seq.0),
             "compaction"
         );
         self.observer.on_event(event);
@@ -510,7 +520,7 @@ where
     O: CompactionObserver,
 {
     /// A load, fitted `within` a lower budget when one is given.
-    async fn load_inner(
+    pub(super) async fn load_inner(
         &self,
         conversation: &ConversationId,
         within: Option<NonZeroU32>,

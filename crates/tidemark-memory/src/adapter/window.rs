@@ -5,9 +5,10 @@ use std::num::NonZeroU32;
 
 use super::context::Contexts;
 use super::within::tighten;
+use crate::policy::must_keep;
 use tidemark_core::{
     CompactionState, ConversationId, ConversationStore, MemoryPolicy, Message, Ratio, Selection, Seq,
-    SeqRange, StoreError, StoredMessage, StoredSummary, TokenCounter, Window,
+    SeqRange, StoreError, StoredMessage, StoredSummary, TokenCounter, Window, units,
 };
 
 /// What a load sees: the stored state, the messages still in the window and the conversation's calibrated ratio.
@@ -222,13 +223,40 @@ impl View {
     /// The first sequence number of the window `selection` keeps: every stored message from it on is in the prompt.
     ///
     /// It is where [`plan`](View::plan) moves the watermark, so it is never below the stored watermark.
-    fn window_start(&self, selection: &Selection) -> Seq {
+    pub(crate) fn window_start(&self, selection: &Selection) -> Seq {
         let old = self.state.watermark;
         let cut_seq = self.stored.get(selection.cut()).map_or_else(
             || self.stored.last().map_or(old, |last| last.seq.after(1)),
             |first_kept| first_kept.seq,
         );
         cut_seq.max(old)
+    }
+}
+
+impl View {
+    /// `selection` with its cut moved on, whole units at a time, until the window starts at `floor` or later.
+    ///
+    /// A background compaction uses it to fold in every message a load left
+    /// out of its prompt meanwhile: `floor` is where such a load's window
+    /// started, a unit boundary there and so here. Pinned and system units
+    /// the cut passes are retained, as every policy retains them. With the
+    /// window already starting at `floor` or later, `selection` is returned as it is.
+    pub(crate) fn reach(&self, selection: Selection, floor: Seq) -> Selection {
+        if self.window_start(&selection) >= floor {
+            return selection;
+        }
+        let mut cut = selection.cut();
+        let mut retained = selection.retained().to_vec();
+        for unit in units(&self.messages).filter(|unit| unit.start() >= selection.cut()) {
+            if self.stored[unit.start()].seq >= floor {
+                break;
+            }
+            if must_keep(&unit, &self.messages) {
+                retained.extend(unit.range());
+            }
+            cut = unit.end();
+        }
+        Selection::new(self.messages.len(), cut, retained)
     }
 }
 

@@ -26,6 +26,7 @@
 //! ```
 
 pub mod boxed;
+pub mod cache;
 pub mod calibration;
 pub mod compactor;
 pub mod context;

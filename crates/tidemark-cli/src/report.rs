@@ -46,7 +46,11 @@ impl Parts {
 /// Sorts the prompt's tokens into [`Parts`]: the stored summary is told by its content hash, the context blocks by the tag they open with, and system or pinned messages by their role and flag.
 ///
 /// It reads only the prompt, so it holds whatever order the memory chose.
-pub(crate) fn compose(prompt: &[Message], summary: Option<&ContentHash>, counter: &dyn TokenCounter) -> Parts {
+pub(crate) fn compose(
+    prompt: &[Message],
+    summary: Option<&ContentHash>,
+    counter: &dyn TokenCounter,
+) -> Parts {
     let mut parts = Parts { fixed: u64::from(counter.prompt_overhead()), ..Parts::default() };
     for message in prompt {
         let tokens = u64::from(counter.count(message));
@@ -140,14 +144,21 @@ impl Summary {
             ("turns", self.turns.to_string()),
             ("raw history tokens", self.raw_tokens.to_string()),
             ("largest prompt", format!("{} (budget {})", self.largest_prompt, self.budget)),
-            ("mean prompt", format!("{:.0} ({:.1}% of the budget)", self.mean_prompt, 100.0 * self.mean_share())),
+            (
+                "mean prompt",
+                format!("{:.0} ({:.1}% of the budget)", self.mean_prompt, 100.0 * self.mean_share()),
+            ),
             ("compactions", self.compactions.to_string()),
             ("summarizer calls", self.summarizer_calls.to_string()),
             ("extends previous", percent(cache.extension_share(), "of turns after the first")),
             ("cached input", percent(cache.cached_share(), "of input tokens")),
             (
                 "cost vs no cache",
-                format!("{} ({})", cache.cost_ratio().map_or_else(|| "n/a".to_owned(), |r| format!("{r:.2}×")), self.prices()),
+                format!(
+                    "{} ({})",
+                    cache.cost_ratio().map_or_else(|| "n/a".to_owned(), |r| format!("{r:.2}×")),
+                    self.prices()
+                ),
             ),
             ("p50 load", format!("{:.1} µs", self.p50.as_secs_f64() * 1e6)),
             ("p99 load", format!("{:.1} µs", self.p99.as_secs_f64() * 1e6)),

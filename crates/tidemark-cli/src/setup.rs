@@ -41,8 +41,9 @@ pub(crate) fn cache_prices(args: CacheArgs) -> Result<CachePrices, CliError> {
         CachePreset::Anthropic5m => CachePrices::anthropic_five_minutes(),
         CachePreset::Anthropic1h => CachePrices::anthropic_one_hour(),
     };
-    let prices = CachePrices::new(args.cache_read.unwrap_or(preset.read), args.cache_write.unwrap_or(preset.write))
-        .map_err(|error| CliError::input(error.to_string()))?;
+    let prices =
+        CachePrices::new(args.cache_read.unwrap_or(preset.read), args.cache_write.unwrap_or(preset.write))
+            .map_err(|error| CliError::input(error.to_string()))?;
     Ok(prices.with_min_prefix(args.cache_min_prefix.unwrap_or(preset.min_prefix)))
 }
 

@@ -232,7 +232,8 @@ impl<K: PartialEq> CacheLedger<K> {
 impl CacheLedger<ContentHash> {
     /// Records the next prompt: each message keyed by its content hash and counted by `counter`, plus the counter's prompt overhead.
     pub fn record_prompt(&mut self, prompt: &[Message], counter: &dyn TokenCounter) -> TurnCache {
-        let blocks = prompt.iter().map(|message| (ContentHash::of(message), u64::from(counter.count(message))));
+        let blocks =
+            prompt.iter().map(|message| (ContentHash::of(message), u64::from(counter.count(message))));
         self.record(blocks, u64::from(counter.prompt_overhead()))
     }
 }

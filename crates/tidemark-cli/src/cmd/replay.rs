@@ -7,8 +7,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use tidemark_core::boxed::BoxMemory;
 use tidemark_core::cache::CacheLedger;
 use tidemark_core::{
-    CompactionEvent, CompactionObserver, ContentHash, ConversationMemory, ConversationStore, Message, Outcome,
-    Role, TokenCounter,
+    CompactionEvent, CompactionObserver, ContentHash, ConversationMemory, ConversationStore, Message,
+    Outcome, Role, TokenCounter,
 };
 use tidemark_facts::Recall;
 use tidemark_memory::{CompactingMemory, PolicyMemory};
@@ -111,7 +111,8 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
         events_seen += new_events.len();
         let compacted = new_events.iter().any(|event| event.outcome == Outcome::Applied);
         compactions.extend(new_events.into_iter().map(|event| Compaction { turn: index + 1, event }));
-        let state = store.state(&id).await.map_err(|error| CliError::runtime("reading the summary", error))?;
+        let state =
+            store.state(&id).await.map_err(|error| CliError::runtime("reading the summary", error))?;
         let summary = state.summary.as_ref().map(|summary| ContentHash::of(&summary.message));
         points.push(Point {
             turn: index + 1,

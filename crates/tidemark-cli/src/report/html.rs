@@ -26,7 +26,9 @@ pub(crate) fn html(summary: &Summary, points: &[Point], compactions: &[Compactio
         .layers()
         .iter()
         .zip(LAYER_COLOURS)
-        .map(|((name, _), colour)| format!(r#"<span class="swatch" style="background:{colour}"></span>{name}"#))
+        .map(|((name, _), colour)| {
+            format!(r#"<span class="swatch" style="background:{colour}"></span>{name}"#)
+        })
         .collect();
     let rows: String = summary
         .rows()
@@ -93,7 +95,9 @@ fn cards(summary: &Summary) -> String {
     ];
     let inner: String = cards
         .iter()
-        .map(|(figure, label)| format!(r#"<div class="card"><b>{figure}</b><span>{}</span></div>"#, escape(label)))
+        .map(|(figure, label)| {
+            format!(r#"<div class="card"><b>{figure}</b><span>{}</span></div>"#, escape(label))
+        })
         .collect();
     format!(r#"<div class="cards">{inner}</div>"#)
 }
@@ -109,6 +113,12 @@ pub(super) fn ticks(max: f64, count: u32) -> (f64, f64) {
         _ => 10.0 * power,
     };
     (step, (max.max(1.0) / step).ceil() * step)
+}
+
+/// The turn axis: from turn 0 to the last turn, whose round ticks stop at or before the last.
+fn turn_scale(points: &[Point]) -> (Scale, f64) {
+    let last = points.last().map_or(1, |point| point.turn).max(1) as f64;
+    (Scale { top: last, from: LEFT, to: RIGHT }, ticks(last, 10).0)
 }
 
 /// A linear scale from `0..=top` onto the pixels `from..=to`.
@@ -185,8 +195,7 @@ fn composition_chart(summary: &Summary, points: &[Point]) -> String {
     const BOTTOM: f64 = 300.0;
     let largest = points.iter().map(|point| point.parts.total()).max().unwrap_or(0);
     let (y_step, y_top) = ticks(largest.max(u64::from(summary.budget)) as f64 * 1.05, 5);
-    let (x_step, x_top) = ticks(points.last().map_or(1, |point| point.turn) as f64, 10);
-    let x = Scale { top: x_top, from: LEFT, to: RIGHT };
+    let (x, x_step) = turn_scale(points);
     let y = Scale { top: y_top, from: BOTTOM, to: 16.0 };
     let mut svg = format!(
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="prompt tokens per turn by part, against the budget"><rect width="100%" height="100%" fill="#ffffff"/>"##
@@ -204,7 +213,11 @@ fn composition_chart(summary: &Summary, points: &[Point]) -> String {
                 .chain(lower)
                 .map(|(turn, tokens)| format!("{:.1},{:.1}", x.at(turn as f64), y.at(tokens as f64)))
                 .collect();
-            let _ = write!(svg, r##"<polygon fill="{colour}" fill-opacity="0.85" points="{}"/>"##, outline.join(" "));
+            let _ = write!(
+                svg,
+                r##"<polygon fill="{colour}" fill-opacity="0.85" points="{}"/>"##,
+                outline.join(" ")
+            );
         }
         below = above;
     }
@@ -254,20 +267,25 @@ fn history_chart(points: &[Point]) -> String {
     const BOTTOM: f64 = 190.0;
     let largest = points.iter().map(|point| point.raw.max(point.prompt)).max().unwrap_or(0);
     let (y_step, y_top) = ticks(largest as f64, 4);
-    let (x_step, x_top) = ticks(points.last().map_or(1, |point| point.turn) as f64, 10);
-    let x = Scale { top: x_top, from: LEFT, to: RIGHT };
+    let (x, x_step) = turn_scale(points);
     let y = Scale { top: y_top, from: BOTTOM, to: 12.0 };
     let mut svg = format!(
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="raw history tokens and prompt tokens per turn"><rect width="100%" height="100%" fill="#ffffff"/>"##
     );
     axes(&mut svg, x, y, (x_step, y_step), BOTTOM);
     let shown = sample(points, (RIGHT - LEFT) as usize);
-    for (colour, pick) in [("#95a5a6", (|p: &Point| p.raw) as fn(&Point) -> u64), ("#2e86c1", |p: &Point| p.prompt)] {
+    for (colour, pick) in
+        [("#95a5a6", (|p: &Point| p.raw) as fn(&Point) -> u64), ("#2e86c1", |p: &Point| p.prompt)]
+    {
         let line: Vec<String> = shown
             .iter()
             .map(|point| format!("{:.1},{:.1}", x.at(point.turn as f64), y.at(pick(point) as f64)))
             .collect();
-        let _ = write!(svg, r##"<polyline fill="none" stroke="{colour}" stroke-width="2" points="{}"/>"##, line.join(" "));
+        let _ = write!(
+            svg,
+            r##"<polyline fill="none" stroke="{colour}" stroke-width="2" points="{}"/>"##,
+            line.join(" ")
+        );
     }
     svg.push_str("</svg>");
     svg

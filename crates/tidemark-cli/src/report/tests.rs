@@ -26,7 +26,10 @@ fn every_message_of_the_prompt_lands_in_one_part() {
     let prompt = [
         summary.clone(),
         Message::system("You are terse."),
-        Message::system(format!("{}\n- (user_profile) likes tea\n</long-term-memory>", tidemark_facts::coordinator::OPEN)),
+        Message::system(format!(
+            "{}\n- (user_profile) likes tea\n</long-term-memory>",
+            tidemark_facts::coordinator::OPEN
+        )),
         Message::system(format!("{}\nturn 3: hello\n</recalled-turns>", tidemark_facts::recall::OPEN)),
         Message::user("Remember the tea.").pinned(),
         Message::user("What now?"),
@@ -75,7 +78,9 @@ fn a_long_replay_is_sampled_keeping_each_runs_lowest_and_highest_prompt() {
 
 #[test]
 fn thousands_are_grouped() {
-    for (n, text) in [(0, "0"), (999, "999"), (1_000, "1,000"), (188_000, "188,000"), (1_234_567, "1,234,567")] {
+    for (n, text) in
+        [(0, "0"), (999, "999"), (1_000, "1,000"), (188_000, "188,000"), (1_234_567, "1,234,567")]
+    {
         assert_eq!(thousands(n), text);
     }
 }
@@ -122,7 +127,8 @@ fn the_page_holds_every_part_and_escapes_the_file_name() {
     let mut points: Vec<Point> = (1..=30).map(|turn| point(turn, 50 * turn as u64)).collect();
     points[9].compacted = true;
     points[9].parts = Parts { fixed: 40, summary: 60, window: 400, ..Parts::default() };
-    let mut event = CompactionEvent::new(ConversationId::new("replay").expect("valid id"), "template", Outcome::Applied);
+    let mut event =
+        CompactionEvent::new(ConversationId::new("replay").expect("valid id"), "template", Outcome::Applied);
     event = event.with_messages(20, 6).with_tokens(1_500, 500, 60);
     let page = html(&summary(&points), &points, &[Compaction { turn: 10, event }]);
     assert!(page.contains("a &lt;sample&gt;.jsonl") && !page.contains("<sample>"));

@@ -73,7 +73,10 @@ fn the_presets_are_the_documented_prices() {
 fn prices_must_be_finite_and_not_negative() {
     for (read, write, name) in [(-0.1, 1.0, "read"), (0.1, f64::NAN, "write"), (f64::INFINITY, 1.0, "read")] {
         let refused = CachePrices::new(read, write);
-        assert!(matches!(refused, Err(PriceError::Invalid { name: named, .. }) if named == name), "{refused:?}");
+        assert!(
+            matches!(refused, Err(PriceError::Invalid { name: named, .. }) if named == name),
+            "{refused:?}"
+        );
     }
     assert_eq!(
         CachePrices::new(-1.0, 1.0).map_err(|error| error.to_string()),
@@ -92,7 +95,10 @@ fn messages_are_keyed_by_content_and_counted_with_the_overhead() {
     // A pinned copy says the same and costs the same: the cache still holds it.
     let turn = ledger.record_prompt(&[system.clone(), user.clone().pinned()], &counter);
     let expected = u64::from(counter.count(&system) + counter.count(&user));
-    assert_eq!((turn.extends, turn.cached, turn.written), (true, expected, u64::from(counter.prompt_overhead())));
+    assert_eq!(
+        (turn.extends, turn.cached, turn.written),
+        (true, expected, u64::from(counter.prompt_overhead()))
+    );
 }
 
 /// Prompts over four blocks, so that consecutive ones often share a prefix; a block's tokens depend on its key alone, as a message's count depends on its content.

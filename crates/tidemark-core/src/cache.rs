@@ -47,6 +47,8 @@
 //! assert!(totals.cost_ratio().is_some_and(|ratio| ratio < 1.25));
 //! ```
 
+pub use crate::error::PriceError;
+
 use crate::counter::TokenCounter;
 use crate::hash::ContentHash;
 use crate::message::Message;
@@ -106,20 +108,6 @@ impl CachePrices {
         self.min_prefix = tokens;
         self
     }
-}
-
-/// A price that is not a finite number of zero or more.
-#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum PriceError {
-    /// The named multiplier is negative, infinite or not a number.
-    #[error("the cache {name} price must be a finite number of zero or more, not {value}")]
-    Invalid {
-        /// `read` or `write`.
-        name: &'static str,
-        /// The value given.
-        value: f64,
-    },
 }
 
 /// One prompt's part of the bill.

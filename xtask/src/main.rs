@@ -164,7 +164,8 @@ fn check_report() -> Result<(), String> {
         "--disable-component-update",
         "--disable-sync",
         "--no-first-run",
-        "--window-size=1000,700",
+        // Tall enough for the whole report: the figures, both charts and the start of the compactions table.
+        "--window-size=1000,1420",
     ])
     .arg(format!("--user-data-dir={}", target.join("chromium-profile").display()))
     .arg(format!("--screenshot={}", screenshot.display()))

@@ -8,7 +8,9 @@
 //!   messages appended and one load per turn, an 8,000-token window, a summary
 //!   capped at 4 KiB) through tidemark in memory, tidemark on SQLite and
 //!   rig-memory 0.44. `all` runs each system in a child process of its own, so
-//!   that each peak memory figure is that system's alone.
+//!   that each peak memory figure is that system's alone. The same runs, and
+//!   the shipped coding-agent sample, are priced as a prompt cache would bill
+//!   them (the "Prompt cache" section).
 //! - `count`: token counting on a fixed corpus of more than 2 MB.
 //! - `overhead`: a `CompactingMemory` load with nothing to compact against a
 //!   `PolicyMemory` load of the same window.
@@ -43,7 +45,7 @@ Usage: tidemark-compare <command> [options]
 Commands:
   all [--smoke] [--out DIR] [--python PATH --tiktoken-cache DIR | --no-python REASON]
         run every benchmark; write DIR/report.md and DIR/replay.svg (DIR defaults to target/bench)
-  replay --system memory|sqlite|rig --turns N
+  replay --system memory|sqlite|postgres|rig (--turns N | --workload coding-agent)
         one replay in this process; prints one JSON line (what `all` runs per system)
   count [--smoke] [--python PATH --tiktoken-cache DIR]
   overhead [--smoke]
@@ -65,6 +67,7 @@ struct Args {
     tiktoken_cache: Option<PathBuf>,
     no_python: Option<String>,
     system: Option<String>,
+    workload: Option<String>,
     turns: Vec<usize>,
 }
 
@@ -80,6 +83,7 @@ fn parse(raw: Vec<String>) -> Result<Args, String> {
             "--tiktoken-cache" => args.tiktoken_cache = Some(value()?.into()),
             "--no-python" => args.no_python = Some(value()?),
             "--system" => args.system = Some(value()?),
+            "--workload" => args.workload = Some(value()?),
             "--turns" => {
                 let text = value()?;
                 let turns = text.parse().map_err(|_| format!("`--turns {text}` is not a number of turns"))?;
@@ -123,7 +127,9 @@ fn main() -> ExitCode {
     };
     let outcome = match args.command.as_str() {
         "all" => all(&args),
-        "replay" => replay::child(args.system.as_deref(), args.turns.first().copied()),
+        "replay" => {
+            replay::child(args.system.as_deref(), args.turns.first().copied(), args.workload.as_deref())
+        }
         "count" => count::run(&args.count_options()).map(|section| print!("{}", section.markdown())),
         "overhead" => overhead::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "concurrency" => concurrency::run(args.smoke).map(|section| print!("{}", section.markdown())),
@@ -158,6 +164,9 @@ fn all(args: &Args) -> Result<(), String> {
     eprintln!("replay at {sizes:?} turns …");
     let replays = replay::parent(&sizes)?;
     sections.push(replay::section(&replays, args.smoke));
+    eprintln!("the coding-agent sample …");
+    let samples = replay::parent_sample()?;
+    sections.push(replay::cache_section(&replays, &samples, args.smoke));
     let chart = out.join("replay.svg");
     if let Some(largest) = replays.iter().map(|run| run.turns).max() {
         let lines: Vec<_> = replays.iter().filter(|run| run.turns == largest).collect();

@@ -2,8 +2,12 @@
 //!
 //! `all` runs [`parent`], which starts this binary once per system and size
 //! (`replay --system … --turns …`, handled by [`child`]): each child prints
-//! one JSON line with its load latencies, its total time and its peak
-//! resident memory, so no system's allocations count against another's.
+//! one JSON line with its load latencies, its total time, its peak resident
+//! memory and what its prompts would cost with a provider's prompt cache
+//! (`tidemark_core::cache`), so no system's allocations count against
+//! another's. [`parent_sample`] replays the shipped coding-agent sample the
+//! same way (`replay --system … --workload coding-agent`), and
+//! [`cache_section`] reports the cache figures of both workloads.
 
 use std::num::NonZeroU32;
 use std::process::Command;
@@ -13,15 +17,20 @@ use rig_core::completion::Message as RigMessage;
 use rig_core::completion::message::{AssistantContent, AssistantMessage, CallId, ToolName};
 use rig_core::id::ConversationId as RigId;
 use rig_core::memory::ConversationMemory as RigMemory;
+use rig_memory::TokenCounter as _;
 use rig_memory::{
     CompactingMemory as RigCompacting, HeuristicTokenCounter, InMemoryConversationMemory, TemplateCompactor,
     TokenWindowMemory,
 };
 use serde_json::json;
+use tidemark_core::cache::{CacheLedger, CachePrices, CacheTotals};
 use tidemark_core::{ConversationId, ConversationMemory, ConversationStore, Message, Part, Role};
-use tidemark_memory::{CompactingMemory, HeuristicCounter, InMemoryStore, SqliteStore, TokenWindow};
+use tidemark_memory::{
+    CompactingMemory, HeuristicCounter as Counter, InMemoryStore, SqliteStore, TokenWindow,
+};
 use tidemark_postgres::{PostgresOptions, PostgresStore};
 use tidemark_testkit::reference::ConcatCompactor;
+use tidemark_testkit::transcripts::Session;
 use tidemark_testkit::workload::replay;
 
 use crate::report::{Section, Table, Target};
@@ -43,19 +52,33 @@ pub const SYSTEMS: [(&str, &str); 4] = [
 /// The environment variable naming the PostgreSQL database for the `postgres` system (`cargo xtask bench` sets it).
 pub const POSTGRES_URL: &str = "TIDEMARK_POSTGRES_URL";
 
+/// The workloads a child replays: the seeded replay turns, or the shipped coding-agent sample.
+pub const WORKLOADS: [(&str, &str); 2] =
+    [("generated", "replay workload"), ("coding-agent", "coding-agent sample")];
+
 /// One system's replay of one size.
 #[derive(Debug, Clone)]
 pub struct Run {
     /// `--system` name.
     pub system: String,
+    /// `--workload` name.
+    pub workload: String,
     /// Turns replayed.
     pub turns: usize,
-    /// Wall time of the whole replay, appends included.
+    /// Time spent appending and loading, over the whole replay.
     pub total: Duration,
     /// Each load's latency, in turn order.
     pub loads: Vec<Duration>,
     /// The process's peak resident set, in KiB, when the OS reports it.
     pub peak_rss_kib: Option<u64>,
+    /// The prompts' tokens averaged over the turns, by the system's own counter.
+    pub mean_prompt: f64,
+    /// The share of prompts after the first that extend the previous one.
+    pub extension_share: Option<f64>,
+    /// The share of input tokens a prompt cache would read.
+    pub cached_share: Option<f64>,
+    /// The input cost against no caching, at the default prices (reads 0.1, writes 1.25).
+    pub cost_ratio: Option<f64>,
 }
 
 impl Run {
@@ -97,26 +120,35 @@ pub fn peak_rss_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-async fn tidemark<S: ConversationStore>(
-    store: S,
-    turns: &[Vec<Message>],
-) -> Result<(Duration, Vec<Duration>), String> {
+/// What one replay measured: its time, each load's latency, and its prompts priced by the cache model.
+struct Measured {
+    total: Duration,
+    loads: Vec<Duration>,
+    cache: CacheTotals,
+}
+
+async fn tidemark<S: ConversationStore>(store: S, turns: &[Vec<Message>]) -> Result<Measured, String> {
     let budget = NonZeroU32::new(BUDGET).ok_or("zero budget")?;
     let memory = CompactingMemory::new(
         store,
-        TokenWindow::new(budget, HeuristicCounter::default()),
+        TokenWindow::new(budget, Counter::default()),
         ConcatCompactor::capped(CAP),
     );
     let id = ConversationId::new("replay").map_err(|e| e.to_string())?;
-    let started = Instant::now();
+    let mut ledger = CacheLedger::new(CachePrices::default());
+    let mut total = Duration::ZERO;
     let mut loads = Vec::with_capacity(turns.len());
     for messages in turns {
+        let started = Instant::now();
         memory.append(&id, messages.clone()).await.map_err(|e| format!("tidemark append: {e}"))?;
         let load = Instant::now();
-        std::hint::black_box(memory.load(&id).await.map_err(|e| format!("tidemark load: {e}"))?);
+        let prompt = std::hint::black_box(memory.load(&id).await.map_err(|e| format!("tidemark load: {e}"))?);
         loads.push(load.elapsed());
+        total += started.elapsed();
+        // Priced outside the timings, with the policy's own counter.
+        ledger.record_prompt(&prompt, &Counter::default());
     }
-    Ok((started.elapsed(), loads))
+    Ok(Measured { total, loads, cache: ledger.totals() })
 }
 
 /// The same turn in rig's message model.
@@ -125,14 +157,17 @@ fn to_rig(messages: &[Message]) -> Result<Vec<RigMessage>, String> {
         .iter()
         .map(|message| {
             Ok(match (message.role, message.parts.first()) {
-                (Role::Assistant, Some(Part::ToolCall(call))) => {
-                    let arguments = serde_json::from_str(&call.arguments).unwrap_or(serde_json::Value::Null);
-                    let name = ToolName::new(call.name.clone()).map_err(|e| format!("{e:?}"))?;
-                    RigMessage::Assistant(AssistantMessage::new(vec![AssistantContent::tool_call(
-                        call.id.clone(),
-                        name,
-                        arguments,
-                    )]))
+                (Role::Assistant, Some(Part::ToolCall(_))) => {
+                    let calls = message
+                        .tool_calls()
+                        .map(|call| {
+                            let arguments =
+                                serde_json::from_str(&call.arguments).unwrap_or(serde_json::Value::Null);
+                            let name = ToolName::new(call.name.clone()).map_err(|e| format!("{e:?}"))?;
+                            Ok(AssistantContent::tool_call(call.id.clone(), name, arguments))
+                        })
+                        .collect::<Result<Vec<_>, String>>()?;
+                    RigMessage::Assistant(AssistantMessage::new(calls))
                 }
                 (Role::Tool, Some(Part::ToolResult(result))) => {
                     let name = ToolName::new("read_file").map_err(|e| format!("{e:?}"))?;
@@ -143,42 +178,68 @@ fn to_rig(messages: &[Message]) -> Result<Vec<RigMessage>, String> {
                     )
                 }
                 (Role::Assistant, _) => RigMessage::assistant(message.text().into_owned()),
+                (Role::System, _) => RigMessage::system(message.text().into_owned()),
                 _ => RigMessage::user(message.text().into_owned()),
             })
         })
         .collect()
 }
 
-async fn rig(turns: &[Vec<Message>]) -> Result<(Duration, Vec<Duration>), String> {
+async fn rig(turns: &[Vec<Message>]) -> Result<Measured, String> {
+    let counter = HeuristicTokenCounter::default();
     let memory = RigCompacting::new(
         InMemoryConversationMemory::new(),
-        TokenWindowMemory::new(BUDGET as usize, HeuristicTokenCounter::default()),
+        TokenWindowMemory::new(BUDGET as usize, counter),
         TemplateCompactor::new().with_max_bytes(CAP),
     );
     let id = RigId::new("replay");
     let converted = turns.iter().map(|turn| to_rig(turn)).collect::<Result<Vec<_>, _>>()?;
-    let started = Instant::now();
+    let mut ledger = CacheLedger::new(CachePrices::default());
+    let mut total = Duration::ZERO;
     let mut loads = Vec::with_capacity(turns.len());
     for messages in converted {
+        let started = Instant::now();
         memory.append(&id, messages).await.map_err(|e| format!("rig append: {e}"))?;
         let load = Instant::now();
-        std::hint::black_box(memory.load(&id).await.map_err(|e| format!("rig load: {e}"))?);
+        let prompt = std::hint::black_box(memory.load(&id).await.map_err(|e| format!("rig load: {e}"))?);
         loads.push(load.elapsed());
+        total += started.elapsed();
+        // Priced outside the timings, in rig's own messages with rig's own counter.
+        ledger.record(prompt.iter().map(|message| (message.clone(), counter.count(message) as u64)), 0);
     }
-    Ok((started.elapsed(), loads))
+    Ok(Measured { total, loads, cache: ledger.totals() })
 }
 
-/// `replay --system S --turns N`: replays in this process and prints the result as one JSON line.
-pub fn child(system: Option<&str>, turns: Option<usize>) -> Result<(), String> {
-    let system = system.ok_or("`replay` needs `--system memory|sqlite|rig`")?;
-    let turns = turns.ok_or("`replay` needs `--turns N`")?;
+/// The shipped coding-agent sample cut into turns as `tidemark replay` cuts it: a turn starts at each user message, and the system prompt joins the first.
+fn coding_agent_turns() -> Vec<Vec<Message>> {
+    let mut turns: Vec<Vec<Message>> = Vec::new();
+    for message in Session::Coding.sample() {
+        match turns.last_mut() {
+            Some(turn) if message.role != Role::User || turn.iter().all(|m| m.role != Role::User) => {
+                turn.push(message);
+            }
+            _ => turns.push(vec![message]),
+        }
+    }
+    turns
+}
+
+/// `replay --system S --turns N` or `replay --system S --workload coding-agent`: replays in this process and prints the result as one JSON line.
+pub fn child(system: Option<&str>, turns: Option<usize>, workload: Option<&str>) -> Result<(), String> {
+    let system = system.ok_or("`replay` needs `--system memory|sqlite|postgres|rig`")?;
+    let workload = workload.unwrap_or("generated");
+    let work = match workload {
+        "generated" => replay(SEED, turns.ok_or("`replay` needs `--turns N`")?),
+        "coding-agent" => coding_agent_turns(),
+        other => return Err(format!("unknown workload `{other}`: use `generated` or `coding-agent`")),
+    };
+    let turns = work.len();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start a runtime: {e}"))?;
-    let work = replay(SEED, turns);
     let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary directory: {e}"))?;
-    let (total, loads) = runtime.block_on(async {
+    let measured = runtime.block_on(async {
         match system {
             "memory" => tidemark(InMemoryStore::new(), &work).await,
             "sqlite" => {
@@ -197,12 +258,18 @@ pub fn child(system: Option<&str>, turns: Option<usize>) -> Result<(), String> {
             other => Err(format!("unknown system `{other}`")),
         }
     })?;
+    let cache = measured.cache;
     let line = json!({
         "system": system,
+        "workload": workload,
         "turns": turns,
-        "total_ns": total.as_nanos() as u64,
-        "loads_ns": loads.iter().map(|d| d.as_nanos() as u64).collect::<Vec<_>>(),
+        "total_ns": measured.total.as_nanos() as u64,
+        "loads_ns": measured.loads.iter().map(|d| d.as_nanos() as u64).collect::<Vec<_>>(),
         "peak_rss_kib": peak_rss_kib(),
+        "mean_prompt": cache.input as f64 / cache.turns.max(1) as f64,
+        "extension_share": cache.extension_share(),
+        "cached_share": cache.cached_share(),
+        "cost_ratio": cache.cost_ratio(),
     });
     println!("{line}");
     Ok(())
@@ -214,6 +281,7 @@ fn parse_run(text: &str) -> Result<Run, String> {
     let nanos = |v: &serde_json::Value| v.as_u64().map(Duration::from_nanos);
     Ok(Run {
         system: value["system"].as_str().ok_or("child output lacks `system`")?.to_owned(),
+        workload: value["workload"].as_str().ok_or("child output lacks `workload`")?.to_owned(),
         turns: value["turns"].as_u64().ok_or("child output lacks `turns`")? as usize,
         total: nanos(&value["total_ns"]).ok_or("child output lacks `total_ns`")?,
         loads: value["loads_ns"]
@@ -223,12 +291,16 @@ fn parse_run(text: &str) -> Result<Run, String> {
             .map(|v| nanos(v).ok_or("a load latency is not a number"))
             .collect::<Result<_, _>>()?,
         peak_rss_kib: value["peak_rss_kib"].as_u64(),
+        mean_prompt: value["mean_prompt"].as_f64().ok_or("child output lacks `mean_prompt`")?,
+        // A share is null when a replay had too few turns or no input to take it over.
+        extension_share: value["extension_share"].as_f64(),
+        cached_share: value["cached_share"].as_f64(),
+        cost_ratio: value["cost_ratio"].as_f64(),
     })
 }
 
 /// Runs every system at every size, each in a child process of its own.
 pub fn parent(sizes: &[usize]) -> Result<Vec<Run>, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
     let mut runs = Vec::new();
     for &turns in sizes {
         for (system, label) in SYSTEMS {
@@ -236,21 +308,39 @@ pub fn parent(sizes: &[usize]) -> Result<Vec<Run>, String> {
                 continue;
             }
             eprintln!("  {label}, {turns} turns");
-            let output = Command::new(&exe)
-                .args(["replay", "--system", system, "--turns", &turns.to_string()])
-                .output()
-                .map_err(|e| format!("cannot start the {label} replay: {e}"))?;
-            if !output.status.success() {
-                return Err(format!(
-                    "the {label} replay at {turns} turns failed ({}): {}",
-                    output.status,
-                    String::from_utf8_lossy(&output.stderr).trim()
-                ));
-            }
-            runs.push(parse_run(&String::from_utf8_lossy(&output.stdout))?);
+            runs.push(spawn(label, &["--system", system, "--turns", &turns.to_string()])?);
         }
     }
     Ok(runs)
+}
+
+/// Replays the shipped coding-agent sample through tidemark in memory and rig-memory, each in a child process of its own.
+pub fn parent_sample() -> Result<Vec<Run>, String> {
+    let mut runs = Vec::new();
+    for (system, label) in SYSTEMS.into_iter().filter(|(system, _)| ["memory", "rig"].contains(system)) {
+        eprintln!("  {label}, the coding-agent sample");
+        runs.push(spawn(label, &["--system", system, "--workload", "coding-agent"])?);
+    }
+    Ok(runs)
+}
+
+/// Runs `replay` with `args` in a child process and reads its line.
+fn spawn(label: &str, args: &[&str]) -> Result<Run, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
+    let output = Command::new(&exe)
+        .arg("replay")
+        .args(args)
+        .output()
+        .map_err(|e| format!("cannot start the {label} replay: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "the {label} replay ({}) failed ({}): {}",
+            args.join(" "),
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    parse_run(&String::from_utf8_lossy(&output.stdout))
 }
 
 fn micros(duration: Duration) -> String {
@@ -323,5 +413,74 @@ pub fn section(runs: &[Run], smoke: bool) -> Section {
                 .to_owned(),
             None => format!("PostgreSQL was not run: `{POSTGRES_URL}` is not set (`cargo xtask bench` starts a server and sets it)."),
         }],
+    }
+}
+
+fn share(value: Option<f64>) -> String {
+    value.map_or_else(|| "n/a".to_owned(), |share| format!("{:.1}%", 100.0 * share))
+}
+
+/// The prompt-cache section: for every run of both workloads, how often a prompt extends the previous one, the cached share of input, the cost against no caching and the mean prompt against the budget; targets for tidemark in memory.
+pub fn cache_section(replays: &[Run], samples: &[Run], smoke: bool) -> Section {
+    let mut table = Table::new(&[
+        "system",
+        "workload",
+        "turns",
+        "extends previous",
+        "cached input",
+        "cost vs no cache",
+        "mean prompt / budget",
+    ]);
+    let workload = |run: &Run| {
+        WORKLOADS.iter().find(|(key, _)| *key == run.workload).map_or("unknown", |(_, label)| label)
+    };
+    for run in replays.iter().chain(samples) {
+        table.row(vec![
+            run.label().to_owned(),
+            workload(run).to_owned(),
+            run.turns.to_string(),
+            share(run.extension_share),
+            share(run.cached_share),
+            run.cost_ratio.map_or_else(|| "n/a".to_owned(), |ratio| format!("{ratio:.2}×")),
+            format!("{:.1}%", 100.0 * run.mean_prompt / f64::from(BUDGET)),
+        ]);
+    }
+    let mut targets = Vec::new();
+    let largest = replays.iter().map(|run| run.turns).max().unwrap_or(0);
+    let held =
+        replays.iter().filter(|run| run.turns == largest).chain(samples).filter(|run| run.system == "memory");
+    for run in held.filter(|_| !smoke) {
+        let at = format!("{}, {} turns", workload(run), run.turns);
+        targets.push(Target {
+            goal: format!("tidemark: input cost ≤ 0.25× no caching on the {at}"),
+            measured: run.cost_ratio.map_or_else(|| "n/a".to_owned(), |ratio| format!("{ratio:.2}×")),
+            met: run.cost_ratio.is_some_and(|ratio| ratio <= 0.25),
+        });
+        let mean = run.mean_prompt / f64::from(BUDGET);
+        targets.push(Target {
+            goal: format!("tidemark: mean prompt ≥ 55% of the {BUDGET}-token budget on the {at}"),
+            measured: format!("{:.1}%", 100.0 * mean),
+            met: mean >= 0.55,
+        });
+    }
+    Section {
+        title: "Prompt cache".to_owned(),
+        intro: format!(
+            "The prompts of every replay above, and of the shipped coding-agent sample (`examples/transcripts/coding-agent.jsonl`, \
+             {} turns, cut at each user message as `tidemark replay` cuts it), priced as a provider's prompt cache would bill \
+             them (`tidemark_core::cache`): a prompt's leading messages equal to the previous prompt's are read at 0.1× the input \
+             price, the rest written at 1.25×, against every token at 1×. Each system counts its own prompts with its own \
+             byte heuristic; the setup is the replay's ({BUDGET}-token window, summaries capped at {} KiB).",
+            tidemark_testkit::transcripts::SAMPLE_TURNS,
+            CAP / 1024
+        ),
+        table,
+        targets,
+        notes: vec![
+            "Extends previous: the share of turns after the first whose prompt starts with the whole previous prompt. \
+             Cached input: the share of all input tokens read from the cache. The model caches whole messages only and \
+             never expires an entry, so it never overstates what a provider would read."
+                .to_owned(),
+        ],
     }
 }

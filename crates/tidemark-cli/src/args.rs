@@ -420,9 +420,44 @@ pub(crate) struct ReplayArgs {
     pub(crate) report: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) recall: RecallArgs,
+    #[command(flatten)]
+    pub(crate) cache: CacheArgs,
+    /// Print the figures as one JSON object instead of a table.
+    #[arg(long)]
+    pub(crate) json: bool,
     /// The transcript format: OpenAI chat, Anthropic Messages, OpenAI Responses, or detected from the input.
     #[arg(long, value_enum, default_value = "auto")]
     pub(crate) format: FormatChoice,
+}
+
+/// How the provider's prompt cache is priced, in multiples of its plain input price.
+#[derive(Clone, Copy, Debug, Args)]
+pub(crate) struct CacheArgs {
+    /// The provider's cache prices; `--cache-read`, `--cache-write` and `--cache-min-prefix` change one of them.
+    #[arg(long, value_enum, default_value = "default")]
+    pub(crate) cache_prices: CachePreset,
+    /// The price of an input token read from the cache [default: the preset's].
+    #[arg(long, value_name = "MULTIPLE")]
+    pub(crate) cache_read: Option<f64>,
+    /// The price of an input token not read from the cache, which is written to it [default: the preset's].
+    #[arg(long, value_name = "MULTIPLE")]
+    pub(crate) cache_write: Option<f64>,
+    /// The shortest shared prefix the provider caches, in tokens [default: the preset's].
+    #[arg(long, value_name = "TOKENS")]
+    pub(crate) cache_min_prefix: Option<u64>,
+}
+
+/// A provider's prompt-cache prices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CachePreset {
+    /// Reads at 0.1, writes at 1.25, any prefix cached.
+    Default,
+    /// Anthropic's five-minute cache: reads at 0.1, writes at 1.25, prefixes from 1,024 tokens.
+    #[value(name = "anthropic-5m")]
+    Anthropic5m,
+    /// Anthropic's one-hour cache: reads at 0.1, writes at 2, prefixes from 1,024 tokens.
+    #[value(name = "anthropic-1h")]
+    Anthropic1h,
 }
 
 /// Parse and validate a conversation id, so that a bad one is a usage error (status 2).

@@ -1,7 +1,75 @@
-//! The replay report: a summary table for the terminal and a self-contained HTML page with an SVG chart of prompt tokens against raw history tokens.
+//! The replay report: what each prompt was made of and what the prompt cache made of it, as a table for the terminal, one JSON object, or a self-contained HTML page (`report/html.rs`).
+
+mod html;
 
 use std::fmt::Write as _;
 use std::time::Duration;
+
+use serde_json::{Value, json};
+use tidemark_core::cache::{CacheTotals, TurnCache};
+use tidemark_core::{CompactionEvent, ContentHash, Message, Role, TokenCounter};
+
+pub(crate) use html::html;
+
+/// The tokens of one prompt by what they are, in the order a compacting memory lays them out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Parts {
+    /// System and pinned messages, and the reply priming.
+    pub(crate) fixed: u64,
+    /// The rolling summary.
+    pub(crate) summary: u64,
+    /// The long-term facts block.
+    pub(crate) facts: u64,
+    /// The recalled passages block.
+    pub(crate) recall: u64,
+    /// The rest of the window: the conversation's recent turns.
+    pub(crate) window: u64,
+}
+
+impl Parts {
+    /// The parts in stacking order, bottom first, each with its name.
+    pub(crate) fn layers(&self) -> [(&'static str, u64); 5] {
+        [
+            ("system and pinned", self.fixed),
+            ("summary", self.summary),
+            ("facts", self.facts),
+            ("recall", self.recall),
+            ("window", self.window),
+        ]
+    }
+
+    pub(crate) fn total(&self) -> u64 {
+        self.layers().iter().map(|(_, tokens)| tokens).sum()
+    }
+}
+
+/// Sorts the prompt's tokens into [`Parts`]: the stored summary is told by its content hash, the context blocks by the tag they open with, and system or pinned messages by their role and flag.
+///
+/// It reads only the prompt, so it holds whatever order the memory chose.
+pub(crate) fn compose(
+    prompt: &[Message],
+    summary: Option<&ContentHash>,
+    counter: &dyn TokenCounter,
+) -> Parts {
+    let mut parts = Parts { fixed: u64::from(counter.prompt_overhead()), ..Parts::default() };
+    for message in prompt {
+        let tokens = u64::from(counter.count(message));
+        let text = message.text();
+        let slot = if summary.is_some_and(|hash| *hash == ContentHash::of(message)) {
+            &mut parts.summary
+        } else if message.role == Role::System && text.starts_with(tidemark_facts::coordinator::OPEN) {
+            &mut parts.facts
+        } else if message.role == Role::System && text.starts_with(tidemark_facts::recall::OPEN) {
+            &mut parts.recall
+        } else if message.role == Role::System || message.pinned {
+            &mut parts.fixed
+        } else {
+            &mut parts.window
+        };
+        *slot += tokens;
+    }
+    parts
+}
 
 /// One turn of a replay.
 #[derive(Clone, Copy, Debug)]
@@ -13,6 +81,24 @@ pub(crate) struct Point {
     pub(crate) prompt: u64,
     /// Whether this turn's load compacted.
     pub(crate) compacted: bool,
+    /// What the prompt was made of.
+    pub(crate) parts: Parts,
+    /// What the prompt cache read and wrote for it.
+    pub(crate) cache: TurnCache,
+}
+
+impl Point {
+    /// Whether this prompt no longer starts with the whole previous one.
+    pub(crate) fn breaks_cache(&self) -> bool {
+        self.turn > 1 && !self.cache.extends
+    }
+}
+
+/// A compaction and the turn whose load ran it.
+#[derive(Clone, Debug)]
+pub(crate) struct Compaction {
+    pub(crate) turn: usize,
+    pub(crate) event: CompactionEvent,
 }
 
 /// The figures of a whole replay.
@@ -21,6 +107,8 @@ pub(crate) struct Summary {
     pub(crate) turns: usize,
     pub(crate) raw_tokens: u64,
     pub(crate) largest_prompt: u64,
+    /// The prompt's tokens, averaged over the turns.
+    pub(crate) mean_prompt: f64,
     pub(crate) budget: u32,
     pub(crate) compactions: usize,
     pub(crate) summarizer_calls: usize,
@@ -28,18 +116,50 @@ pub(crate) struct Summary {
     pub(crate) p99: Duration,
     pub(crate) total: Duration,
     pub(crate) file: String,
+    /// What the prompt cache would have read and written, and at what prices.
+    pub(crate) cache: CacheTotals,
     /// What recall did, when the replay used it.
     pub(crate) recall: Option<tidemark_facts::RecallCounters>,
 }
 
 impl Summary {
+    /// The mean prompt as a share of the budget.
+    pub(crate) fn mean_share(&self) -> f64 {
+        self.mean_prompt / f64::from(self.budget.max(1))
+    }
+
+    /// The prices, in a few words.
+    pub(crate) fn prices(&self) -> String {
+        let prices = self.cache.prices;
+        let mut text = format!("reads at {}×, writes at {}×", prices.read, prices.write);
+        if prices.min_prefix > 0 {
+            let _ = write!(text, ", prefixes from {} tokens", thousands(prices.min_prefix));
+        }
+        text
+    }
+
     fn rows(&self) -> Vec<(&'static str, String)> {
+        let cache = &self.cache;
         let mut rows = vec![
             ("turns", self.turns.to_string()),
             ("raw history tokens", self.raw_tokens.to_string()),
             ("largest prompt", format!("{} (budget {})", self.largest_prompt, self.budget)),
+            (
+                "mean prompt",
+                format!("{:.0} ({:.1}% of the budget)", self.mean_prompt, 100.0 * self.mean_share()),
+            ),
             ("compactions", self.compactions.to_string()),
             ("summarizer calls", self.summarizer_calls.to_string()),
+            ("extends previous", percent(cache.extension_share(), "of turns after the first")),
+            ("cached input", percent(cache.cached_share(), "of input tokens")),
+            (
+                "cost vs no cache",
+                format!(
+                    "{} ({})",
+                    cache.cost_ratio().map_or_else(|| "n/a".to_owned(), |r| format!("{r:.2}×")),
+                    self.prices()
+                ),
+            ),
             ("p50 load", format!("{:.1} µs", self.p50.as_secs_f64() * 1e6)),
             ("p99 load", format!("{:.1} µs", self.p99.as_secs_f64() * 1e6)),
             ("total", format!("{:.1} ms", self.total.as_secs_f64() * 1e3)),
@@ -60,105 +180,60 @@ impl Summary {
         }
         table.trim_end().to_owned()
     }
-}
 
-const WIDTH: f64 = 900.0;
-const HEIGHT: f64 = 420.0;
-const MARGIN: f64 = 60.0;
-
-/// A self-contained HTML page: the summary and an SVG line chart, no scripts, no external resources.
-pub(crate) fn html(summary: &Summary, points: &[Point]) -> String {
-    let max_turn = points.last().map_or(1, |p| p.turn).max(1) as f64;
-    let max_tokens = points.iter().map(|p| p.raw.max(p.prompt)).max().unwrap_or(1).max(1) as f64;
-    let x = |turn: usize| MARGIN + (turn as f64 / max_turn) * (WIDTH - 2.0 * MARGIN);
-    let y = |tokens: u64| HEIGHT - MARGIN - (tokens as f64 / max_tokens) * (HEIGHT - 2.0 * MARGIN);
-    let line = |pick: fn(&Point) -> u64| {
-        points.iter().map(|p| format!("{:.1},{:.1}", x(p.turn), y(pick(p)))).collect::<Vec<_>>().join(" ")
-    };
-    let mut svg = String::new();
-    let _ = write!(
-        svg,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="prompt tokens against raw history tokens per turn">"##
-    );
-    let _ = write!(svg, r##"<rect width="100%" height="100%" fill="#ffffff"/>"##);
-    // Axes with a few labelled ticks.
-    let (left, bottom, right, top) = (MARGIN, HEIGHT - MARGIN, WIDTH - MARGIN, MARGIN);
-    let _ = write!(svg, r##"<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="#333"/>"##);
-    let _ = write!(svg, r##"<line x1="{left}" y1="{bottom}" x2="{left}" y2="{top}" stroke="#333"/>"##);
-    for step in 0..=4 {
-        let tokens = (max_tokens * f64::from(step) / 4.0) as u64;
-        let ty = y(tokens);
-        let _ = write!(
-            svg,
-            r##"<line x1="{left}" y1="{ty:.1}" x2="{right}" y2="{ty:.1}" stroke="#eee"/><text x="{:.1}" y="{:.1}" font-size="11" text-anchor="end" fill="#333">{tokens}</text>"##,
-            left - 6.0,
-            ty + 4.0
-        );
-        let turn = (max_turn * f64::from(step) / 4.0) as usize;
-        let _ = write!(
-            svg,
-            r##"<text x="{:.1}" y="{:.1}" font-size="11" text-anchor="middle" fill="#333">{turn}</text>"##,
-            x(turn),
-            bottom + 16.0
-        );
+    /// The figures as one JSON object, shares as fractions and durations in microseconds.
+    pub(crate) fn json(&self) -> Value {
+        let cache = &self.cache;
+        let mut value = json!({
+            "file": self.file,
+            "turns": self.turns,
+            "raw_tokens": self.raw_tokens,
+            "budget": self.budget,
+            "largest_prompt": self.largest_prompt,
+            "mean_prompt": self.mean_prompt,
+            "mean_prompt_share": self.mean_share(),
+            "compactions": self.compactions,
+            "summarizer_calls": self.summarizer_calls,
+            "cache": {
+                "read": cache.prices.read,
+                "write": cache.prices.write,
+                "min_prefix": cache.prices.min_prefix,
+                "extension_share": cache.extension_share(),
+                "cached_share": cache.cached_share(),
+                "cost_ratio": cache.cost_ratio(),
+                "cached_tokens": cache.cached,
+                "input_tokens": cache.input,
+            },
+            "p50_load_us": self.p50.as_secs_f64() * 1e6,
+            "p99_load_us": self.p99.as_secs_f64() * 1e6,
+            "total_ms": self.total.as_secs_f64() * 1e3,
+        });
+        if let (Some(recall), Some(object)) = (&self.recall, value.as_object_mut()) {
+            object.insert(
+                "recall".to_owned(),
+                json!({"loads": recall.loads, "hits": recall.hits, "quoted": recall.quoted, "withheld": recall.withheld}),
+            );
+        }
+        value
     }
-    let budget = y(u64::from(summary.budget));
-    let _ = write!(
-        svg,
-        r##"<line x1="{left}" y1="{budget:.1}" x2="{right}" y2="{budget:.1}" stroke="#c0392b" stroke-dasharray="6 4"/><text x="{:.1}" y="{:.1}" font-size="11" fill="#c0392b" text-anchor="end">budget {}</text>"##,
-        right,
-        budget - 6.0,
-        summary.budget
-    );
-    let _ = write!(
-        svg,
-        r##"<polyline fill="none" stroke="#7f8c8d" stroke-width="2" points="{}"/>"##,
-        line(|p| p.raw)
-    );
-    let _ = write!(
-        svg,
-        r##"<polyline fill="none" stroke="#2471a3" stroke-width="2" points="{}"/>"##,
-        line(|p| p.prompt)
-    );
-    for point in points.iter().filter(|p| p.compacted) {
-        let _ = write!(
-            svg,
-            r##"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="#e67e22"><title>turn {}: compacted</title></circle>"##,
-            x(point.turn),
-            y(point.prompt),
-            point.turn
-        );
-    }
-    let _ = write!(
-        svg,
-        r##"<text x="{:.1}" y="{:.1}" font-size="12" text-anchor="middle" fill="#333">turn</text><text x="14" y="{:.1}" font-size="12" fill="#333" transform="rotate(-90 14 {:.1})" text-anchor="middle">tokens</text>"##,
-        WIDTH / 2.0,
-        HEIGHT - 18.0,
-        HEIGHT / 2.0,
-        HEIGHT / 2.0
-    );
-    svg.push_str("</svg>");
-    let rows: String = summary
-        .rows()
-        .into_iter()
-        .map(|(name, value)| format!("<tr><th>{name}</th><td>{value}</td></tr>"))
-        .collect();
-    format!(
-        r##"<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>tidemark replay: {file}</title>
-<style>body{{font-family:system-ui,sans-serif;margin:2em;color:#222}}table{{border-collapse:collapse}}th,td{{padding:2px 12px;text-align:left}}th{{font-weight:600}}.key span{{display:inline-block;width:14px;height:3px;margin:0 6px 3px 16px;vertical-align:middle}}</style>
-</head><body>
-<h1>tidemark replay</h1>
-<p>{file}</p>
-<p class="key"><span style="background:#7f8c8d"></span>raw history tokens<span style="background:#2471a3"></span>prompt tokens<span style="background:#e67e22;height:7px;width:7px;border-radius:4px"></span>compaction<span style="background:#c0392b"></span>budget</p>
-{svg}
-<table>{rows}</table>
-</body></html>
-"##,
-        file = escape(&summary.file),
-    )
 }
 
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+fn percent(share: Option<f64>, of: &str) -> String {
+    share.map_or_else(|| "n/a".to_owned(), |share| format!("{:.1}% {of}", 100.0 * share))
 }
+
+/// `n` with a comma between each group of three digits.
+pub(crate) fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut text = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests;

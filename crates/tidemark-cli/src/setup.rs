@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use tidemark_compaction::{LlmCompactor, TemplateCompactor};
 use tidemark_core::boxed::{BoxCompactor, BoxModel};
+use tidemark_core::cache::CachePrices;
 use tidemark_core::{
     Completion, CompletionError, CompletionModel, CompletionRequest, ContextSource, FinishReason,
     MemoryPolicy, Selection, TokenCounter, Usage, Window as PolicyWindow,
@@ -17,7 +18,7 @@ use tidemark_memory::{
 use crate::store::AnyStore;
 use tidemark_providers::{AnthropicConfig, AnthropicModel, OpenAiConfig, OpenAiModel};
 
-use crate::args::{CounterChoice, SummarizerChoice, Window};
+use crate::args::{CacheArgs, CachePreset, CounterChoice, SummarizerChoice, Window};
 use crate::error::CliError;
 
 /// A counter shared by the policy, the memory and the statistics.
@@ -31,6 +32,19 @@ pub(crate) fn counter(choice: CounterChoice) -> Result<Counter, CliError> {
         CounterChoice::Cl100k => Arc::new(TiktokenCounter::cl100k().map_err(fail)?),
         CounterChoice::Heuristic => Arc::new(HeuristicCounter::default()),
     })
+}
+
+/// The cache prices of `args`: the preset's, with each price given on the command line put in its place.
+pub(crate) fn cache_prices(args: CacheArgs) -> Result<CachePrices, CliError> {
+    let preset = match args.cache_prices {
+        CachePreset::Default => CachePrices::default(),
+        CachePreset::Anthropic5m => CachePrices::anthropic_five_minutes(),
+        CachePreset::Anthropic1h => CachePrices::anthropic_one_hour(),
+    };
+    let prices =
+        CachePrices::new(args.cache_read.unwrap_or(preset.read), args.cache_write.unwrap_or(preset.write))
+            .map_err(|error| CliError::input(error.to_string()))?;
+    Ok(prices.with_min_prefix(args.cache_min_prefix.unwrap_or(preset.min_prefix)))
 }
 
 /// The window policy of `window`, counting with `counter`.

@@ -193,8 +193,12 @@ fn replay_completes_on_every_sample_and_writes_a_chart() {
             "turns",
             "raw history tokens",
             "largest prompt",
+            "mean prompt",
             "compactions",
             "summarizer calls",
+            "extends previous",
+            "cached input",
+            "cost vs no cache",
             "p50 load",
             "p99 load",
             "total",
@@ -203,7 +207,53 @@ fn replay_completes_on_every_sample_and_writes_a_chart() {
         }
         assert!(table.contains("turns                220"), "{table}");
         let html = std::fs::read_to_string(&report).expect("a report");
-        assert!(html.contains("<svg") && html.matches("<polyline").count() == 2 && html.contains("<circle"));
+        // The composition's stacked areas, the history's two lines, a compaction in the events table.
+        assert!(html.matches("<svg").count() == 2 && html.contains("<polygon"), "{sample:?}");
+        assert_eq!(html.matches("<polyline").count(), 2);
+        assert!(html.contains("<td>applied</td>") && html.contains(": compaction</title>"), "{sample:?}");
+    }
+}
+
+#[test]
+fn replay_prices_the_prompt_cache_in_json() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("replay.db");
+    let sample = samples()[0].to_str().expect("utf-8").to_owned();
+    let figures = |extra: &[&str]| {
+        let args: Vec<&str> = ["replay", sample.as_str(), "--json"].iter().chain(extra).copied().collect();
+        let output = tidemark(&args, None, Some(&store));
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        serde_json::from_slice::<Value>(&output.stdout).expect("one JSON object")
+    };
+    let default = figures(&[]);
+    let cache = &default["cache"];
+    assert_eq!((cache["read"].as_f64(), cache["write"].as_f64()), (Some(0.1), Some(1.25)));
+    let (cached, input) = (cache["cached_tokens"].as_u64(), cache["input_tokens"].as_u64());
+    assert!(cached > Some(0) && cached < input, "{default}");
+    let ratio = cache["cost_ratio"].as_f64().expect("a ratio");
+    assert!((0.1..1.25).contains(&ratio), "{default}");
+    for share in [&cache["extension_share"], &cache["cached_share"], &default["mean_prompt_share"]] {
+        assert!(share.as_f64().is_some_and(|share| (0.0..=1.0).contains(&share)), "{default}");
+    }
+    // Dearer writes make the same prompts dearer; a price on the command line overrides the preset's.
+    let hour = figures(&["--cache-prices", "anthropic-1h"]);
+    assert_eq!(hour["cache"]["min_prefix"].as_u64(), Some(1_024));
+    assert!(hour["cache"]["cost_ratio"].as_f64() > Some(ratio), "{hour}");
+    let free = figures(&["--cache-read", "0", "--cache-write", "1"]);
+    let uncached = 1.0 - free["cache"]["cached_share"].as_f64().expect("a share");
+    assert!((free["cache"]["cost_ratio"].as_f64().expect("a ratio") - uncached).abs() < 1e-9, "{free}");
+}
+
+#[test]
+fn a_replay_with_a_bad_price_is_refused_before_the_store_is_opened() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("replay.db");
+    let sample = samples()[0].to_str().expect("utf-8").to_owned();
+    for price in ["--cache-write=-1", "--cache-read=NaN"] {
+        let output = tidemark(&["replay", &sample, price], None, Some(&store));
+        assert_eq!(output.status.code(), Some(2), "{price}");
+        assert!(String::from_utf8_lossy(&output.stderr).contains("must be a finite number of zero or more"));
+        assert!(!store.exists(), "{price} opened the store");
     }
 }
 

@@ -49,6 +49,20 @@ pub enum ConversationIdError {
     },
 }
 
+/// A prompt-cache price ([`CachePrices`](crate::cache::CachePrices)) that is not a finite number of zero or more.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PriceError {
+    /// The named multiplier is negative, infinite or not a number.
+    #[error("the cache {name} price must be a finite number of zero or more, not {value}")]
+    Invalid {
+        /// `read` or `write`.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+    },
+}
+
 /// Text that is not a message, or a history, in tidemark's JSON format.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]

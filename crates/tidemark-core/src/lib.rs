@@ -26,6 +26,7 @@
 //! ```
 
 pub mod boxed;
+pub mod cache;
 pub mod calibration;
 pub mod compactor;
 pub mod context;
@@ -54,7 +55,7 @@ pub use context::{ContextRequest, ContextSource};
 pub use counter::{CalibratedCounter, HeuristicCounter, TokenCounter};
 pub use error::{
     BoxError, CompactionError, CompletionError, ContextError, ConversationIdError, DecodeError,
-    HeuristicError, HookError, MemoryError, ObserverError, StoreError,
+    HeuristicError, HookError, MemoryError, ObserverError, PriceError, StoreError,
 };
 pub use event::{CompactionEvent, Outcome};
 pub use fact::{

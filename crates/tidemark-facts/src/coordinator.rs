@@ -42,11 +42,11 @@ use tidemark_core::{
     Tier, TokenCounter,
 };
 
-pub use inject::Injection;
+pub use inject::{CLOSE, Injection, OPEN};
 
 use crate::extract::{Candidate, Extractor};
 use crate::scan::{Scanner, SecretKind, Threat, Verdict};
-use inject::{CLOSE, OPEN, render};
+use inject::render;
 
 /// Why [`FactCoordinator::remember`] did not store a fact.
 #[derive(Debug, thiserror::Error)]

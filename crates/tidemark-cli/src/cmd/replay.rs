@@ -5,16 +5,17 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use tidemark_core::boxed::BoxMemory;
+use tidemark_core::cache::CacheLedger;
 use tidemark_core::{
-    CompactionEvent, CompactionObserver, ConversationMemory, ConversationStore, Message, Outcome, Role,
-    TokenCounter,
+    CompactionEvent, CompactionObserver, ContentHash, ConversationMemory, ConversationStore, Message,
+    Outcome, Role, TokenCounter,
 };
 use tidemark_facts::Recall;
 use tidemark_memory::{CompactingMemory, PolicyMemory};
 
 use crate::args::{ReplayArgs, Window};
 use crate::error::CliError;
-use crate::report::{self, Point};
+use crate::report::{self, Compaction, Point};
 use crate::{input, setup};
 
 /// Keeps every compaction event of the replay.
@@ -23,18 +24,26 @@ struct Events(Arc<Mutex<Vec<CompactionEvent>>>);
 
 impl CompactionObserver for Events {
     fn on_event(&self, event: &CompactionEvent) {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).push(event.clone());
+        self.lock().push(event.clone());
     }
 }
 
 impl Events {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<CompactionEvent>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     fn len(&self) -> usize {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).len()
+        self.lock().len()
     }
 
     fn applied(&self) -> usize {
-        let events = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        events.iter().filter(|event| event.outcome == Outcome::Applied).count()
+        self.lock().iter().filter(|event| event.outcome == Outcome::Applied).count()
+    }
+
+    /// The events recorded from index `from` on.
+    fn since(&self, from: usize) -> Vec<CompactionEvent> {
+        self.lock().get(from..).unwrap_or_default().to_vec()
     }
 }
 
@@ -53,6 +62,7 @@ pub(crate) fn turns(messages: &[Message]) -> Vec<Vec<Message>> {
 }
 
 pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
+    let prices = setup::cache_prices(args.cache)?;
     let transcript = input::read(Some(&args.file), false, args.format)?;
     let counter = setup::counter(args.counter)?;
     let compactor = setup::compactor(args.summarizer)?;
@@ -82,44 +92,61 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
     if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} turns {elapsed}") {
         progress.set_style(style);
     }
-    let started = Instant::now();
+    let mut events_seen = 0;
+    let mut ledger = CacheLedger::new(prices);
+    // The time spent appending and loading: measuring each prompt is not part of it.
+    let mut busy = Duration::ZERO;
     let (mut points, mut loads) = (Vec::with_capacity(turns.len()), Vec::with_capacity(turns.len()));
+    let mut compactions = Vec::new();
     let mut raw = u64::from(counter.prompt_overhead());
-    let mut compactions_before = 0;
     for (index, turn) in turns.into_iter().enumerate() {
         raw += turn.iter().map(|message| u64::from(counter.count(message))).sum::<u64>();
+        let turn_started = Instant::now();
         memory.append(&id, turn).await.map_err(|error| CliError::runtime("appending a turn", error))?;
         let load_started = Instant::now();
         let prompt = memory.load(&id).await.map_err(|error| CliError::runtime("loading a turn", error))?;
         loads.push(load_started.elapsed());
-        let compactions = events.applied();
+        busy += turn_started.elapsed();
+        let new_events = events.since(events_seen);
+        events_seen += new_events.len();
+        let compacted = new_events.iter().any(|event| event.outcome == Outcome::Applied);
+        compactions.extend(new_events.into_iter().map(|event| Compaction { turn: index + 1, event }));
+        let state =
+            store.state(&id).await.map_err(|error| CliError::runtime("reading the summary", error))?;
+        let summary = state.summary.as_ref().map(|summary| ContentHash::of(&summary.message));
         points.push(Point {
             turn: index + 1,
             raw,
             prompt: u64::from(counter.count_prompt(&prompt)),
-            compacted: compactions > compactions_before,
+            compacted,
+            parts: report::compose(&prompt, summary.as_ref(), &*counter),
+            cache: ledger.record_prompt(&prompt, &*counter),
         });
-        compactions_before = compactions;
         progress.inc(1);
     }
     progress.finish_and_clear();
-    let total = started.elapsed();
     let summary = report::Summary {
         turns: points.len(),
         raw_tokens: raw,
         largest_prompt: points.iter().map(|p| p.prompt).max().unwrap_or(0),
+        mean_prompt: points.iter().map(|p| p.prompt as f64).sum::<f64>() / points.len().max(1) as f64,
         budget: args.budget.get(),
         compactions: events.applied(),
         summarizer_calls: events.len(),
         p50: percentile(&loads, 0.50),
         p99: percentile(&loads, 0.99),
-        total,
+        total: busy,
         file: args.file.display().to_string(),
+        cache: ledger.totals(),
         recall: recall.map(|recall| recall.counters(&id)),
     };
-    println!("{}", summary.table());
+    if args.json {
+        println!("{}", summary.json());
+    } else {
+        println!("{}", summary.table());
+    }
     if let Some(path) = &args.report {
-        std::fs::write(path, report::html(&summary, &points))
+        std::fs::write(path, report::html(&summary, &points, &compactions))
             .map_err(|error| CliError::runtime("writing the report", error))?;
         eprintln!("tidemark: wrote {}", path.display());
     }

@@ -64,10 +64,10 @@ impl Default for Injection {
     }
 }
 
-/// The tags around an injected block; a fact containing either is never injected verbatim.
-pub(super) const OPEN: &str = "<long-term-memory>";
-/// The closing tag; see [`OPEN`].
-pub(super) const CLOSE: &str = "</long-term-memory>";
+/// The tag that opens an injected facts block; a fact containing it or [`CLOSE`] is never injected verbatim.
+pub const OPEN: &str = "<long-term-memory>";
+/// The tag that closes an injected facts block; see [`OPEN`].
+pub const CLOSE: &str = "</long-term-memory>";
 
 /// The block injected before the prompt: one system message, delimited, saying that its lines are data.
 pub(super) fn render(facts: &[&Fact]) -> Message {

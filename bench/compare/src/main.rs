@@ -45,7 +45,7 @@ Usage: tidemark-compare <command> [options]
 Commands:
   all [--smoke] [--out DIR] [--python PATH --tiktoken-cache DIR | --no-python REASON]
         run every benchmark; write DIR/report.md and DIR/replay.svg (DIR defaults to target/bench)
-  replay --system memory|sqlite|postgres|rig (--turns N | --workload coding-agent)
+  replay --system memory|sqlite|postgres|rig (--turns N | --workload coding-agent) [--low-watermark PERCENT]
         one replay in this process; prints one JSON line (what `all` runs per system)
   count [--smoke] [--python PATH --tiktoken-cache DIR]
   overhead [--smoke]
@@ -69,6 +69,7 @@ struct Args {
     system: Option<String>,
     workload: Option<String>,
     turns: Vec<usize>,
+    low_watermark: Option<u8>,
 }
 
 fn parse(raw: Vec<String>) -> Result<Args, String> {
@@ -84,6 +85,12 @@ fn parse(raw: Vec<String>) -> Result<Args, String> {
             "--no-python" => args.no_python = Some(value()?),
             "--system" => args.system = Some(value()?),
             "--workload" => args.workload = Some(value()?),
+            "--low-watermark" => {
+                let text = value()?;
+                let percent =
+                    text.parse().map_err(|_| format!("`--low-watermark {text}` is not a percentage"))?;
+                args.low_watermark = Some(percent);
+            }
             "--turns" => {
                 let text = value()?;
                 let turns = text.parse().map_err(|_| format!("`--turns {text}` is not a number of turns"))?;
@@ -128,7 +135,13 @@ fn main() -> ExitCode {
     let outcome = match args.command.as_str() {
         "all" => all(&args),
         "replay" => {
-            replay::child(args.system.as_deref(), args.turns.first().copied(), args.workload.as_deref())
+            let low_watermark = args.low_watermark.unwrap_or(tidemark_memory::TokenWindow::<tidemark_memory::HeuristicCounter>::DEFAULT_LOW_WATERMARK_PERCENT);
+            replay::child(
+                args.system.as_deref(),
+                args.turns.first().copied(),
+                args.workload.as_deref(),
+                low_watermark,
+            )
         }
         "count" => count::run(&args.count_options()).map(|section| print!("{}", section.markdown())),
         "overhead" => overhead::run(args.smoke).map(|section| print!("{}", section.markdown())),

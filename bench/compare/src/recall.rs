@@ -24,7 +24,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tidemark_core::context::{ContextRequest, ContextSource};
 use tidemark_core::{
-    ContextError, ConversationId, ConversationMemory, FactFilter, FactStore, Message, StoredMessage, TokenCounter,
+    ContextError, ConversationId, ConversationMemory, FactFilter, FactStore, Message, StoredMessage,
+    TokenCounter,
 };
 use tidemark_facts::{FactCoordinator, Recall};
 use tidemark_memory::{CompactingMemory, HeuristicCounter, SqliteStore, TokenWindow};

@@ -127,13 +127,16 @@ struct Measured {
     cache: CacheTotals,
 }
 
-async fn tidemark<S: ConversationStore>(store: S, turns: &[Vec<Message>]) -> Result<Measured, String> {
+async fn tidemark<S: ConversationStore>(
+    store: S,
+    turns: &[Vec<Message>],
+    low_watermark: u8,
+) -> Result<Measured, String> {
     let budget = NonZeroU32::new(BUDGET).ok_or("zero budget")?;
-    let memory = CompactingMemory::new(
-        store,
-        TokenWindow::new(budget, Counter::default()),
-        ConcatCompactor::capped(CAP),
-    );
+    let policy = TokenWindow::new(budget, Counter::default())
+        .with_low_watermark(low_watermark)
+        .map_err(|e| e.to_string())?;
+    let memory = CompactingMemory::new(store, policy, ConcatCompactor::capped(CAP));
     let id = ConversationId::new("replay").map_err(|e| e.to_string())?;
     let mut ledger = CacheLedger::new(CachePrices::default());
     let mut total = Duration::ZERO;
@@ -225,7 +228,15 @@ fn coding_agent_turns() -> Vec<Vec<Message>> {
 }
 
 /// `replay --system S --turns N` or `replay --system S --workload coding-agent`: replays in this process and prints the result as one JSON line.
-pub fn child(system: Option<&str>, turns: Option<usize>, workload: Option<&str>) -> Result<(), String> {
+///
+/// `low_watermark` is the percentage of the budget tidemark's window cuts down to (the default of
+/// `TokenWindow` unless `--low-watermark` says otherwise; rig-memory has no such setting).
+pub fn child(
+    system: Option<&str>,
+    turns: Option<usize>,
+    workload: Option<&str>,
+    low_watermark: u8,
+) -> Result<(), String> {
     let system = system.ok_or("`replay` needs `--system memory|sqlite|postgres|rig`")?;
     let workload = workload.unwrap_or("generated");
     let work = match workload {
@@ -241,10 +252,10 @@ pub fn child(system: Option<&str>, turns: Option<usize>, workload: Option<&str>)
     let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary directory: {e}"))?;
     let measured = runtime.block_on(async {
         match system {
-            "memory" => tidemark(InMemoryStore::new(), &work).await,
+            "memory" => tidemark(InMemoryStore::new(), &work, low_watermark).await,
             "sqlite" => {
                 let store = SqliteStore::open(dir.path().join("replay.db")).map_err(|e| e.to_string())?;
-                tidemark(store, &work).await
+                tidemark(store, &work, low_watermark).await
             }
             "rig" => rig(&work).await,
             "postgres" => {
@@ -253,7 +264,7 @@ pub fn child(system: Option<&str>, turns: Option<usize>, workload: Option<&str>)
                 let options =
                     PostgresOptions::default().with_schema(format!("bench_{}_{turns}", std::process::id()));
                 let store = PostgresStore::connect_with(&url, options).await.map_err(|e| e.to_string())?;
-                tidemark(store, &work).await
+                tidemark(store, &work, low_watermark).await
             }
             other => Err(format!("unknown system `{other}`")),
         }

@@ -145,7 +145,12 @@ impl<S> Recall<S> {
     const PASSAGE_VERDICTS: usize = 262_144;
 
     /// The most text one eviction has scanned ahead of the loads that quote it (see [`ContextSource::on_evicted`]).
-    pub const PREPARED_BYTES: usize = 1 << 20;
+    ///
+    /// The scan runs on the compacting load's task, so it is bounded: at a few
+    /// megabytes a second on JSON-heavy tool output, 256 KiB holds that task for
+    /// tens of milliseconds at most, and covers what one compaction evicts from
+    /// windows of up to about 150,000 tokens.
+    pub const PREPARED_BYTES: usize = 256 << 10;
 
     /// A source over `store`, asking for [`DEFAULT_LIMIT`](Self::DEFAULT_LIMIT) passages with the latest user message alone and the default scanner.
     pub fn new(store: S) -> Self {

@@ -16,6 +16,7 @@ use tidemark_memory::{
 };
 
 use crate::store::AnyStore;
+use tidemark_providers::anthropic::PromptCache;
 use tidemark_providers::{AnthropicConfig, AnthropicModel, OpenAiConfig, OpenAiModel};
 
 use crate::args::{CacheArgs, CachePreset, CounterChoice, SummarizerChoice, Window};
@@ -94,10 +95,13 @@ pub(crate) fn openai() -> Result<OpenAiModel, CliError> {
     OpenAiModel::new(config).map_err(|error| CliError::runtime("setting up the OpenAI client", error))
 }
 
-/// The Anthropic model configured by the environment.
+/// The Anthropic model configured by the environment, without prompt-cache breakpoints.
 pub(crate) fn anthropic() -> Result<AnthropicModel, CliError> {
+    // The model only summarizes, and no summarizer prompt is sent twice: a
+    // breakpoint would add the cache-write price and never be read.
     let config = AnthropicConfig::from_env()
-        .map_err(|error| CliError::input(format!("--summarizer anthropic: {error}")))?;
+        .map_err(|error| CliError::input(format!("--summarizer anthropic: {error}")))?
+        .with_prompt_cache(PromptCache::Off);
     AnthropicModel::new(config).map_err(|error| CliError::runtime("setting up the Anthropic client", error))
 }
 

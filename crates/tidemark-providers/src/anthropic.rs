@@ -1,5 +1,6 @@
 //! Anthropic's Messages API: [`AnthropicModel`], a [`CompletionModel`] with the same timeouts, retries and typed errors as the OpenAI model, and [`ClaudeTranscript`], Claude histories read and written byte for byte.
 
+mod cache;
 mod config;
 mod messages;
 pub mod transcript;
@@ -9,6 +10,7 @@ use std::fmt;
 use serde_json::{Value, json};
 use tidemark_core::{Completion, CompletionError, CompletionModel, CompletionRequest, FinishReason};
 
+pub use self::cache::{MAX_BREAKPOINTS, PromptCache};
 pub use self::config::{ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, AnthropicConfig};
 pub use self::transcript::ClaudeTranscript;
 use crate::error::ConfigError;
@@ -17,13 +19,17 @@ use crate::model::Sleep;
 
 /// A [`CompletionModel`] for Anthropic's Messages API (`POST /v1/messages`).
 ///
-/// Each call sends the history as the API wants it: system messages joined
-/// into the top-level `system` field, then alternating user and assistant
+/// Each call sends the history as the API wants it: system messages in the
+/// top-level `system` field (one text block each, or one string joined with
+/// blank lines when the prompt cache is off), then alternating user and assistant
 /// turns, with tool calls as `tool_use` blocks and tool results as
 /// `tool_result` blocks in user turns (consecutive messages of one side are
 /// merged into one turn, none dropped). Claude's own blocks read from a
 /// transcript (`thinking` with its signature, `redacted_thinking`) are sent
-/// as they came; another provider's opaque blocks are left out. The answer is the concatenation of
+/// as they came; another provider's opaque blocks are left out. Unless the
+/// config turns it off, the request marks prompt-cache breakpoints on the
+/// stable system prefix and the conversation's last block (see
+/// [`PromptCache`] for the rule). The answer is the concatenation of
 /// the response's `text` blocks, and its usage counts the prompt as
 /// `input_tokens` plus the tokens read from and written to the prompt cache.
 ///
@@ -95,14 +101,17 @@ impl AnthropicModel {
     }
 
     fn body(&self, request: &CompletionRequest) -> Result<Value, CompletionError> {
-        let (system, messages) = messages::to_messages(&request.messages)?;
+        let (system, mut messages) = messages::to_messages(&request.messages)?;
+        let cache = self.config.prompt_cache();
+        let mut system = cache::system(system, cache);
+        cache::mark(system.as_mut(), &mut messages, cache);
         let mut body = json!({
             "model": self.config.model(),
             "max_tokens": request.max_tokens.unwrap_or(self.config.max_tokens()),
         });
         if let Some(object) = body.as_object_mut() {
             if let Some(system) = system {
-                object.insert("system".into(), json!(system));
+                object.insert("system".into(), system);
             }
             object.insert("messages".into(), Value::Array(messages));
             if let Some(temperature) = request.temperature.filter(|t| t.is_finite()) {

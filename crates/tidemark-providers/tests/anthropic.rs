@@ -105,10 +105,15 @@ async fn a_success_sends_the_exact_request_and_reads_text_and_usage() {
             "model": "claude-test",
             "max_tokens": 200,
             "temperature": 0.2,
-            "system": "Summarize the conversation.\n\nKeep names.",
+            "system": [
+                {"type": "text", "text": "Summarize the conversation.", "cache_control": {"type": "ephemeral"}},
+                {"type": "text", "text": "Keep names.", "cache_control": {"type": "ephemeral"}}
+            ],
             "messages": [
                 {"role": "user", "content": [{"type": "text", "text": "We ship on Friday."}]},
-                {"role": "assistant", "content": [{"type": "text", "text": "Noted."}]}
+                {"role": "assistant", "content": [
+                    {"type": "text", "text": "Noted.", "cache_control": {"type": "ephemeral"}}
+                ]}
             ]
         })
     );
@@ -300,7 +305,7 @@ async fn tool_calls_and_results_become_tool_blocks() {
             {"role": "user", "content": [
                 {"type": "tool_result", "tool_use_id": "toolu_b", "content": "fn b() {}"},
                 {"type": "tool_result", "tool_use_id": "toolu_a", "content": "no such file", "is_error": true},
-                {"type": "text", "text": "Well?"}
+                {"type": "text", "text": "Well?", "cache_control": {"type": "ephemeral"}}
             ]}
         ])
     );
@@ -317,7 +322,7 @@ async fn consecutive_user_messages_merge_into_one_turn() {
         json!([{"role": "user", "content": [
             {"type": "text", "text": "first"},
             {"type": "text", "text": "second"},
-            {"type": "text", "text": "third"}
+            {"type": "text", "text": "third", "cache_control": {"type": "ephemeral"}}
         ]}])
     );
 }

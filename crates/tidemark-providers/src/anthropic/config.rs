@@ -1,5 +1,6 @@
 //! [`AnthropicConfig`]: where Claude is, who we are, which API version we speak, and how patient to be.
 
+use super::cache::PromptCache;
 use crate::config::Secret;
 use crate::error::ConfigError;
 use crate::http::{Patience, Variables, endpoint, from_variables, patience_setters};
@@ -48,11 +49,12 @@ pub struct AnthropicConfig {
     model: String,
     version: String,
     max_tokens: u32,
+    prompt_cache: PromptCache,
     pub(crate) patience: Patience,
 }
 
 impl AnthropicConfig {
-    /// Settings for `model` at `base_url`, with no API key, API version [`ANTHROPIC_VERSION`], answers of at most 4,096 tokens, and the default timeouts and retries.
+    /// Settings for `model` at `base_url`, with no API key, API version [`ANTHROPIC_VERSION`], answers of at most 4,096 tokens, five-minute prompt-cache breakpoints ([`PromptCache::FiveMinutes`]), and the default timeouts and retries.
     ///
     /// # Errors
     ///
@@ -68,6 +70,7 @@ impl AnthropicConfig {
             model,
             version: ANTHROPIC_VERSION.to_owned(),
             max_tokens: DEFAULT_MAX_TOKENS,
+            prompt_cache: PromptCache::default(),
             patience: Patience::default(),
         })
     }
@@ -121,6 +124,24 @@ impl AnthropicConfig {
         self
     }
 
+    /// The same settings marking prompt-cache breakpoints as `cache` says (see [`PromptCache`] for where they go).
+    ///
+    /// ```
+    /// use tidemark_providers::AnthropicConfig;
+    /// use tidemark_providers::anthropic::PromptCache;
+    ///
+    /// // A summarizer's prompts are never repeated: caching them would only add the write price.
+    /// let summarizer = AnthropicConfig::new("https://api.anthropic.com", "claude-haiku-4-5")?
+    ///     .with_prompt_cache(PromptCache::Off);
+    /// assert_eq!(summarizer.prompt_cache(), PromptCache::Off);
+    /// # Ok::<(), tidemark_providers::ConfigError>(())
+    /// ```
+    #[must_use]
+    pub fn with_prompt_cache(mut self, cache: PromptCache) -> Self {
+        self.prompt_cache = cache;
+        self
+    }
+
     patience_setters!();
 
     /// The URL requests are posted to.
@@ -146,6 +167,11 @@ impl AnthropicConfig {
     /// The answer's length limit for requests that set none.
     pub fn max_tokens(&self) -> u32 {
         self.max_tokens
+    }
+
+    /// Whether and for how long requests ask for their prefix to be cached.
+    pub fn prompt_cache(&self) -> PromptCache {
+        self.prompt_cache
     }
 }
 

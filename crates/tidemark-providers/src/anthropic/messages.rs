@@ -5,11 +5,12 @@ use tidemark_core::{
     Attachment, AttachmentSource, CompletionError, Message, Part, Role, ToolCall, ToolResult,
 };
 
-/// The request's `system` text and `messages` turns for `history`.
+/// The request's `system` texts and `messages` turns for `history`.
 ///
-/// System messages, wherever they are, are joined with blank lines into the
-/// top-level `system` field (`None` when there are none), since the API has
-/// no system turns. Tool results travel in user turns. Consecutive messages
+/// System messages, wherever they are, go to the top-level `system` field,
+/// one text each in order (none when there are none), since the API has no
+/// system turns; the caller joins them or sends them as blocks. Tool
+/// results travel in user turns. Consecutive messages
 /// of the same side are merged into one turn, their blocks kept in order,
 /// because the API wants the two sides to alternate. Participant names have
 /// no place in the API and are left out; blank text blocks, which the API
@@ -19,7 +20,7 @@ use tidemark_core::{
 ///
 /// [`CompletionError::BadRequest`] for a tool call whose arguments are not a
 /// JSON object, which the API's `input` must be.
-pub(crate) fn to_messages(history: &[Message]) -> Result<(Option<String>, Vec<Value>), CompletionError> {
+pub(crate) fn to_messages(history: &[Message]) -> Result<(Vec<String>, Vec<Value>), CompletionError> {
     let mut system: Vec<String> = Vec::new();
     let mut turns: Vec<(&'static str, Vec<Value>)> = Vec::new();
     for message in history {
@@ -51,7 +52,6 @@ pub(crate) fn to_messages(history: &[Message]) -> Result<(Option<String>, Vec<Va
         .filter(|(_, content)| !content.is_empty())
         .map(|(role, content)| json!({"role": role, "content": content}))
         .collect();
-    let system = (!system.is_empty()).then(|| system.join("\n\n"));
     Ok((system, messages))
 }
 
@@ -133,7 +133,7 @@ mod tests {
 
     fn convert(history: &[Message]) -> (Option<String>, Value) {
         let (system, messages) = to_messages(history).expect("converts");
-        (system, Value::Array(messages))
+        ((!system.is_empty()).then(|| system.join("\n\n")), Value::Array(messages))
     }
 
     #[test]

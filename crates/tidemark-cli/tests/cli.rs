@@ -324,10 +324,16 @@ fn facts_are_kept_from_compacted_turns_and_managed_from_the_shell() {
     let load = tidemark(&args, None, Some(&store));
     assert!(load.status.success(), "{}", String::from_utf8_lossy(&load.stderr));
     let prompt = messages(&load.stdout);
-    // The summary, the pinned system prompt, then the facts block.
-    let block = prompt.iter().find(|m| m.text().contains("<long-term-memory>")).expect("a facts block");
-    assert!(block.text().contains("metric units"), "the profile fact is injected: {block:?}");
-    assert_eq!(prompt[1].text(), "You are the support agent for Acme routers.");
+    // The pinned system prompt, the summary, then the facts block.
+    let block = prompt.iter().position(|m| m.text().contains("<long-term-memory>")).expect("a facts block");
+    assert!(
+        prompt[block].text().contains("metric units"),
+        "the profile fact is injected: {:?}",
+        prompt[block]
+    );
+    assert_eq!(prompt[0].text(), "You are the support agent for Acme routers.");
+    assert!(prompt[1].text().starts_with("Summary of earlier conversation"), "{:?}", prompt[1]);
+    assert_eq!(block, 2);
     assert!(stats_within_budget(&load.stderr), "the facts count against the budget");
 
     let list = tidemark(&["facts", "list", "--scope", "conversation:dana"], None, Some(&store));

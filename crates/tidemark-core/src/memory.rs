@@ -18,7 +18,9 @@ use crate::unit::units;
 /// - `load` returns a prompt-ready history: it is valid (see [`validate`](crate::validate))
 ///   whenever everything appended was valid, it ends with the newest appended
 ///   message, and it keeps every pinned and system message. A memory that
-///   compacts places its summary first: `[summary, ...kept window]`.
+///   compacts places its summary first, or right after the system messages
+///   that lead the kept window (the agent's system prompt, so that it stays a
+///   cached prefix across compactions): `[system…, summary, ...rest of the window]`.
 /// - `append` adds messages at the end, all or none, and returns their sequence range.
 /// - `load_within` returns a prompt as `load` does that also fits a given
 ///   budget, counted with the memory's counter, without splitting a tool

@@ -13,7 +13,7 @@
 //! - [`DemotingMemory`] first hands demoted messages to a
 //!   [`DemotionHook`](tidemark_core::DemotionHook).
 //! - [`CompactingMemory`] folds them into a rolling summary with a
-//!   [`Compactor`](tidemark_core::Compactor) and loads `[summary, ...window]`.
+//!   [`Compactor`](tidemark_core::Compactor) and loads `[system…, summary, ...window]`.
 //!   [`BackgroundMemory`] is the same memory with the compactor run in a
 //!   Tokio task, so that no load waits for a summarizer.
 //!

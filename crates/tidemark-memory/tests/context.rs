@@ -331,9 +331,16 @@ async fn a_source_never_sees_the_window_start_below_the_watermark() {
         assert!(
             request.last_reply.as_deref().is_some_and(|reply| reply.starts_with(&format!("m{}:", seq + 1)))
         );
-        // Summary, the pinned system prompt, then the block.
+        // The pinned system prompt, the summary once there is one, then the block.
         let block = prompt.iter().position(|m| block_mark(m).is_some()).expect("the block is in");
-        assert_eq!(prompt[block - 1].text(), "m0: you are a careful assistant");
+        assert_eq!(prompt[0].text(), "m0: you are a careful assistant");
+        match &state.summary {
+            Some(summary) => {
+                assert_eq!(block, 2);
+                assert_eq!(prompt[1], summary.message);
+            }
+            None => assert_eq!(block, 1),
+        }
     }
     assert!(compacted, "the test must cross compactions");
 }

@@ -25,8 +25,10 @@ use super::{Parts, accessors};
 
 /// A [`ConversationMemory`] that keeps a rolling summary of everything its policy evicts.
 ///
-/// A load returns `[summary, ...window]` once anything was compacted and the
-/// policy's window before that. When the policy evicts messages, the load
+/// A load returns `[system…, summary, ...window]` once anything was compacted
+/// (the system messages that lead the window, such as a pinned system prompt,
+/// then the summary, so that a provider's prompt cache keeps the system
+/// prompt across compactions) and the policy's window before that. When the policy evicts messages, the load
 /// asks the observer for a hint, gives the compactor the evicted messages with
 /// the previous artifact as carry-over, and stores the new summary and the
 /// moved watermark in one compare-and-swap on the conversation's state.
@@ -35,7 +37,7 @@ use super::{Parts, accessors};
 ///   a new adapter over the same SQLite file, neither re-runs the compactor nor
 ///   summarizes anything twice.
 /// - **Within budget.** The summary's tokens count against the policy's budget
-///   (they are the window's fixed tokens), so `[summary, ...window]` fits.
+///   (they are the window's fixed tokens), so summary and window fit.
 /// - **Single flight.** Concurrent loads of one conversation run the compactor
 ///   once; the others wait and load the new summary ([`WaitMode::Wait`], the
 ///   default) or return the previous one at once ([`WaitMode::ReturnPrevious`]).

@@ -52,13 +52,13 @@ impl Contexts {
 
     /// The prompt of `served` with the blocks of its granted sources, counted with `counter`.
     ///
-    /// The blocks go after the summary and after the window's leading system
-    /// messages: a pinned system prompt is retained below the watermark for
-    /// ever and always leads the window, and the agent's own instructions
-    /// should come before quoted material. It also keeps the prefix that
-    /// changes only at a compaction (summary and system prompt) ahead of the
-    /// blocks, which change with every turn, for providers that cache
-    /// prompt prefixes.
+    /// The window's leading system messages come first (a pinned system
+    /// prompt is retained below the watermark for ever and always leads the
+    /// window), then the summary, then the blocks: the agent's own
+    /// instructions come before quoted material, and for providers that cache
+    /// prompt prefixes the part that never changes (the system prompt) comes
+    /// before the part that changes at a compaction (the summary), and both
+    /// before the blocks, which change with every turn.
     ///
     /// A source that fails, answers with a block over its allowance, or with a
     /// block that carries tool calls or results (which would break the
@@ -101,11 +101,11 @@ impl Contexts {
             }
         }
         let Served { summary, window, .. } = served;
-        let leading = window.iter().take_while(|message| message.role == Role::System).count();
+        let leading = super::window::leading_system(&window);
         let mut prompt = Vec::with_capacity(window.len() + blocks.len() + 1);
-        prompt.extend(summary);
         let mut window = window.into_iter();
         prompt.extend(window.by_ref().take(leading));
+        prompt.extend(summary);
         prompt.extend(blocks);
         prompt.extend(window);
         prompt

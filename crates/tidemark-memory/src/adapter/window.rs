@@ -188,7 +188,7 @@ impl View {
         self.assemble(summary.as_ref(), chosen)
     }
 
-    /// Every message of the view with the stored summary in front, without room for context.
+    /// Every message of the view with the stored summary after its leading system messages, without room for context.
     pub(crate) fn into_prompt(self) -> Served {
         let chosen = Chosen { selection: Selection::keep_all(self.messages.len()), granted: 0 };
         self.serve(&chosen)
@@ -283,9 +283,12 @@ pub(crate) struct Served {
 impl Served {
     /// The prompt without context blocks.
     pub(crate) fn into_messages(self) -> Vec<Message> {
+        let leading = leading_system(&self.window);
         let mut prompt = Vec::with_capacity(self.window.len() + 1);
+        let mut window = self.window.into_iter();
+        prompt.extend(window.by_ref().take(leading));
         prompt.extend(self.summary);
-        prompt.extend(self.window);
+        prompt.extend(window);
         prompt
     }
 }
@@ -365,4 +368,17 @@ pub(crate) fn prepare_append(
             tidemark_core::NewMessage::new(message, tokens)
         })
         .collect())
+}
+
+/// How many system messages lead `window` and go before the summary: the agent's own instructions.
+///
+/// A pinned system prompt is retained below the watermark for ever and always
+/// leads the window. It goes first and the summary after it, so that what a
+/// provider's prompt cache keeps across a compaction (which rewrites the
+/// summary and everything after it) includes the whole system prompt. The
+/// newest message is never among them, even when it is a system message: it
+/// stays last in the prompt.
+pub(crate) fn leading_system(window: &[Message]) -> usize {
+    let leading = window.iter().take_while(|message| message.role == tidemark_core::Role::System).count();
+    leading.min(window.len().saturating_sub(1))
 }

@@ -202,22 +202,31 @@ fn check_prompt(loaded: &[Message], appended: &[Message], lossless: bool) -> Res
     if loaded.last() != appended.last() {
         return Err("the newest appended message is not last".into());
     }
-    // Everything but a leading summary must come from the history, in order.
-    let from_history = if is_subsequence(loaded, appended) {
+    // Everything but one summary, first or right after the leading system
+    // messages, must come from the history, in order.
+    let without: Vec<Message>;
+    let from_history: &[Message] = if is_subsequence(loaded, appended) {
         loaded
     } else {
-        let summary = &loaded[0];
+        let leading = loaded.iter().take_while(|m| m.role == Role::System).count();
+        let place = (0..=leading.min(loaded.len().saturating_sub(1))).find(|&at| {
+            let rest: Vec<Message> =
+                loaded.iter().enumerate().filter(|(i, _)| *i != at).map(|(_, m)| m.clone()).collect();
+            is_subsequence(&rest, appended)
+        });
+        let Some(at) = place else {
+            return Err("the loaded messages are not the appended ones in order".into());
+        };
+        let summary = &loaded[at];
         if summary.role == Role::Tool || summary.has_tool_calls() || summary.has_tool_results() {
-            return Err(format!("the leading summary carries tool parts: {summary:?}"));
+            return Err(format!("the summary carries tool parts: {summary:?}"));
         }
         if summary.text().trim().is_empty() {
-            return Err("the leading summary is empty".into());
+            return Err("the summary is empty".into());
         }
-        &loaded[1..]
+        without = loaded.iter().enumerate().filter(|(i, _)| *i != at).map(|(_, m)| m.clone()).collect();
+        &without
     };
-    if !is_subsequence(from_history, appended) {
-        return Err("the loaded messages are not the appended ones in order".into());
-    }
     let must_keep: Vec<Message> =
         appended.iter().filter(|m| m.pinned || m.role == Role::System).cloned().collect();
     if !is_subsequence(&must_keep, from_history) {

@@ -675,6 +675,17 @@ fn tagged_turn(conversation: usize, turn: usize) -> Vec<Message> {
     ]
 }
 
+/// How many times the probe compacted each tagged message, over every process that shared it.
+fn compactions_by_tag(probe: &support::Probe) -> HashMap<String, usize> {
+    let mut compacted: HashMap<String, usize> = HashMap::new();
+    for batch in probe.evicted.lock().expect("not poisoned").iter() {
+        for message in batch {
+            *compacted.entry(tag(message)).or_default() += 1;
+        }
+    }
+    compacted
+}
+
 fn tag(message: &Message) -> String {
     let text = message.text();
     text.split(']').next().unwrap_or_default().trim_start_matches('[').to_owned()
@@ -708,12 +719,7 @@ async fn eight_processes_share_one_database_without_losing_or_repeating_anything
     }
 
     // Every evicted message was compacted exactly once, across all processes.
-    let mut compacted: HashMap<String, usize> = HashMap::new();
-    for batch in probe.evicted.lock().expect("not poisoned").iter() {
-        for message in batch {
-            *compacted.entry(tag(message)).or_default() += 1;
-        }
-    }
+    let compacted = compactions_by_tag(&probe);
     let twice: Vec<_> = compacted.iter().filter(|(_, n)| **n > 1).collect();
     assert!(twice.is_empty(), "compacted more than once: {twice:?}");
 

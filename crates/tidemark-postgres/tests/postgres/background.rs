@@ -1,6 +1,5 @@
 //! Background compaction by two processes sharing one database: no load waits, and every evicted message is summarized exactly once.
 
-use std::collections::HashMap;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
@@ -12,7 +11,7 @@ use tidemark_postgres::{PostgresOptions, PostgresStore};
 use tokio::sync::Barrier;
 
 use super::support::{Probe, Watcher};
-use super::{drop_schema, fresh_schema, tag, tagged_turn, url};
+use super::{compactions_by_tag, drop_schema, fresh_schema, tag, tagged_turn, url};
 
 /// The window of these tests: room for the probe's capped summary (about 700 tokens) and a few turns.
 const BUDGET: u32 = 1_200;
@@ -61,12 +60,7 @@ async fn two_processes_compacting_in_the_background_summarize_each_message_once(
         task.await.expect("a process finished");
     }
 
-    let mut compacted: HashMap<String, usize> = HashMap::new();
-    for batch in probe.evicted.lock().expect("not poisoned").iter() {
-        for message in batch {
-            *compacted.entry(tag(message)).or_default() += 1;
-        }
-    }
+    let compacted = compactions_by_tag(&probe);
     let twice: Vec<_> = compacted.iter().filter(|(_, n)| **n > 1).collect();
     assert!(twice.is_empty(), "summarized more than once: {twice:?}");
 

@@ -28,6 +28,9 @@ Commands:
   check-report
           replay a sample transcript, render its HTML report in headless Chromium and save a screenshot
           (replay-report.png in the target directory); needs Debian's chromium package
+  train-scan
+          retrain the security scan's injection classifier on its training corpus and write
+          crates/tidemark-facts/src/scan/classifier.bin (commit it with the corpus change)
   gen-transcripts
           regenerate the sample transcripts in examples/transcripts/ (byte for byte from fixed seeds)
   postgres
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
         ["bench"] => bench::run(bench::Mode::Full).map_err(|e| format!("xtask bench: {e}")),
         ["bench", "--smoke"] => bench::run(bench::Mode::Smoke).map_err(|e| format!("xtask bench: {e}")),
         ["gen-transcripts"] => gen_transcripts(),
+        ["train-scan"] => train_scan(),
         ["check-report"] => check_report(),
         ["postgres"] => postgres_server(),
         ["help" | "--help" | "-h"] => {
@@ -102,6 +106,30 @@ fn gen_transcripts() -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("xtask gen-transcripts: the generator failed ({})", util::describe_status(status)))
+    }
+}
+
+/// Retrains the scan's injection classifier and writes its bytes over the shipped model.
+///
+/// The training lives in the test that checks the shipped model (`tests/scan_model.rs` of
+/// tidemark-facts), so the model CI verifies and the model written here come from one function.
+fn train_scan() -> Result<(), String> {
+    let mut command = util::cargo(&[
+        "test",
+        "--release",
+        "-p",
+        "tidemark-facts",
+        "--test",
+        "scan_model",
+        "--",
+        "--nocapture",
+    ]);
+    command.env("TIDEMARK_BLESS_SCAN_MODEL", "1");
+    let status = util::run_inherited(&mut command)?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("xtask train-scan: training failed ({})", util::describe_status(status)))
     }
 }
 

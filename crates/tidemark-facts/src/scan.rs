@@ -100,6 +100,7 @@
 //! assert_eq!(secrets, vec![SecretKind::AwsAccessKeyId]);
 //! ```
 
+mod classifier;
 mod cues;
 mod exfil;
 mod gate;
@@ -124,6 +125,7 @@ mod tests_signals;
 use std::fmt;
 use std::sync::LazyLock;
 
+pub use classifier::{Classifier, ModelError, TrainError, TrainOptions, TrainReport};
 use cues::Cues;
 use exfil::Exfil;
 use normalize::Decoder;
@@ -353,11 +355,16 @@ pub struct Scanner {
     rules: Option<&'static Rules>,
     /// The checks on the normalised and decoded views; `None` under the same condition.
     views: Option<&'static ViewRules>,
+    /// The learned second opinion asked about every text the rules let through, if any.
+    classifier: Option<&'static Classifier>,
 }
 
 impl fmt::Debug for Scanner {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Scanner").field("ready", &(self.rules.is_some() && self.views.is_some())).finish()
+        f.debug_struct("Scanner")
+            .field("ready", &(self.rules.is_some() && self.views.is_some()))
+            .field("classifier", &self.classifier.is_some())
+            .finish()
     }
 }
 
@@ -453,7 +460,23 @@ impl Scanner {
     /// Returns a scanner, compiling the shared patterns on first use in the process.
     #[must_use]
     pub fn new() -> Self {
-        Self { rules: RULES.as_ref(), views: VIEW_RULES.as_ref() }
+        Self { rules: RULES.as_ref(), views: VIEW_RULES.as_ref(), classifier: Classifier::builtin() }
+    }
+
+    /// The same scanner asking `classifier` instead of the built-in model, for a model trained on
+    /// your own texts with [`Classifier::train`] (keep it in a `static`, for instance a
+    /// `LazyLock`, since scanners are `Copy`).
+    #[must_use]
+    pub fn with_classifier(mut self, classifier: &'static Classifier) -> Self {
+        self.classifier = Some(classifier);
+        self
+    }
+
+    /// The same scanner with the rules alone: no text is rejected on a model's score.
+    #[must_use]
+    pub fn without_classifier(mut self) -> Self {
+        self.classifier = None;
+        self
     }
 
     /// Scans one text.
@@ -474,6 +497,9 @@ impl Scanner {
         }
         if let Some(threat) = views.find(rules, text) {
             return Verdict::Rejected(threat);
+        }
+        if let Some(window) = self.classifier.and_then(|model| model.flagged(text)) {
+            return Verdict::Rejected(Threat::PromptInjection { phrase: cues::phrase(window) });
         }
         rules.redact(text)
     }

@@ -704,7 +704,7 @@ fn head(text: &str, max: usize) -> &str {
 }
 
 /// A matched stretch for a message: the boundary characters trimmed, whitespace collapsed.
-fn phrase(found: &str) -> String {
+pub(super) fn phrase(found: &str) -> String {
     readable(
         found.trim_matches(|c: char| !c.is_alphanumeric() && !matches!(c, '<' | '>' | '|' | '[' | ']' | '#')),
     )

@@ -11,7 +11,10 @@ use super::secret_patterns::{LABEL_STOPWORDS, PLACEHOLDER_WORDS, PLACEHOLDERS};
 pub(super) enum Check {
     /// The pattern is specific enough on its own.
     Exact,
-    /// Generated keys mix upper case, lower case and digits; long hyphenated names do not.
+    /// Generated keys mix upper case, lower case and digits; long hyphenated names do not. A
+    /// generated body can lack digits by chance (a 34-letter body does once in a few hundred), so
+    /// a letter run of 20 or more with upper case on 30-70% of its letters also counts, which
+    /// camel-case names (upper case only at word starts) stay under.
     Random,
     /// Like [`Check::Random`], or a body of at least 32 hexadecimal characters with both digits
     /// and letters (keys written in lowercase hex).
@@ -339,6 +342,15 @@ pub(super) fn is_placeholder(value: &str) -> bool {
         || LABEL_STOPWORDS.iter().any(|p| p.eq_ignore_ascii_case(value))
 }
 
+/// Whether the longest run of letters in `value` is at least 20 long with upper case on 30-70% of
+/// its letters: a generated body with no digit in it, not a camel-case name.
+pub(super) fn random_letters(value: &str) -> bool {
+    value.split(|c: char| !c.is_ascii_alphabetic()).any(|run| {
+        let upper = run.bytes().filter(u8::is_ascii_uppercase).count();
+        run.len() >= 20 && (3 * run.len()..=7 * run.len()).contains(&(10 * upper))
+    })
+}
+
 /// Whether a value ends in a short file extension such as `.pdf` or `.json`.
 pub(super) fn has_file_extension(value: &str) -> bool {
     value.rsplit_once('.').is_some_and(|(stem, ext)| {
@@ -373,7 +385,7 @@ pub(super) fn secret_span(check: Check, text: &str, start: usize, end: usize) ->
     let (upper, lower, digit) = classes(value);
     match check {
         Check::Exact => whole,
-        Check::Random => whole.filter(|_| upper && lower && digit),
+        Check::Random => whole.filter(|_| upper && lower && (digit || random_letters(value))),
         Check::RandomOrHex => {
             let body = value.rsplit(['-', '_']).next().unwrap_or(value);
             let hex = is_hex(body) && body.len() >= 32 && body.bytes().any(|b| b.is_ascii_digit());

@@ -388,3 +388,17 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn a_prefixed_token_without_digits_is_still_random_but_a_camel_case_name_is_not() {
+    // Drawn letters only: a generated body lacks digits once in a few hundred draws.
+    assert_redacts(
+        "HF read token: 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",
+        "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",
+        SecretKind::HuggingFaceToken,
+    );
+    assert!(random_letters("bKqWzRtYvXmPnLsDfGhJ"));
+    assert!(!random_letters("ThisIsMyVeryLongCamelCaseIdentifierName"));
+    assert!(!random_letters("ALLUPPERCASELETTERSONLYHERE"));
+    assert!(!random_letters("Short"));
+}

@@ -71,7 +71,11 @@ fn every_pattern_compiles() {
 fn scanner_is_cheap_to_share() {
     fn assert_send_sync<T: Send + Sync + Clone>() {}
     assert_send_sync::<Scanner>();
-    assert_eq!(format!("{:?}", Scanner::default()), "Scanner { ready: true }");
+    assert_eq!(format!("{:?}", Scanner::default()), "Scanner { ready: true, classifier: true }");
+    assert_eq!(
+        format!("{:?}", Scanner::new().without_classifier()),
+        "Scanner { ready: true, classifier: false }"
+    );
 }
 
 #[test]

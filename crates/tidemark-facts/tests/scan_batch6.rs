@@ -1,0 +1,51 @@
+//! The security scan on its sixth blind batch (`tests/data/scan/batch6/`):
+//! 260 malicious texts (English injections in fifteen families, ten other
+//! languages, role markers) and 260 benign near misses.
+//!
+//! Written blind and by hand on 2026-11-24 by someone who read neither the
+//! scan nor any corpus. It is an evaluation set only: it is never part of the
+//! injection classifier's training corpus (`tests/scan_model.rs`), and no
+//! rule or sample is changed after reading its misses. [`FIRST_CONTACT`]
+//! keeps what the scan caught as the batch came, with the first classifier
+//! (trained on the development files and batches 3 and 4). The rules alone
+//! caught injection 37/120, multilingual 24/100 and role markers 32/40 on
+//! that day, with 19 of 260 benign samples flagged.
+
+mod scan_split;
+
+use scan_split::Batch;
+
+const MALICIOUS: &str = include_str!("data/scan/batch6/malicious.jsonl");
+const BENIGN: &str = include_str!("data/scan/batch6/benign.jsonl");
+
+/// What the scan caught on first contact with this batch: caught and total per category.
+const FIRST_CONTACT: &[(&str, usize, usize)] =
+    &[("injection", 73, 120), ("multilingual", 30, 100), ("role_markers", 36, 40)];
+/// Benign samples flagged on first contact, of 260.
+const FIRST_CONTACT_FLAGGED: usize = 20;
+
+/// The samples each category catches now: none may be lost.
+const FLOORS: &[(&str, usize)] = &[("injection", 73), ("multilingual", 30), ("role_markers", 36)];
+/// The most benign samples that may be flagged: never more than on first contact.
+const MAX_FLAGGED: usize = 20;
+
+const BATCH: Batch = Batch {
+    name: "batch 6",
+    malicious: MALICIOUS,
+    benign: BENIGN,
+    min_samples: 260,
+    first_contact: FIRST_CONTACT,
+    first_flagged: FIRST_CONTACT_FLAGGED,
+    floors: FLOORS,
+    max_flagged: MAX_FLAGGED,
+};
+
+#[test]
+fn the_batch_is_large_and_well_formed() {
+    BATCH.check_well_formed();
+}
+
+#[test]
+fn batch_rates_hold_their_floors() {
+    BATCH.check_rates();
+}

@@ -46,9 +46,30 @@
 //! Whatever a view reveals is reported as the same threat, with the phrase (or
 //! the signals' name for the move) as the view reads it.
 //!
+//! What the rules let through goes to a learned second opinion, the injection [`Classifier`]: a
+//! linear model over hashed word and character n-grams of the matching view, trained on the
+//! project's scan corpus (several thousand hand-written attacks and near misses in more than
+//! twenty languages) and shipped with the crate. It catches paraphrases no table names and
+//! languages without a table. Its threshold is set from out-of-fold scores so that it flags about
+//! 0.4% of benign training texts; [`Scanner::without_classifier`] turns it off, and
+//! [`Scanner::with_classifier`] swaps in a model trained on your own texts.
+//!
+//! Some rule findings are *weak*: shapes that honest texts have as often as attacks do. A weak
+//! finding rejects the text only when the classifier's score reaches its lower, confirming
+//! threshold (or when the scanner has no classifier):
+//!
+//! - a bare chat-template token (`<|im_start|>`, `[INST]`, `<<SYS>>`, `<system>`): tokenizer tests,
+//!   template docs and bug reports name them; a token followed by an order is a strong finding;
+//! - a phrase, cue or signal inside quotation marks ("attackers write 'ignore previous
+//!   instructions'"): mentioned, not used. A quoted signal does not count at all;
+//! - an HTTP upload to a remote host of a literal body, with no file, variable, environment or
+//!   anything sensitive named (`http_post`).
+//!
 //! The scan is a heuristic filter tuned for short facts. It is a layer of
 //! defence, not a proof: paraphrases, languages without a table and encodings
-//! it does not know about get through.
+//! it does not know about can get through, and a near miss can be flagged. The
+//! rates on corpora the rules and the model never saw are in
+//! `tests/data/scan/README.md` and the blind-batch tests.
 //!
 //! Decisions at the edges:
 //!
@@ -391,7 +412,8 @@ impl ViewRules {
 
     /// The first threat found in the views of `text`: prompt injection in any view first, then
     /// exfiltration. Decoded runs are judged by every check, including the ones of `rules.rs`.
-    fn find(&self, rules: &Rules, text: &str) -> Option<Threat> {
+    /// A strong finding wins over a weak one (see [`Finding`]), whichever comes first.
+    fn find(&self, rules: &Rules, text: &str) -> Option<Finding> {
         let view = normalize::view(text);
         let folded = normalize::folded(&view);
         let joined = normalize::joined(&folded);
@@ -409,36 +431,78 @@ impl ViewRules {
             views.push(view);
             views.push(folded);
         }
-        for view in &views {
-            if let Some(threat) = rules.find_injection(view) {
-                return Some(threat);
+        // The first weak finding, kept while the search goes on for a strong one.
+        let mut weak: Option<Threat> = None;
+        let mut keep = |found: Option<Finding>| match found {
+            Some(Finding::Strong(threat)) => Some(threat),
+            Some(Finding::Weak(threat)) => {
+                weak.get_or_insert(threat);
+                None
             }
-            if let Some(phrase) = self.cues.find(view) {
-                return Some(Threat::PromptInjection { phrase });
+            None => None,
+        };
+        for view in &views {
+            if let Some(threat) = keep(rules.find_injection(view)) {
+                return Some(Finding::Strong(threat));
+            }
+            if let Some(threat) = keep(self.cues.find(view)) {
+                return Some(Finding::Strong(threat));
             }
             if let Some(move_) = self.signals.find(view) {
-                return Some(Threat::PromptInjection { phrase: move_.to_owned() });
+                return Some(Finding::Strong(Threat::PromptInjection { phrase: move_.to_owned() }));
             }
         }
-        if let Some(joined) = &joined {
-            if let Some(threat) = rules.find_injection(joined) {
-                return Some(threat);
-            }
-            if let Some(phrase) = self.cues.find(joined) {
-                return Some(Threat::PromptInjection { phrase });
-            }
+        if let Some(joined) = &joined
+            && let Some(threat) = keep(rules.find_injection(joined)).or_else(|| keep(self.cues.find(joined)))
+        {
+            return Some(Finding::Strong(threat));
         }
         for plain in &decoded {
-            if let Some(threat) = rules.find_injection(plain).or_else(|| rules.find_exfiltration(plain)) {
-                return Some(threat);
+            // A decoded payload is never merely mentioned: whatever its rules find is strong.
+            if let Some(threat) = rules
+                .find_injection(plain)
+                .map(Finding::into_threat)
+                .or_else(|| rules.find_exfiltration(plain))
+            {
+                return Some(Finding::Strong(threat));
             }
         }
         let remote = |clause: &str| rules.has_remote_host(clause);
-        views
+        let exfiltration = views
             .iter()
             .chain(&joined)
             .find_map(|view| self.exfil.find(view).or_else(|| self.cues.find_exfiltration(view, remote)))
-            .map(|pattern| Threat::Exfiltration { pattern })
+            .map(|pattern| Threat::Exfiltration { pattern });
+        match (exfiltration, weak) {
+            (Some(threat), _) if !threat.is_weak() => Some(Finding::Strong(threat)),
+            (exfiltration, weak) => weak.or(exfiltration).map(Finding::Weak),
+        }
+    }
+}
+
+/// A rule's finding, with how much it proves on its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Finding {
+    /// Enough to reject.
+    Strong(Threat),
+    /// A shape that honest texts also have (a bare chat-template token, a phrase in quotation
+    /// marks, an HTTP post of a literal body): rejected only when the classifier, if the
+    /// scanner has one, confirms it.
+    Weak(Threat),
+}
+
+impl Finding {
+    fn into_threat(self) -> Threat {
+        match self {
+            Self::Strong(threat) | Self::Weak(threat) => threat,
+        }
+    }
+}
+
+impl Threat {
+    /// Whether this finding of a rule is weak evidence on its own (see [`Finding::Weak`]).
+    fn is_weak(&self) -> bool {
+        matches!(self, Self::Exfiltration { pattern: "http_post" })
     }
 }
 
@@ -483,7 +547,9 @@ impl Scanner {
     ///
     /// The checks run in a fixed order and the first rejection wins: terminal escapes, hidden
     /// characters, prompt injection, exfiltration, and then the same two on the normalised and
-    /// decoded views of the text. Only a text with no rejection is searched for secrets.
+    /// decoded views of the text; a weak finding among them counts only if the classifier
+    /// confirms it; then the classifier on its own. Only a text with no rejection is searched
+    /// for secrets.
     #[must_use]
     pub fn scan(&self, text: &str) -> Verdict {
         let (Some(rules), Some(views)) = (self.rules, self.views) else {
@@ -492,10 +558,25 @@ impl Scanner {
         if let Some(threat) = find_escape(text).or_else(|| rules.find_hidden(text)) {
             return Verdict::Rejected(threat);
         }
-        if let Some(threat) = rules.find_injection(text).or_else(|| rules.find_exfiltration(text)) {
-            return Verdict::Rejected(threat);
+        let mut weak = None;
+        match rules.find_injection(text) {
+            Some(Finding::Strong(threat)) => return Verdict::Rejected(threat),
+            Some(Finding::Weak(threat)) => weak = Some(threat),
+            None => {}
         }
-        if let Some(threat) = views.find(rules, text) {
+        match rules.find_exfiltration(text) {
+            Some(threat) if threat.is_weak() => weak = weak.or(Some(threat)),
+            Some(threat) => return Verdict::Rejected(threat),
+            None => {}
+        }
+        match views.find(rules, text) {
+            Some(Finding::Strong(threat)) => return Verdict::Rejected(threat),
+            Some(Finding::Weak(threat)) => weak = weak.or(Some(threat)),
+            None => {}
+        }
+        if let Some(threat) = weak
+            && self.classifier.is_none_or(|model| model.confirms(text))
+        {
             return Verdict::Rejected(threat);
         }
         if let Some(window) = self.classifier.and_then(|model| model.flagged(text)) {

@@ -7,6 +7,10 @@
 //! development set for the next round of general mechanisms, and [`FLOORS`]
 //! holds what it catches now. The held-out split stays untouched
 //! (`tests/scan_heldout.rs`).
+//!
+//! Since 2026-11-24 this batch is also in the injection classifier's training
+//! corpus (`tests/scan_model.rs`), so its rates are no longer a measure of
+//! generalisation; the floors stay as they were and only guard against loss.
 
 mod scan_split;
 

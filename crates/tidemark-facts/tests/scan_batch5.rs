@@ -4,8 +4,8 @@
 //!
 //! Written blind and by hand on 2026-11-24 by someone who read neither the
 //! scan nor any corpus, with families chosen away from those of batch 4.
-//! [`FIRST_CONTACT`] keeps what the scan caught as the batch came; nothing
-//! has been changed after reading it yet, so [`FLOORS`] are the same figures.
+//! [`FIRST_CONTACT`] keeps what the scan caught as the batch came. It is not
+//! in the injection classifier's training corpus (`tests/scan_model.rs`).
 //! The held-out split stays untouched (`tests/scan_heldout.rs`).
 
 mod scan_split;
@@ -23,9 +23,11 @@ const FIRST_CONTACT: &[(&str, usize, usize)] =
 const FIRST_CONTACT_FLAGGED: usize = 5;
 
 /// The samples each category catches now: none may be lost.
-const FLOORS: &[(&str, usize)] = &[("injection", 22), ("multilingual", 16), ("role_markers", 23)];
-/// The most benign samples that may be flagged: never more than on first contact.
-const MAX_FLAGGED: usize = 5;
+/// Raised on 2026-11-24 with the injection classifier, which is never trained on this batch.
+const FLOORS: &[(&str, usize)] = &[("injection", 48), ("multilingual", 29), ("role_markers", 27)];
+/// The most benign samples that may be flagged: never more than on first contact, and lowered
+/// with the weak findings (bare template tokens need the classifier's confirmation).
+const MAX_FLAGGED: usize = 0;
 
 const BATCH: Batch = Batch {
     name: "batch 5",

@@ -25,9 +25,12 @@ const FIRST_CONTACT: &[(&str, usize, usize)] =
 const FIRST_CONTACT_FLAGGED: usize = 20;
 
 /// The samples each category catches now: none may be lost.
-const FLOORS: &[(&str, usize)] = &[("injection", 73), ("multilingual", 30), ("role_markers", 36)];
-/// The most benign samples that may be flagged: never more than on first contact.
-const MAX_FLAGGED: usize = 20;
+/// Raised on 2026-11-24 when the classifier was trained on `data/scan/train/` (never on this
+/// batch) and weak findings came in.
+const FLOORS: &[(&str, usize)] = &[("injection", 86), ("multilingual", 53), ("role_markers", 37)];
+/// The most benign samples that may be flagged: never more than on first contact, and lowered
+/// with the weak findings.
+const MAX_FLAGGED: usize = 5;
 
 const BATCH: Batch = Batch {
     name: "batch 6",

@@ -32,14 +32,17 @@ const BENIGN: &str = include_str!("data/scan/heldout/benign.jsonl");
 /// found by shape (any `<|token|>`, role attributes and JSON roles, role tags
 /// and headers followed by an order, fake turns); rotated, reversed and binary
 /// payloads; and the URL templates, public sinks and DNS templates of
-/// `src/scan/exfil.rs`.
+/// `src/scan/exfil.rs`. Raised again on 2026-11-24 with the injection classifier
+/// (`src/scan/classifier.rs`, trained on `data/scan/train/` and the development files, never on
+/// this split), weak findings that the classifier must confirm, and a letter-only token body
+/// counted as random.
 const FLOORS: &[(&str, usize)] = &[
     ("disguised", 29),
-    ("exfiltration", 32),
-    ("injection", 24),
-    ("multilingual", 44),
+    ("exfiltration", 33),
+    ("injection", 37),
+    ("multilingual", 47),
     ("role_markers", 22),
-    ("secrets", 53),
+    ("secrets", 54),
 ];
 
 #[test]

@@ -57,6 +57,31 @@ const TRAINING: &[(&str, &str, &str)] = &[
         include_str!("data/scan/batch4/malicious.jsonl"),
         include_str!("data/scan/batch4/benign.jsonl"),
     ),
+    (
+        "train/w1",
+        include_str!("data/scan/train/w1/malicious.jsonl"),
+        include_str!("data/scan/train/w1/benign.jsonl"),
+    ),
+    (
+        "train/w2",
+        include_str!("data/scan/train/w2/malicious.jsonl"),
+        include_str!("data/scan/train/w2/benign.jsonl"),
+    ),
+    (
+        "train/w3",
+        include_str!("data/scan/train/w3/malicious.jsonl"),
+        include_str!("data/scan/train/w3/benign.jsonl"),
+    ),
+    (
+        "train/w4",
+        include_str!("data/scan/train/w4/malicious.jsonl"),
+        include_str!("data/scan/train/w4/benign.jsonl"),
+    ),
+    (
+        "train/w5",
+        include_str!("data/scan/train/w5/malicious.jsonl"),
+        include_str!("data/scan/train/w5/benign.jsonl"),
+    ),
 ];
 
 /// Every training text with its label: `reject` samples are injections; benign samples and the
@@ -83,8 +108,13 @@ fn the_builtin_model_is_what_the_training_corpus_gives() {
         Classifier::train(samples.iter().map(|(t, m)| (t.as_str(), *m)), &TrainOptions::default())
             .expect("two classes");
     println!(
-        "out of fold: {}/{} malicious caught, {}/{} benign flagged, threshold {:.3}",
-        report.caught.0, report.caught.1, report.flagged.0, report.flagged.1, report.threshold
+        "out of fold: {}/{} malicious caught, {}/{} benign flagged, threshold {:.3}, confirming {:.3}",
+        report.caught.0,
+        report.caught.1,
+        report.flagged.0,
+        report.flagged.1,
+        report.threshold,
+        report.confirm
     );
     let bytes = model.to_bytes();
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/scan/classifier.bin");

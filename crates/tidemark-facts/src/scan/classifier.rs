@@ -11,9 +11,9 @@
 //!   in full-width or Cyrillic letters scores as its plain spelling would.
 //! - **Features.** Words and pairs of adjacent words, character 3-, 4- and 5-grams (which carry
 //!   inflections, compounds and scripts written without spaces), and character pairs of CJK,
-//!   kana and hangul text. Each feature is hashed to one of 2^[`BITS`] weights, counted once per
+//!   kana and hangul text. Each feature is hashed to one of 2^[`HASH_BITS`](Classifier::HASH_BITS) weights, counted once per
 //!   text, and the text's vector has unit length.
-//! - **Windows.** A text longer than [`WINDOW_CHARS`] is scored sentence by sentence in windows of
+//! - **Windows.** A text longer than [`WINDOW_CHARS`](Classifier::WINDOW_CHARS) is scored sentence by sentence in windows of
 //!   about that size that overlap by one sentence, and its score is the highest window's, so a
 //!   planted order cannot hide in a long harmless page. Every character is read at most twice.
 //! - **Decision.** A text is an injection when its score reaches the model's threshold. Training
@@ -44,20 +44,22 @@ use std::sync::LazyLock;
 use super::normalize;
 
 /// The number of hash bits: the model has `2^BITS` weights.
-pub const BITS: u32 = 18;
+const BITS: u32 = Classifier::HASH_BITS;
 const BUCKETS: usize = 1 << BITS;
 const MASK: u32 = (1 << BITS) - 1;
 
-/// Texts up to this many characters are scored whole; longer ones window by window.
-pub const WINDOW_CHARS: usize = 600;
+const WINDOW_CHARS: usize = Classifier::WINDOW_CHARS;
 
 /// The longest word that becomes a word feature; longer runs (base64, CJK sentences) only give
 /// character n-grams.
 const MAX_WORD_CHARS: usize = 32;
 
+/// See [`unit`]: about the feature count of a six-word sentence.
+const MIN_FEATURES: usize = 96;
+
 const MAGIC: &[u8; 4] = b"TMSC";
 const VERSION: u8 = 1;
-const HEADER_LEN: usize = 4 + 1 + 1 + 4 * 3;
+const HEADER_LEN: usize = 4 + 1 + 1 + 4 * 4;
 
 /// The model shipped with the crate; see [`Classifier::builtin`].
 static BUILTIN_BYTES: &[u8] = include_bytes!("classifier.bin");
@@ -71,6 +73,8 @@ pub struct Classifier {
     scale: f32,
     bias: f32,
     threshold: f32,
+    /// The lower threshold that confirms a weak rule finding.
+    confirm: f32,
 }
 
 impl fmt::Debug for Classifier {
@@ -81,6 +85,7 @@ impl fmt::Debug for Classifier {
             .field("non_zero", &used)
             .field("bias", &self.bias)
             .field("threshold", &self.threshold)
+            .field("confirm", &self.confirm)
             .finish()
     }
 }
@@ -142,6 +147,9 @@ pub struct TrainOptions {
     pub folds: u32,
     /// The largest share of benign samples the threshold may flag out of fold, in `[0, 1)`.
     pub max_false_positive_rate: f64,
+    /// The same share for the confirming threshold, which only judges texts a rule already
+    /// found suspicious, in `[0, 1)`.
+    pub confirm_false_positive_rate: f64,
     /// The seed of the sample order; the same samples and options give the same model bit for bit.
     pub seed: u64,
 }
@@ -149,11 +157,12 @@ pub struct TrainOptions {
 impl Default for TrainOptions {
     fn default() -> Self {
         Self {
-            epochs: 6,
-            learning_rate: 1.0,
-            l2: 1e-5,
+            epochs: 4,
+            learning_rate: 0.4,
+            l2: 1e-4,
             folds: 5,
             max_false_positive_rate: 0.004,
+            confirm_false_positive_rate: 0.02,
             seed: 0x7469_6465,
         }
     }
@@ -169,9 +178,17 @@ pub struct TrainReport {
     pub flagged: (usize, usize),
     /// The chosen threshold, as a logit.
     pub threshold: f32,
+    /// The chosen confirming threshold, as a logit.
+    pub confirm: f32,
 }
 
 impl Classifier {
+    /// The number of hash bits: a model has `2^HASH_BITS` weights.
+    pub const HASH_BITS: u32 = 18;
+
+    /// Texts up to this many characters are scored whole; longer ones window by window.
+    pub const WINDOW_CHARS: usize = 600;
+
     /// The model shipped with the crate, or `None` if its bytes do not load (a unit test makes
     /// sure they do).
     #[must_use]
@@ -192,11 +209,27 @@ impl Classifier {
         self.threshold
     }
 
-    /// The same model with another threshold (a logit): lower catches more and flags more.
+    /// The confirming threshold, as a logit: a text that a rule found weakly suspicious (a bare
+    /// chat-template token, a paste site next to an upload verb) is rejected when its score
+    /// reaches this lower bar.
     #[must_use]
-    pub fn with_threshold(mut self, threshold: f32) -> Self {
+    pub fn confirm_threshold(&self) -> f32 {
+        self.confirm
+    }
+
+    /// The same model with other thresholds (logits): lower catches more and flags more. The
+    /// confirming threshold is capped at the main one.
+    #[must_use]
+    pub fn with_thresholds(mut self, threshold: f32, confirm: f32) -> Self {
         self.threshold = threshold;
+        self.confirm = confirm.min(threshold);
         self
+    }
+
+    /// Whether the score of `text` reaches the confirming threshold.
+    #[must_use]
+    pub fn confirms(&self, text: &str) -> bool {
+        self.score(text) >= self.confirm
     }
 
     /// The window of `text` that reaches the threshold, if one does.
@@ -231,11 +264,12 @@ impl Classifier {
 
     /// Rounds trained weights to signed bytes, the form every model is used and stored in.
     fn quantized(weights: &[f32], bias: f32, threshold: f32) -> Self {
+        let confirm = threshold;
         let largest = weights.iter().fold(0.0f32, |m, w| m.max(w.abs()));
         let scale = if largest > 0.0 { largest / 127.0 } else { 1.0 };
         // `as` saturates, and the value is within ±127.5 by construction.
         let weights = weights.iter().map(|w| (w / scale).round() as i8).collect();
-        Self { weights, scale, bias, threshold }
+        Self { weights, scale, bias, threshold, confirm }
     }
 
     /// Fits a model to `samples` (text, `true` for an injection) and picks its threshold by
@@ -255,6 +289,9 @@ impl Classifier {
         }
         if !(0.0..1.0).contains(&options.max_false_positive_rate) {
             return Err(TrainError::Option("max_false_positive_rate must be in [0, 1)"));
+        }
+        if !(0.0..1.0).contains(&options.confirm_false_positive_rate) {
+            return Err(TrainError::Option("confirm_false_positive_rate must be in [0, 1)"));
         }
         if !(options.learning_rate.is_finite() && options.learning_rate > 0.0) {
             return Err(TrainError::Option("learning_rate must be positive"));
@@ -291,18 +328,25 @@ impl Classifier {
         benign_scores.sort_by(|a, b| b.total_cmp(a));
         // The lowest threshold that flags at most the allowed share: just above the benign score
         // that would be one too many.
-        let allowed = (options.max_false_positive_rate * benign as f64).floor() as usize;
-        let threshold = benign_scores.get(allowed).map_or(0.0, |s| next_up(*s));
+        let above = |rate: f64| {
+            let allowed = (rate * benign as f64).floor() as usize;
+            benign_scores.get(allowed).map_or(0.0, |s| next_up(*s))
+        };
+        let threshold = above(options.max_false_positive_rate);
+        let confirm = above(options.confirm_false_positive_rate).min(threshold);
         let caught = docs.iter().zip(&scores).filter(|(d, s)| d.malicious && **s >= threshold).count();
         let flagged = benign_scores.iter().filter(|s| **s >= threshold).count();
         let all: Vec<&Doc> = docs.iter().collect();
         let mut model = fit(&all, options);
         model.threshold = threshold;
-
-        Ok((model, TrainReport { caught: (caught, malicious), flagged: (flagged, benign), threshold }))
+        model.confirm = confirm;
+        Ok((
+            model,
+            TrainReport { caught: (caught, malicious), flagged: (flagged, benign), threshold, confirm },
+        ))
     }
 
-    /// The model as bytes: a header (magic, version, hash bits, bias, threshold, scale) and one
+    /// The model as bytes: a header (magic, version, hash bits, bias, threshold, confirming threshold, scale) and one
     /// signed byte per weight. Models are rounded to this form when trained, so the bytes hold
     /// exactly the model that was measured.
     #[must_use]
@@ -313,6 +357,7 @@ impl Classifier {
         out.push(BITS as u8);
         out.extend_from_slice(&self.bias.to_le_bytes());
         out.extend_from_slice(&self.threshold.to_le_bytes());
+        out.extend_from_slice(&self.confirm.to_le_bytes());
         out.extend_from_slice(&self.scale.to_le_bytes());
         out.extend(self.weights.iter().map(|&w| w as u8));
         out
@@ -344,12 +389,12 @@ impl Classifier {
             raw.copy_from_slice(&bytes[at..at + 4]);
             f32::from_le_bytes(raw)
         };
-        let (bias, threshold, scale) = (float(6), float(10), float(14));
-        if !(bias.is_finite() && threshold.is_finite() && scale.is_finite()) {
+        let (bias, threshold, confirm, scale) = (float(6), float(10), float(14), float(18));
+        if !(bias.is_finite() && threshold.is_finite() && confirm.is_finite() && scale.is_finite()) {
             return Err(ModelError::NotFinite);
         }
         let weights = bytes[HEADER_LEN..].iter().map(|&b| b as i8).collect();
-        Ok(Self { weights, scale, bias, threshold })
+        Ok(Self { weights, scale, bias, threshold, confirm })
     }
 }
 
@@ -395,8 +440,11 @@ fn sigmoid(z: f32) -> f32 {
     1.0 / (1.0 + (-z).exp())
 }
 
+/// The value of each feature of a text with `len` distinct features: the vector has unit length,
+/// except that a very short text is scaled as if it had [`MIN_FEATURES`], so that a word or two
+/// cannot weigh like a whole sentence.
 fn unit(len: usize) -> f32 {
-    1.0 / (len as f32).sqrt()
+    1.0 / (len.max(MIN_FEATURES) as f32).sqrt()
 }
 
 /// The smallest `f32` above `x` (for finite `x`).
@@ -493,9 +541,20 @@ fn extract(view: &str, out: &mut Vec<u32>) {
             }
         }
     }
-    // Words and adjacent pairs.
+    // Words and adjacent pairs, and the words of a clause after a negation once more as negated
+    // words ("never delete" and "delete" then weigh differently).
     let mut previous: Option<u32> = None;
-    for word in view.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+    let mut negated = 0u8;
+    let mut rest = view;
+    while let Some(start) = rest.find(|c: char| c.is_alphanumeric()) {
+        // A clause boundary between two words ends the negation's reach.
+        if rest[..start].contains([',', '.', ';', ':', '!', '?', '\n', '，', '。', '、']) {
+            negated = 0;
+        }
+        let tail = &rest[start..];
+        let len = tail.find(|c: char| !c.is_alphanumeric()).unwrap_or(tail.len());
+        let word = &tail[..len];
+        rest = &tail[len..];
         if word.chars().count() > MAX_WORD_CHARS {
             previous = None;
             continue;
@@ -508,11 +567,80 @@ fn extract(view: &str, out: &mut Vec<u32>) {
         if let Some(first) = previous {
             out.push(bucket(fnv(fnv(FNV_OFFSET ^ 0x03, first), hash)));
         }
+        if negated > 0 {
+            out.push(bucket(fnv(FNV_OFFSET ^ 0x04, hash)));
+            negated -= 1;
+        }
+        if NEGATIONS.contains(&word) {
+            negated = 4;
+        }
         previous = Some(hash);
     }
     out.sort_unstable();
     out.dedup();
 }
+
+/// Negation words of the languages the scan knows, in the folded view's spelling (lower case,
+/// Latin accents dropped).
+const NEGATIONS: &[&str] = &[
+    "not",
+    "never",
+    "no",
+    "don",
+    "dont",
+    "doesn",
+    "didn",
+    "won",
+    "cannot",
+    "nor",
+    "without",
+    "nunca",
+    "jamas",
+    "sin",
+    "ne",
+    "pas",
+    "jamais",
+    "sans",
+    "nicht",
+    "nie",
+    "kein",
+    "keine",
+    "niemals",
+    "ohne",
+    "nao",
+    "sem",
+    "non",
+    "mai",
+    "senza",
+    "не",
+    "никогда",
+    "без",
+    "нет",
+    "ни",
+    "لا",
+    "لن",
+    "لم",
+    "بدون",
+    "मत",
+    "नहीं",
+    "कभी",
+    "बिना",
+    "niet",
+    "nooit",
+    "zonder",
+    "nigdy",
+    "bez",
+    "değil",
+    "asla",
+    "không",
+    "tidak",
+    "jangan",
+    "לא",
+    "אל",
+    "ніколи",
+    "안",
+    "않",
+];
 
 /// The view's characters with runs of whitespace as one space and a space at each end.
 fn collapse(view: &str) -> Vec<char> {
@@ -613,5 +741,38 @@ mod tests {
     #[test]
     fn the_builtin_model_loads() {
         assert!(Classifier::builtin().is_some());
+    }
+
+    /// Where `part` starts in `text`, as a byte offset (`part` is a slice of `text`).
+    fn offset(text: &str, part: &str) -> usize {
+        part.as_ptr() as usize - text.as_ptr() as usize
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Any text is scored without a panic, its windows are bounded, in order, and leave no
+        /// gap, and a flagged window is a piece of the text.
+        #[test]
+        fn any_text_scores_in_bounded_windows_that_cover_it(
+            text in proptest::string::string_regex("(?s)[a-z .!?\n。é😀\u{200B}]{0,1800}").expect("valid"),
+        ) {
+            let model = Classifier::builtin().expect("the shipped model loads");
+            let score = model.score(&text);
+            proptest::prop_assert!(!score.is_nan());
+            let parts = windows(&text);
+            proptest::prop_assert!(!parts.is_empty());
+            let mut covered = 0;
+            for part in &parts {
+                proptest::prop_assert!(part.chars().count() <= WINDOW_CHARS);
+                let start = offset(&text, part);
+                proptest::prop_assert!(start <= covered, "a gap before byte {start}");
+                covered = covered.max(start + part.len());
+            }
+            proptest::prop_assert_eq!(covered, text.len());
+            if let Some(window) = model.clone().with_thresholds(f32::MIN, f32::MIN).flagged(&text) {
+                proptest::prop_assert!(text.contains(window));
+            }
+        }
     }
 }

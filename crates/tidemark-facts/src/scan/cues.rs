@@ -33,7 +33,8 @@ mod languages;
 use regex::Regex;
 
 use super::gate::{Found, Gate, Hits, Reach, Spot};
-use super::rules::{clauses, is_local_authority, readable, tail};
+use super::rules::{clauses, is_local_authority, quoted, readable, tail};
+use super::{Finding, Threat};
 
 /// Separator between two words of a spaced language: whitespace and the punctuation people put
 /// between words to dodge filters.
@@ -214,6 +215,8 @@ pub(super) struct Cues {
     model_words: Regex,
     model_in: Regex,
     markers: Vec<Worded>,
+    /// The index of the first weak marker (see [`token_sources`]); the ones before are strong.
+    weak_from: usize,
     /// Which markers, cues and pair halves can match a view (in that order), in one pass per set.
     gate: Gate,
     /// A send verb of any language.
@@ -383,19 +386,14 @@ fn marker_sources() -> Vec<String> {
         format!(r"(?m)^\s*{names}\s*:\s*{multilingual}(?:[^\w]|\z|[\p{{Han}}\p{{Hiragana}}\p{{Katakana}}])"),
     ];
     sources.extend([
-        r"<\|\s*(?:im_start|im_end|im_sep|system|user|assistant|endoftext|end_of_text|begin_of_text|start_header_id|end_header_id|eot_id|eom_id|end_of_turn|start_of_turn|tool_call|tool|developer)\s*\|>".to_owned(),
         r"(?:\A|[^\w])(?:you are|you're|eres|tu es|vous etes|du bist|voce e|sei|ты|你是|あなたは|أنت|انت|तुम)\s*(?:now|ahora|maintenant|jetzt|agora|ora|теперь|现在|今)?[\s,:]*dan(?:[^\w]|$)".to_owned(),
-        r"\[/?inst\]|<</?sys>>|<start_of_turn>|<end_of_turn>|</?(?:system|system_prompt|system-prompt)\s*>".to_owned(),
         format!(r"\[+{names}\]+\s*[:\-—]?\s*(?:[\w']+\s+){{0,2}}?{INSTRUCTIONISH}"),
-        r"<\s*/?\s*(?:im_start|im_end|im_sep|eot_id|endoftext|start_header_id|end_header_id|begin_of_text)\s*>".to_owned(),
         r"(?:\A|[^\w])(?:attention|note|notice|message|reminder|important|warning|alert|instructions?)\s*(?:to|for)?\s*(?:the |all |any )?(?:ai|llm|assistant|model|chatbot|bot|agent|gpt|claude)s?\s*[:!]".to_owned(),
         format!(r"#{{2,}}\s*(?:system|instructions?|system prompt|admin)\s*#{{2,}}\s*{INSTRUCTIONISH}"),
         r"(?m)^\s*#{1,6}\s*(?:system(?: prompt| message| override| instructions?)?|instructions?|new instructions|user|assistant|response|human)\s*:".to_owned(),
         format!(r"(?m)^\s*(?:(?:important|urgent|critical|official|mandatory|new) )?(?:system|system override|system notice|system update|system alert|system message|admin override|administrator override|developer override|security override|emergency override|override|root)\s*:\s*{INSTRUCTIONISH}"),
         r"(?:\b(?:system|admin|administrator|developer|security|emergency|root|system prompt|prompt|policy|safety|instructions?|rules?|model|assistant|ai) override)\s*:".to_owned(),
         format!(r"(?m)(?:^|[\[(]|\b(?:system|admin|security)\s*)\s*(?:new|updated|revised) (?:system |security |assistant )?(?:polic(?:y|ies)|rules?|directives?|instructions?)\s*[:\-—]\s*{INSTRUCTIONISH}"),
-        // Any chat-template token written with pipes (`<|start|>`, `<|channel|>`, `<|message|>`).
-        r"<\|[a-z_]{2,24}\|>".to_owned(),
         // A role tag or a message element with a system role.
         format!(r"<(?:admin|administrator|developer|operator|root|system_instructions|system_message|sys_prompt)\s*>[^<]{{0,160}}?{INSTRUCTIONISH}"),
         r#"<\s*(?:message|turn|msg|entry|chat|item|prompt)\s+[^>]{0,40}?role\s*=\s*["']?(?:system|developer)\b"#.to_owned(),
@@ -406,6 +404,8 @@ fn marker_sources() -> Vec<String> {
         format!(r"<(?:function_results?|tool_results?|tool_output|tool_response|observation|instructions)>[^<]{{0,120}}?{INSTRUCTIONISH}"),
         // Front matter or config that sets a system role or policy.
         r"(?m)^\s*(?:role\s*:\s*(?:system|developer)\s*$|system_(?:policy|prompt|instructions?|override)\s*:)".to_owned(),
+        // A system element wrapping plain text (an XML config nests elements inside instead).
+        r"<(?:system|system_prompt|system-prompt)\s*>[^<>]{1,400}</(?:system|system_prompt|system-prompt)\s*>".to_owned(),
         // A markdown link used as a role tag: `[system](#context)`.
         r"\[(?:system|admin|developer|assistant)\]\(#".to_owned(),
         // Override banners without a colon: "SYSTEM OVERRIDE >>>".
@@ -422,6 +422,21 @@ fn marker_sources() -> Vec<String> {
         format!(r"\bnew (?:system |security |assistant |ai )?(?:polic(?:y|ies)|rules?|directives?)\b[^:\n]{{0,40}}:\s*{INSTRUCTIONISH}"),
     ]);
     sources
+}
+
+/// Chat-template tokens on their own (`<|im_start|>`, `[INST]`, `<<SYS>>`, `<system>`, any
+/// `<|token|>`). Documentation, tokenizer tests and bug reports name them as often as attacks
+/// use them, so a bare token is a weak finding: the scan rejects it only when its classifier
+/// confirms the text (see `Scanner::scan`). A token followed by an order is caught by the strong
+/// markers of [`marker_sources`].
+fn token_sources() -> Vec<String> {
+    vec![
+        r"<\|\s*(?:im_start|im_end|im_sep|system|user|assistant|endoftext|end_of_text|begin_of_text|start_header_id|end_header_id|eot_id|eom_id|end_of_turn|start_of_turn|tool_call|tool|developer)\s*\|>".to_owned(),
+        r"\[/?inst\]|<</?sys>>|<start_of_turn>|<end_of_turn>|</?(?:system|system_prompt|system-prompt)\s*>".to_owned(),
+        r"<\s*/?\s*(?:im_start|im_end|im_sep|eot_id|endoftext|start_header_id|end_header_id|begin_of_text)\s*>".to_owned(),
+        // Any chat-template token written with pipes (`<|start|>`, `<|channel|>`, `<|message|>`).
+        r"<\|[a-z_]{2,24}\|>".to_owned(),
+    ]
 }
 
 impl Cues {
@@ -477,7 +492,10 @@ impl Cues {
                 _ => None,
             });
         }
-        let markers = marker_sources().iter().map(|s| Worded::new(s)).collect::<Option<Vec<_>>>()?;
+        let strong = marker_sources();
+        let weak_from = strong.len();
+        let markers =
+            strong.iter().chain(&token_sources()).map(|s| Worded::new(s)).collect::<Option<Vec<_>>>()?;
         let model_words = Regex::new(MODEL_WORDS).ok()?;
         let model_in = Regex::new(MODEL_IN).ok()?;
         let union = |pick: fn(&Language) -> &'static [&'static str]| -> Option<Regex> {
@@ -511,6 +529,7 @@ impl Cues {
             model_words,
             model_in,
             markers,
+            weak_from,
             gate,
             send_any,
             data_any,
@@ -560,13 +579,13 @@ impl Cues {
     }
 
     /// The first cue or marker in a view, as a readable phrase.
-    pub(super) fn find(&self, view: &str) -> Option<String> {
+    pub(super) fn find(&self, view: &str) -> Option<Finding> {
         self.find_among(view, &self.gate.hits(view))
     }
 
     /// [`find`](Self::find) with every pattern searched on its own, for the gate's tests.
     #[cfg(test)]
-    pub(super) fn find_ungated(&self, view: &str) -> Option<String> {
+    pub(super) fn find_ungated(&self, view: &str) -> Option<Finding> {
         let all = self.markers.len() + self.cues.len() + 2 * self.pairs.len();
         self.find_among(view, &Hits::anywhere(all))
     }
@@ -577,17 +596,24 @@ impl Cues {
         (self.gate.ungated(), self.markers.len() + self.cues.len() + 2 * self.pairs.len())
     }
 
-    /// The first cue or marker, each searched where `hits` says it can match.
-    fn find_among(&self, view: &str, hits: &Hits) -> Option<String> {
+    /// The first strong cue or marker, each searched where `hits` says it can match, or else the
+    /// first weak marker.
+    fn find_among(&self, view: &str, hits: &Hits) -> Option<Finding> {
+        let strong = |phrase: String| Some(Finding::Strong(Threat::PromptInjection { phrase }));
         let cues_from = self.markers.len();
         let pairs_from = cues_from + self.cues.len();
+        let mut weak = None;
         for (index, marker) in self.markers.iter().enumerate() {
             let reach = hits.reach(index);
-            if !reach.live() {
+            if !reach.live() || (index >= self.weak_from && weak.is_some()) {
                 continue;
             }
             if let Some(found) = marker.find_at(view, 0, reach, &self.word_char) {
-                return Some(phrase(found.as_str()));
+                if index >= self.weak_from || quoted(view, found.start(), found.end()) {
+                    weak = Some(Finding::Weak(Threat::PromptInjection { phrase: phrase(found.as_str()) }));
+                } else {
+                    return strong(phrase(found.as_str()));
+                }
             }
         }
         for (index, cue) in self.cues.iter().enumerate() {
@@ -601,7 +627,12 @@ impl Cues {
                     && self.negated(cue.language, view, found.start(), found.end()))
                     || (cue.scoped && self.everyday_scope(cue.language, view, found.start(), found.end()));
                 if !disarmed {
-                    return Some(phrase(found.as_str()));
+                    if !quoted(view, found.start(), found.end()) {
+                        return strong(phrase(found.as_str()));
+                    }
+                    // Mentioned in quotes, not used: weak, and the search goes on.
+                    weak = weak
+                        .or(Some(Finding::Weak(Threat::PromptInjection { phrase: phrase(found.as_str()) })));
                 }
                 // Look again from the next character: a later start may still make a cue.
                 let Some(next) = next_char(view, found.start()) else { break };
@@ -619,10 +650,10 @@ impl Cues {
                 pair.second.find_at(view, 0, second, &self.word_char),
             ) {
                 let (a, b) = if first.start() <= second.start() { (first, second) } else { (second, first) };
-                return Some(format!("{} … {}", phrase(a.as_str()), phrase(b.as_str())));
+                return strong(format!("{} … {}", phrase(a.as_str()), phrase(b.as_str())));
             }
         }
-        None
+        weak
     }
 
     /// The first sentence in any table language that sends conversation data or a secret to a

@@ -37,6 +37,9 @@ const CODE_SEND: &str = r"\.(?:send|sendall|sendto|write|puts)\s*\(";
 const PASTE_SERVICE: &str = r"\b(?:pastebin(?:\.com)?|hastebin(?:\.com)?|paste\.ee|transfer\.sh|0x0\.st|termbin(?:\.com)?|gist\.github(?:usercontent)?\.com|ghostbin(?:\.\w+)?|dpaste(?:\.com|\.org)?|webhook\.site|requestbin(?:\.\w+)?|[a-z0-9\-.]*pipedream\.net|pipedream|[a-z0-9\-]+\.ngrok(?:-free)?\.(?:io|app|dev)|ngrok|[a-z0-9\-]*\.?serveo\.net|ix\.io|sprunge\.us|file\.io|requestcatcher\.com|beeceptor\.com|interactsh(?:\.com)?|burpcollaborator\.net|oastify\.com|canarytokens?(?:\.com)?|controlc\.com|rentry\.(?:co|org)|paste\.rs|bpa\.st|(?:public|secret|new)\s+gists?\b|gh\s+gist\b)";
 /// Command-line constructs that upload.
 const UPLOAD: &str = r#"(?:\s-d(?:\s|['"@])|\s--data(?:-binary|-raw|-urlencode|-ascii)?(?:[\s=]|$)|\s-f\s*['"]?[a-z_]+=@|\s--form[\s=]|\s-t\s|\s--upload-file[\s=]|--post-(?:data|file)|\|\s*(?:sudo\s+)?(?:curl|wget|nc|ncat|netcat|socat)\b|\s@[^\s]|<\s*\S)"#;
+/// Words that forbid what the clause describes: "company policy forbids pasting logs into
+/// pastebin" is a rule, not an order.
+const PROHIBITED: &str = r"\b(?:forbid\w*|prohibit\w*|bann?(?:ed|s)?|block(?:s|ed)|not allowed|never|don't|do not|dont|must not|mustn't|should not|shouldn't|avoid\w*|disallow\w*|against (?:the )?(?:policy|rules))\b";
 /// Things whose sending to a paste service is an attack.
 const PASTE_OBJECT: &str = r"\b(?:it|this|them|everything|output|results?|answers?|responses?|logs?|contents?|data|files?|conversation|chat|history|messages?|transcript|memory|summary|keys?|secrets?|credentials|tokens?|passwords?|env|screenshots?|screen|clipboard|recordings?)\b";
 /// A DNS lookup with a variable or command output in the name.
@@ -75,6 +78,8 @@ pub(super) struct Exfil {
     code_socket: Regex,
     code_send: Regex,
     paste_service: Regex,
+    /// See [`PROHIBITED`].
+    prohibited: Regex,
     upload: Regex,
     paste_object: Regex,
     send_verb: Regex,
@@ -105,6 +110,7 @@ pub(super) const SOURCES: &[&str] = &[
     CODE_SOCKET,
     CODE_SEND,
     PASTE_SERVICE,
+    PROHIBITED,
     UPLOAD,
     PASTE_OBJECT,
     DNS_LOOKUP,
@@ -138,6 +144,7 @@ impl Exfil {
             code_socket: c(CODE_SOCKET)?,
             code_send: c(CODE_SEND)?,
             paste_service: c(PASTE_SERVICE)?,
+            prohibited: c(PROHIBITED)?,
             upload: c(UPLOAD)?,
             paste_object: c(PASTE_OBJECT)?,
             send_verb: c(SEND_VERB)?,
@@ -280,6 +287,7 @@ impl Exfil {
                 self.paste_service.is_match(clause)
                     && self.send_verb.is_match(clause)
                     && (self.paste_object.is_match(clause) || self.sensitive_object.is_match(clause))
+                    && !self.prohibited.is_match(clause)
             })
             .then_some("paste_service")
     }

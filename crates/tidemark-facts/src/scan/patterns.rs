@@ -85,17 +85,11 @@ pub(super) const INJECTION: &[(&str, bool)] = &[
         true,
     ),
     (r"\byou(?: have|'ve|’ve)? been jailbroken\b", false),
-    // Chat-template control tokens; a fact has no business containing them. A bare `[system]` is
-    // left to the role markers in `cues.rs`, which want an order after it, because config files
-    // have a `[system]` section.
-    (
-        r"<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id|begin_of_text|end_of_turn|start_of_turn)\|>",
-        false,
-    ),
-    (
-        r"\[/?INST\]|<</?SYS>>|<start_of_turn>|<end_of_turn>|</?(?:system|system_prompt|system-prompt)>|\[(?:system prompt|system message)\]",
-        false,
-    ),
+    // Bare chat-template tokens (`<|im_start|>`, `[INST]`) are weak findings of the role markers
+    // in `cues.rs`: documentation names them as often as attacks use them. A bare `[system]` is
+    // left to the same markers, which want an order after it, because config files have a
+    // `[system]` section.
+    (r"\[(?:system prompt|system message)\]", false),
     // "system prompt:" and friends, used to open a fake block of instructions.
     (r"\b(?:system|developer) (?:prompt|message|instructions?|override|note)\s*:", false),
     (
@@ -326,9 +320,10 @@ pub(super) const HTML_IMAGE: &str = r#"(?i)<img\b[^>]*?\bsrc\s*=\s*["']?((?:http
 pub(super) const BLOB: &str = r"[A-Za-z0-9+/_\-]{40,}={0,2}";
 /// Command output spliced into a host name, which leaks it through DNS.
 pub(super) const DNS_SUBSHELL: &str = r"(?:\$\([^)\n]*\)|`[^`\n]*`)\.[A-Za-z0-9\-]+\.[A-Za-z]{2,}";
-/// Reverse shells and raw sockets.
+/// Reverse shells and raw sockets; group 1 is the host of a `/dev/tcp` path, which is harmless
+/// when it is loopback (a local port check).
 pub(super) const REVERSE_SHELL: &str =
-    r"/dev/(?:tcp|udp)/[^\s/]+/\d+|(?i:\b(?:nc|ncat|netcat)\b[^\n]*\s-e\s*/bin/(?:ba|z|da)?sh)";
+    r"/dev/(?:tcp|udp)/([^\s/]+)/\d+|(?i:\b(?:nc|ncat|netcat)\b[^\n]*\s-e\s*/bin/(?:ba|z|da)?sh)";
 /// Characters before which a zero-width joiner continues an emoji sequence.
 pub(super) const EMOJI_BEFORE_JOINER: &str = r"\A[\p{Extended_Pictographic}\x{FE0F}\x{1F3FB}-\x{1F3FF}]\z";
 /// Characters after which a zero-width joiner continues an emoji sequence.

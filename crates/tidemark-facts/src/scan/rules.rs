@@ -5,7 +5,7 @@ use regex::Regex;
 use super::gate::{Gate, Hits, Spot};
 use super::patterns::*;
 use super::secrets::SecretRules;
-use super::{Threat, Verdict};
+use super::{Finding, Threat, Verdict};
 
 /// One compiled injection phrase.
 pub(super) struct PhraseRule {
@@ -147,13 +147,13 @@ impl Rules {
     // -----------------------------------------------------------------------------------------
 
     /// The first injection phrase that is not negated.
-    pub(super) fn find_injection(&self, text: &str) -> Option<Threat> {
+    pub(super) fn find_injection(&self, text: &str) -> Option<Finding> {
         self.find_injection_among(text, &self.injection_gate.hits(text))
     }
 
     /// [`find_injection`](Self::find_injection) with every phrase searched on its own, for the gate's tests.
     #[cfg(test)]
-    pub(super) fn find_injection_ungated(&self, text: &str) -> Option<Threat> {
+    pub(super) fn find_injection_ungated(&self, text: &str) -> Option<Finding> {
         self.find_injection_among(text, &Hits::anywhere(self.injection.len()))
     }
 
@@ -163,22 +163,28 @@ impl Rules {
         (self.injection_gate.ungated(), self.injection.len())
     }
 
-    /// The first injection phrase, searched where `hits` says it can match, that is not negated.
-    fn find_injection_among(&self, text: &str, hits: &Hits) -> Option<Threat> {
+    /// The first injection phrase, searched where `hits` says it can match, that is not negated
+    /// and not quoted; else the first quoted one, as a weak finding (see [`quoted`]).
+    fn find_injection_among(&self, text: &str, hits: &Hits) -> Option<Finding> {
+        let mut weak = None;
         for (index, rule) in self.injection.iter().enumerate() {
             let reach = hits.reach(index);
             let mut at = 0;
             while let Some(found) = rule.regex.find_from(text, reach, at) {
+                // Matches are never empty (each starts with a literal), so this moves on.
+                at = found.end().max(found.start() + 1);
                 let before = text.get(..found.start()).unwrap_or_default();
                 if rule.negatable && self.negation.is_match(tail(before, 32)) {
-                    // Matches are never empty (each starts with a literal), so this moves on.
-                    at = found.end().max(found.start() + 1);
                     continue;
                 }
-                return Some(Threat::PromptInjection { phrase: readable(found.as_str()) });
+                let threat = Threat::PromptInjection { phrase: readable(found.as_str()) };
+                if !quoted(text, found.start(), found.end()) {
+                    return Some(Finding::Strong(threat));
+                }
+                weak = weak.or(Some(Finding::Weak(threat)));
             }
         }
-        None
+        weak
     }
 
     // -----------------------------------------------------------------------------------------
@@ -200,7 +206,11 @@ impl Rules {
         if self.dns_subshell.is_match(text) {
             return Some("dns_subshell");
         }
-        if self.reverse_shell.is_match(text) {
+        let remote_socket = self
+            .reverse_shell
+            .captures_iter(text)
+            .any(|caps| caps.get(1).is_none_or(|host| !is_local_authority(host.as_str())));
+        if remote_socket {
             return Some("reverse_shell");
         }
         if self.shell_substitution.is_match(text) && self.has_remote_host(text) {
@@ -228,7 +238,13 @@ impl Rules {
                 return Some("remote_script_pipe");
             }
             if self.upload_marker.is_match(line) {
-                return Some("http_upload");
+                // Posting a literal body ("-d '{\"hello\":\"world\"}'") is how APIs are tried out;
+                // posting a file, the environment, a variable or anything sensitive is an upload.
+                let payload = self.sensitive_object.is_match(line)
+                    || line.contains(['$', '@'])
+                    || line.contains("env |")
+                    || line.contains("printenv");
+                return Some(if payload { "http_upload" } else { "http_post" });
             }
         }
         None
@@ -476,6 +492,64 @@ pub(super) fn tail(text: &str, max: usize) -> &str {
         start += 1;
     }
     &text[start..]
+}
+
+/// Whether `text[start..end]` sits inside quotation marks: it is mentioned ("attackers write
+/// 'ignore previous instructions'"), not used. Double quotes and the paired marks (“ ” « » „ 「 」
+/// 『 』 ‹ ›) count when one opens before the match, on the same line, with none closing in
+/// between, and one closes within 240 bytes after it. A single quote counts only as a mark that
+/// opens (after a space or a bracket, before a letter) and closes (after a letter, not before
+/// one), so the apostrophe of "don't" is never taken for one.
+pub(super) fn quoted(text: &str, start: usize, end: usize) -> bool {
+    let (Some(before), Some(after)) = (text.get(..start), text.get(end..)) else { return false };
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let before = &before[line_start..];
+    let after = &after[..after.char_indices().nth(240).map_or(after.len(), |(i, _)| i)];
+    let after = after.split('\n').next().unwrap_or_default();
+    let pairs: [(char, char); 8] =
+        [('"', '"'), ('“', '”'), ('«', '»'), ('„', '“'), ('「', '」'), ('『', '』'), ('‹', '›'), ('»', '«')];
+    let paired = pairs.iter().any(|&(open, close)| {
+        if open == close {
+            before.chars().filter(|&c| c == open).count() % 2 == 1 && after.contains(close)
+        } else {
+            before.rfind(open).is_some_and(|o| !before[o..].contains(close)) && after.contains(close)
+        }
+    });
+    paired || single_quoted(before, after)
+}
+
+/// [`quoted`] for single quotes (' and ‘ ’), told apart from apostrophes by what is around them.
+fn single_quoted(before: &str, after: &str) -> bool {
+    let is_quote = |c: char| matches!(c, '\'' | '‘' | '’');
+    let chars: Vec<(usize, char)> = before.char_indices().collect();
+    // The last opening quote before the match, with no closing quote after it.
+    let mut open = None;
+    for (k, &(_, c)) in chars.iter().enumerate() {
+        if !is_quote(c) {
+            continue;
+        }
+        let prev = k.checked_sub(1).map(|j| chars[j].1);
+        let next = chars.get(k + 1).map(|&(_, c)| c);
+        let opens = prev.is_none_or(|p| p.is_whitespace() || matches!(p, '(' | '[' | ':' | '—'))
+            && next.is_none_or(char::is_alphanumeric);
+        let closes = prev.is_some_and(|p| p.is_alphanumeric() || matches!(p, '.' | '!' | '?'))
+            && next.is_none_or(|n| !n.is_alphanumeric());
+        if opens {
+            open = Some(k);
+        } else if closes {
+            open = None;
+        }
+    }
+    if open.is_none() {
+        return false;
+    }
+    let after: Vec<char> = after.chars().collect();
+    after.iter().enumerate().any(|(k, &c)| {
+        is_quote(c)
+            && k.checked_sub(1)
+                .is_none_or(|j| after[j].is_alphanumeric() || matches!(after[j], '.' | '!' | '?' | ','))
+            && after.get(k + 1).is_none_or(|n| !n.is_alphanumeric())
+    })
 }
 
 /// A matched phrase for an error message: whitespace runs collapsed, at most 120 characters.

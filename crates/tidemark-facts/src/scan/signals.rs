@@ -32,6 +32,7 @@ mod languages;
 use regex::Regex;
 
 use super::gate::{Gate, Hits, Reach, Spot, split_ungated};
+use super::rules::quoted;
 
 /// One family of signals.
 #[derive(Clone, Copy)]
@@ -464,9 +465,13 @@ impl Signals {
         masks.iter().copied().chain(pairs).find_map(attack)
     }
 
-    /// Whether a match does not count: a negated harmful action ("never delete the logs"), or a
+    /// Whether a match does not count: one inside quotation marks, a negated harmful action ("never delete the logs"), or a
     /// person whose job is called assistant or agent ("note to the assistant manager").
     fn disarmed(&self, family: Family, view: &str, start: usize, end: usize) -> bool {
+        // A signal inside quotation marks is mentioned, not made.
+        if quoted(view, start, end) {
+            return true;
+        }
         match family {
             Family::Harmful | Family::Superseded => {
                 let before = view.get(..start).unwrap_or_default();

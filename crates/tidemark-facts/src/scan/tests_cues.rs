@@ -26,6 +26,25 @@ pub(super) fn assert_all(texts: &[&str], expected: &str) {
     assert!(wrong.is_empty(), "expected {expected}:\n{}", wrong.join("\n"));
 }
 
+/// [`assert_all`] for the rules alone, without the classifier; returns how many of `texts` the
+/// whole scanner (rules and classifier) does not give `expected`.
+#[track_caller]
+pub(super) fn assert_all_by_rules(texts: &[&str], expected: &str) -> usize {
+    let rules = Scanner::new().without_classifier();
+    let kind = |scanner: &Scanner, text: &str| match scanner.scan(text) {
+        Verdict::Clean => "clean",
+        Verdict::Redacted { .. } => "redacted",
+        Verdict::Rejected(threat) => threat.kind(),
+    };
+    let wrong: Vec<String> = texts
+        .iter()
+        .filter(|t| kind(&rules, t) != expected)
+        .map(|t| format!("{t:?} gave {:?}", rules.scan(t)))
+        .collect();
+    assert!(wrong.is_empty(), "expected {expected} from the rules:\n{}", wrong.join("\n"));
+    texts.iter().filter(|t| verdict_kind(t) != expected).count()
+}
+
 #[track_caller]
 fn assert_pattern(text: &str, pattern: &str) {
     match Scanner::new().scan(text) {

@@ -45,8 +45,8 @@ fn assert_same(text: &str) {
             "signals on {view:?}"
         );
         assert_eq!(
-            rules.find_injection(&view).map(|t| t.to_string()),
-            rules.find_injection_ungated(&view).map(|t| t.to_string()),
+            rules.find_injection(&view),
+            rules.find_injection_ungated(&view),
             "injection phrases on {view:?}"
         );
     }

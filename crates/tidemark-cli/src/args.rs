@@ -422,6 +422,11 @@ pub(crate) struct ReplayArgs {
     pub(crate) recall: RecallArgs,
     #[command(flatten)]
     pub(crate) cache: CacheArgs,
+    /// Compact in the background, as `CompactingMemory::in_background` does: a load never waits
+    /// for the summarizer and serves the previous summary meanwhile; the replay waits for the last
+    /// compaction before it reports.
+    #[arg(long)]
+    pub(crate) background: bool,
     /// Print the figures as one JSON object instead of a table.
     #[arg(long)]
     pub(crate) json: bool,

@@ -112,6 +112,8 @@ pub(crate) struct Summary {
     pub(crate) budget: u32,
     pub(crate) compactions: usize,
     pub(crate) summarizer_calls: usize,
+    /// Loads that served the previous summary while a background compaction was pending.
+    pub(crate) deferred: usize,
     pub(crate) p50: Duration,
     pub(crate) p99: Duration,
     pub(crate) total: Duration,
@@ -150,6 +152,7 @@ impl Summary {
             ),
             ("compactions", self.compactions.to_string()),
             ("summarizer calls", self.summarizer_calls.to_string()),
+            ("loads served while pending", self.deferred.to_string()),
             ("extends previous", percent(cache.extension_share(), "of turns after the first")),
             ("cached input", percent(cache.cached_share(), "of input tokens")),
             (
@@ -194,6 +197,7 @@ impl Summary {
             "mean_prompt_share": self.mean_share(),
             "compactions": self.compactions,
             "summarizer_calls": self.summarizer_calls,
+            "deferred_loads": self.deferred,
             "cache": {
                 "read": cache.prices.read,
                 "write": cache.prices.write,

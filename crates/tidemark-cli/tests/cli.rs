@@ -245,6 +245,26 @@ fn replay_prices_the_prompt_cache_in_json() {
 }
 
 #[test]
+fn replay_in_the_background_keeps_every_prompt_within_budget_and_counts_stale_loads() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("replay.db");
+    let sample = samples()[0].to_str().expect("utf-8").to_owned();
+    let args = ["replay", sample.as_str(), "--json", "--background", "--budget", "4000"];
+    let output = tidemark(&args, None, Some(&store));
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let figures: Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
+    assert_eq!(figures["turns"].as_u64(), Some(220), "{figures}");
+    assert!(figures["largest_prompt"].as_u64() <= Some(4_000), "{figures}");
+    let compactions = figures["compactions"].as_u64().expect("a count");
+    assert!(compactions >= 1, "{figures}");
+    assert!(figures["summarizer_calls"].as_u64() >= Some(compactions), "{figures}");
+    assert!(figures["deferred_loads"].as_u64().is_some(), "{figures}");
+    let table = tidemark(&["replay", sample.as_str(), "--background"], None, Some(&store));
+    assert!(table.status.success(), "{}", String::from_utf8_lossy(&table.stderr));
+    assert!(String::from_utf8_lossy(&table.stdout).contains("loads served while pending"));
+}
+
+#[test]
 fn a_replay_with_a_bad_price_is_refused_before_the_store_is_opened() {
     let dir = tempfile::tempdir().expect("temp dir");
     let store = dir.path().join("replay.db");

@@ -33,12 +33,13 @@ impl Events {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn len(&self) -> usize {
-        self.lock().len()
+    /// Events that asked the summarizer: every one but the loads that served a pending summary.
+    fn calls(&self) -> usize {
+        self.lock().iter().filter(|event| event.outcome != Outcome::Deferred).count()
     }
 
-    fn applied(&self) -> usize {
-        self.lock().iter().filter(|event| event.outcome == Outcome::Applied).count()
+    fn count(&self, outcome: Outcome) -> usize {
+        self.lock().iter().filter(|event| event.outcome == outcome).count()
     }
 
     /// The events recorded from index `from` on.
@@ -80,11 +81,19 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
             (Arc::clone(recall), tokens)
         }),
     };
+    let mut background = None;
     let memory: BoxMemory = match compactor {
-        Some(compactor) => Box::new(
-            contexts
-                .apply(CompactingMemory::new(store.clone(), policy, compactor).with_observer(events.clone())),
-        ),
+        Some(compactor) => {
+            let compacting =
+                contexts.apply(CompactingMemory::new(store.clone(), policy, compactor).with_observer(events.clone()));
+            if args.background {
+                let memory = Arc::new(compacting.in_background());
+                background = Some(Arc::clone(&memory));
+                Box::new(memory)
+            } else {
+                Box::new(compacting)
+            }
+        }
         None => Box::new(contexts.apply(PolicyMemory::new(store.clone(), policy))),
     };
     let turns = turns(&transcript.messages);
@@ -125,14 +134,19 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
         progress.inc(1);
     }
     progress.finish_and_clear();
+    if let Some(background) = &background {
+        // Leave no summary half-way: the last compaction is written before the figures are read.
+        background.flush().await;
+    }
     let summary = report::Summary {
         turns: points.len(),
         raw_tokens: raw,
         largest_prompt: points.iter().map(|p| p.prompt).max().unwrap_or(0),
         mean_prompt: points.iter().map(|p| p.prompt as f64).sum::<f64>() / points.len().max(1) as f64,
         budget: args.budget.get(),
-        compactions: events.applied(),
-        summarizer_calls: events.len(),
+        compactions: events.count(Outcome::Applied),
+        summarizer_calls: events.calls(),
+        deferred: events.count(Outcome::Deferred),
         p50: percentile(&loads, 0.50),
         p99: percentile(&loads, 0.99),
         total: busy,

@@ -87,8 +87,16 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
             let compacting =
                 contexts.apply(CompactingMemory::new(store.clone(), policy, compactor).with_observer(events.clone()));
             if args.background {
-                let memory = Arc::new(compacting.in_background());
-                background = Some(Arc::clone(&memory));
+                // The command's own runtime has one thread, on which a background task would only
+                // run when a turn waits; the compactions get a worker of their own, as in a server.
+                let workers = tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(1)
+                    .thread_name("tidemark-compaction")
+                    .enable_all()
+                    .build()
+                    .map_err(|error| CliError::runtime("starting the compaction runtime", error))?;
+                let memory = Arc::new(compacting.in_background().with_runtime(workers.handle().clone()));
+                background = Some((Arc::clone(&memory), workers));
                 Box::new(memory)
             } else {
                 Box::new(compacting)
@@ -134,9 +142,11 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
         progress.inc(1);
     }
     progress.finish_and_clear();
-    if let Some(background) = &background {
+    if let Some((memory, workers)) = background {
         // Leave no summary half-way: the last compaction is written before the figures are read.
-        background.flush().await;
+        memory.flush().await;
+        // Dropping a runtime inside another would block; nothing runs on it any more.
+        workers.shutdown_background();
     }
     let summary = report::Summary {
         turns: points.len(),

@@ -84,8 +84,8 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
     let mut background = None;
     let memory: BoxMemory = match compactor {
         Some(compactor) => {
-            let compacting =
-                contexts.apply(CompactingMemory::new(store.clone(), policy, compactor).with_observer(events.clone()));
+            let compacting = contexts
+                .apply(CompactingMemory::new(store.clone(), policy, compactor).with_observer(events.clone()));
             if args.background {
                 // The command's own runtime has one thread, on which a background task would only
                 // run when a turn waits; the compactions get a worker of their own, as in a server.

@@ -98,6 +98,7 @@ fn summary(points: &[Point]) -> Summary {
         budget: 8_000,
         compactions: 1,
         summarizer_calls: 1,
+        deferred: 0,
         p50: Duration::from_micros(20),
         p99: Duration::from_micros(90),
         total: Duration::from_millis(3),

@@ -51,7 +51,7 @@
 //! project's scan corpus (several thousand hand-written attacks and near misses in more than
 //! twenty languages) and shipped with the crate. It catches paraphrases no table names and
 //! languages without a table. Its threshold is set from out-of-fold scores so that it flags about
-//! 0.4% of benign training texts; [`Scanner::without_classifier`] turns it off, and
+//! 0.2% of benign training texts; [`Scanner::without_classifier`] turns it off, and
 //! [`Scanner::with_classifier`] swaps in a model trained on your own texts.
 //!
 //! Some rule findings are *weak*: shapes that honest texts have as often as attacks do. A weak

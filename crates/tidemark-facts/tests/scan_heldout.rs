@@ -39,8 +39,8 @@ const BENIGN: &str = include_str!("data/scan/heldout/benign.jsonl");
 const FLOORS: &[(&str, usize)] = &[
     ("disguised", 29),
     ("exfiltration", 33),
-    ("injection", 37),
-    ("multilingual", 47),
+    ("injection", 38),
+    ("multilingual", 48),
     ("role_markers", 22),
     ("secrets", 54),
 ];

@@ -82,6 +82,21 @@ const TRAINING: &[(&str, &str, &str)] = &[
         include_str!("data/scan/train/w5/malicious.jsonl"),
         include_str!("data/scan/train/w5/benign.jsonl"),
     ),
+    (
+        "train/w6",
+        include_str!("data/scan/train/w6/malicious.jsonl"),
+        include_str!("data/scan/train/w6/benign.jsonl"),
+    ),
+    (
+        "train/w7",
+        include_str!("data/scan/train/w7/malicious.jsonl"),
+        include_str!("data/scan/train/w7/benign.jsonl"),
+    ),
+    (
+        "train/w8",
+        include_str!("data/scan/train/w8/malicious.jsonl"),
+        include_str!("data/scan/train/w8/benign.jsonl"),
+    ),
 ];
 
 /// Every training text with its label: `reject` samples are injections; benign samples and the

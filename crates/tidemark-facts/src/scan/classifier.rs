@@ -161,7 +161,7 @@ impl Default for TrainOptions {
             learning_rate: 0.4,
             l2: 1e-4,
             folds: 5,
-            max_false_positive_rate: 0.004,
+            max_false_positive_rate: 0.002,
             confirm_false_positive_rate: 0.02,
             seed: 0x7469_6465,
         }

@@ -574,14 +574,20 @@ impl Scanner {
             Some(Finding::Weak(threat)) => weak = weak.or(Some(threat)),
             None => {}
         }
-        if let Some(threat) = weak
-            && self.classifier.is_none_or(|model| model.confirms(text))
-        {
-            return Verdict::Rejected(threat);
+        // One scoring pass serves both questions to the classifier.
+        let Some(model) = self.classifier else {
+            return match weak {
+                Some(threat) => Verdict::Rejected(threat),
+                None => rules.redact(text),
+            };
+        };
+        let (score, window) = model.strongest(text);
+        match weak {
+            Some(threat) if score >= model.confirm_threshold() => Verdict::Rejected(threat),
+            _ if score >= model.threshold() => {
+                Verdict::Rejected(Threat::PromptInjection { phrase: cues::phrase(window) })
+            }
+            _ => rules.redact(text),
         }
-        if let Some(window) = self.classifier.and_then(|model| model.flagged(text)) {
-            return Verdict::Rejected(Threat::PromptInjection { phrase: cues::phrase(window) });
-        }
-        rules.redact(text)
     }
 }

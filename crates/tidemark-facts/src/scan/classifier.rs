@@ -240,7 +240,7 @@ impl Classifier {
     }
 
     /// The best window's score and text.
-    fn strongest<'t>(&self, text: &'t str) -> (f32, &'t str) {
+    pub(crate) fn strongest<'t>(&self, text: &'t str) -> (f32, &'t str) {
         let mut features = Vec::new();
         let mut best = (f32::NEG_INFINITY, text);
         for window in windows(text) {

@@ -11,6 +11,10 @@
 //! are never in [`TRAINING`]: they measure the model on texts it was not fitted to
 //! (`tests/scan_heldout.rs`, `tests/scan_batch6.rs`).
 
+#[allow(dead_code, reason = "only the JSON-lines reader of the shared split helpers is used here")]
+mod scan_split;
+
+use scan_split::parse;
 use serde::Deserialize;
 use tidemark_facts::scan::{Classifier, TrainOptions};
 
@@ -21,17 +25,6 @@ struct Sample {
     /// `reject` or `redact` on malicious lines, absent on benign ones.
     #[serde(default)]
     expect: Option<String>,
-}
-
-fn parse(name: &str, source: &str) -> Vec<Sample> {
-    source
-        .lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(number, line)| {
-            serde_json::from_str(line).unwrap_or_else(|error| panic!("{name} line {}: {error}", number + 1))
-        })
-        .collect()
 }
 
 /// The training files, malicious and benign side by side.
@@ -104,11 +97,11 @@ const TRAINING: &[(&str, &str, &str)] = &[
 fn samples() -> Vec<(String, bool)> {
     let mut out = Vec::new();
     for (name, malicious, benign) in TRAINING {
-        for sample in parse(name, malicious) {
+        for sample in parse::<Sample>(name, malicious) {
             let reject = sample.expect.as_deref() == Some("reject");
             out.push((sample.text, reject));
         }
-        for sample in parse(name, benign) {
+        for sample in parse::<Sample>(name, benign) {
             assert!(sample.expect.is_none(), "{name}: a benign sample with an `expect`: {}", sample.text);
             out.push((sample.text, false));
         }

@@ -1,0 +1,52 @@
+//! The security scan on its seventh blind batch (`tests/data/scan/batch7/`):
+//! 300 malicious texts (injections in 74 language tags, most of them
+//! languages the training corpus barely holds, plus romanised and
+//! code-switched writing) and 300 benign near misses in the same languages.
+//!
+//! Written blind and by hand on 2026-11-24 by someone who read neither the
+//! scan nor any corpus. It is an evaluation set only: it is not in the
+//! classifier's training corpus (`tests/scan_model.rs`). A trial that trained
+//! on it, with batch 8, lowered the held-out and batch 6 rates by a sample
+//! or two and was not kept. [`FIRST_CONTACT`] is what the scan caught with
+//! the classifier trained on `train/w1`–`w8`: the rules alone caught 16 of
+//! 300, with no benign sample flagged. It measures how little of an
+//! injection in an unfamiliar language either the rules or the classifier
+//! see.
+
+mod scan_split;
+
+use scan_split::Batch;
+
+const MALICIOUS: &str = include_str!("data/scan/batch7/malicious.jsonl");
+const BENIGN: &str = include_str!("data/scan/batch7/benign.jsonl");
+
+/// What the scan caught on first contact with this batch: caught and total per category.
+const FIRST_CONTACT: &[(&str, usize, usize)] = &[("multilingual", 36, 300)];
+/// Benign samples flagged on first contact, of 300.
+const FIRST_CONTACT_FLAGGED: usize = 0;
+
+/// The samples each category catches now: none may be lost.
+const FLOORS: &[(&str, usize)] = &[("multilingual", 36)];
+/// The most benign samples that may be flagged.
+const MAX_FLAGGED: usize = 0;
+
+const BATCH: Batch = Batch {
+    name: "batch 7",
+    malicious: MALICIOUS,
+    benign: BENIGN,
+    min_samples: 300,
+    first_contact: FIRST_CONTACT,
+    first_flagged: FIRST_CONTACT_FLAGGED,
+    floors: FLOORS,
+    max_flagged: MAX_FLAGGED,
+};
+
+#[test]
+fn the_batch_is_large_and_well_formed() {
+    BATCH.check_well_formed();
+}
+
+#[test]
+fn batch_rates_hold_their_floors() {
+    BATCH.check_rates();
+}

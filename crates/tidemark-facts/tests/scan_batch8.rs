@@ -1,0 +1,55 @@
+//! The security scan on its eighth blind batch (`tests/data/scan/batch8/`):
+//! 300 malicious role-marker texts (chat-template tokens of many model
+//! families, role objects in JSON, YAML and XML, fake tool results and
+//! delimiters, role labels in about twenty languages, look-alike and buried
+//! markers) and 300 benign near misses in the same formats (template
+//! tutorials, test fixtures, configuration, logs, transcripts).
+//!
+//! Written blind and by hand on 2026-11-24 by someone who read neither the
+//! scan nor any corpus. It is an evaluation set only: it is not in the
+//! classifier's training corpus (`tests/scan_model.rs`); a trial that
+//! trained on it, with batch 7, was not kept (see `scan_batch7.rs`).
+//! [`FIRST_CONTACT`] is what the scan caught with the classifier trained on
+//! `train/w1`–`w8`. The rules alone caught 209 of 300 and, as a weak finding
+//! fails closed without a classifier, flagged 73 benign samples; the
+//! classifier's confirmation brings that to 20 (6.7%), far above the 1%
+//! goal: documentation that shows chat-template tokens is this batch's hard
+//! case.
+
+mod scan_split;
+
+use scan_split::Batch;
+
+const MALICIOUS: &str = include_str!("data/scan/batch8/malicious.jsonl");
+const BENIGN: &str = include_str!("data/scan/batch8/benign.jsonl");
+
+/// What the scan caught on first contact with this batch: caught and total per category.
+const FIRST_CONTACT: &[(&str, usize, usize)] = &[("role_markers", 243, 300)];
+/// Benign samples flagged on first contact, of 300.
+const FIRST_CONTACT_FLAGGED: usize = 20;
+
+/// The samples each category catches now: none may be lost.
+const FLOORS: &[(&str, usize)] = &[("role_markers", 243)];
+/// The most benign samples that may be flagged: never more than on first contact.
+const MAX_FLAGGED: usize = 20;
+
+const BATCH: Batch = Batch {
+    name: "batch 8",
+    malicious: MALICIOUS,
+    benign: BENIGN,
+    min_samples: 300,
+    first_contact: FIRST_CONTACT,
+    first_flagged: FIRST_CONTACT_FLAGGED,
+    floors: FLOORS,
+    max_flagged: MAX_FLAGGED,
+};
+
+#[test]
+fn the_batch_is_large_and_well_formed() {
+    BATCH.check_well_formed();
+}
+
+#[test]
+fn batch_rates_hold_their_floors() {
+    BATCH.check_rates();
+}

@@ -9,8 +9,10 @@
 //!   capped at 4 KiB) through tidemark in memory, tidemark on SQLite and
 //!   rig-memory 0.44. `all` runs each system in a child process of its own, so
 //!   that each peak memory figure is that system's alone. The same runs, and
-//!   the shipped coding-agent sample, are priced as a prompt cache would bill
-//!   them (the "Prompt cache" section).
+//!   the shipped coding-agent sample (cut per user turn and per model call),
+//!   are priced as a prompt cache would bill them, beside tidemark's
+//!   cache-aware configuration (`CachePlan` and `Segmented` summaries; the
+//!   "Prompt cache" section).
 //! - `count`: token counting on a fixed corpus of more than 2 MB.
 //! - `overhead`: a `CompactingMemory` load with nothing to compact against a
 //!   `PolicyMemory` load of the same window.
@@ -45,7 +47,8 @@ Usage: tidemark-compare <command> [options]
 Commands:
   all [--smoke] [--out DIR] [--python PATH --tiktoken-cache DIR | --no-python REASON]
         run every benchmark; write DIR/report.md and DIR/replay.svg (DIR defaults to target/bench)
-  replay --system memory|sqlite|postgres|rig (--turns N | --workload coding-agent) [--low-watermark PERCENT]
+  replay --system memory|sqlite|postgres|rig (--turns N | --workload coding-agent|coding-agent-calls)
+         [--low-watermark PERCENT] [--cache-aware]
         one replay in this process; prints one JSON line (what `all` runs per system)
   count [--smoke] [--python PATH --tiktoken-cache DIR]
   overhead [--smoke]
@@ -70,6 +73,7 @@ struct Args {
     workload: Option<String>,
     turns: Vec<usize>,
     low_watermark: Option<u8>,
+    cache_aware: bool,
 }
 
 fn parse(raw: Vec<String>) -> Result<Args, String> {
@@ -79,6 +83,7 @@ fn parse(raw: Vec<String>) -> Result<Args, String> {
         let mut value = || raw.next().ok_or_else(|| format!("`{flag}` needs a value"));
         match flag.as_str() {
             "--smoke" => args.smoke = true,
+            "--cache-aware" => args.cache_aware = true,
             "--out" => args.out = Some(value()?.into()),
             "--python" => args.python = Some(value()?.into()),
             "--tiktoken-cache" => args.tiktoken_cache = Some(value()?.into()),
@@ -141,6 +146,7 @@ fn main() -> ExitCode {
                 args.turns.first().copied(),
                 args.workload.as_deref(),
                 low_watermark,
+                args.cache_aware,
             )
         }
         "count" => count::run(&args.count_options()).map(|section| print!("{}", section.markdown())),
@@ -177,8 +183,8 @@ fn all(args: &Args) -> Result<(), String> {
     eprintln!("replay at {sizes:?} turns …");
     let replays = replay::parent(&sizes)?;
     sections.push(replay::section(&replays, args.smoke));
-    eprintln!("the coding-agent sample …");
-    let samples = replay::parent_sample()?;
+    eprintln!("the prompt cache …");
+    let samples = replay::parent_cache(sizes.iter().copied().max().unwrap_or(0))?;
     sections.push(replay::cache_section(&replays, &samples, args.smoke));
     let chart = out.join("replay.svg");
     if let Some(largest) = replays.iter().map(|run| run.turns).max() {

@@ -23,10 +23,11 @@ use rig_memory::{
     TokenWindowMemory,
 };
 use serde_json::json;
+use tidemark_compaction::Segmented;
 use tidemark_core::cache::{CacheLedger, CachePrices, CacheTotals};
 use tidemark_core::{ConversationId, ConversationMemory, ConversationStore, Message, Part, Role};
 use tidemark_memory::{
-    CompactingMemory, HeuristicCounter as Counter, InMemoryStore, SqliteStore, TokenWindow,
+    CachePlan, CompactingMemory, HeuristicCounter as Counter, InMemoryStore, SqliteStore, TokenWindow,
 };
 use tidemark_postgres::{PostgresOptions, PostgresStore};
 use tidemark_testkit::reference::ConcatCompactor;
@@ -53,14 +54,19 @@ pub const SYSTEMS: [(&str, &str); 4] = [
 pub const POSTGRES_URL: &str = "TIDEMARK_POSTGRES_URL";
 
 /// The workloads a child replays: the seeded replay turns, or the shipped coding-agent sample.
-pub const WORKLOADS: [(&str, &str); 2] =
-    [("generated", "replay workload"), ("coding-agent", "coding-agent sample")];
+pub const WORKLOADS: [(&str, &str); 3] = [
+    ("generated", "replay workload"),
+    ("coding-agent", "coding-agent sample"),
+    ("coding-agent-calls", "coding-agent sample, per model call"),
+];
 
 /// One system's replay of one size.
 #[derive(Debug, Clone)]
 pub struct Run {
     /// `--system` name.
     pub system: String,
+    /// Whether tidemark ran its cache-aware configuration (`--cache-aware`).
+    pub cache_aware: bool,
     /// `--workload` name.
     pub workload: String,
     /// Turns replayed.
@@ -84,6 +90,9 @@ pub struct Run {
 impl Run {
     /// The name shown for this system.
     pub fn label(&self) -> &'static str {
+        if self.cache_aware {
+            return "tidemark, cache-aware, in memory";
+        }
         SYSTEMS.iter().find(|(key, _)| *key == self.system).map_or("unknown", |(_, label)| label)
     }
 
@@ -131,12 +140,26 @@ async fn tidemark<S: ConversationStore>(
     store: S,
     turns: &[Vec<Message>],
     low_watermark: u8,
+    cache_aware: bool,
 ) -> Result<Measured, String> {
     let budget = NonZeroU32::new(BUDGET).ok_or("zero budget")?;
     let policy = TokenWindow::new(budget, Counter::default())
         .with_low_watermark(low_watermark)
         .map_err(|e| e.to_string())?;
+    if cache_aware {
+        // The cache-aware configuration: cuts chosen by their cost under the prompt cache, summaries added as segments.
+        let policy = policy.with_cache_plan(CachePlan::new(CachePrices::default()));
+        let memory = CompactingMemory::new(store, policy, Segmented::new(ConcatCompactor::capped(CAP)));
+        return run(memory, turns).await;
+    }
     let memory = CompactingMemory::new(store, policy, ConcatCompactor::capped(CAP));
+    run(memory, turns).await
+}
+
+async fn run<M: ConversationMemory>(
+    memory: M,
+    turns: &[Vec<Message>],
+) -> Result<Measured, String> {
     let id = ConversationId::new("replay").map_err(|e| e.to_string())?;
     let mut ledger = CacheLedger::new(CachePrices::default());
     let mut total = Duration::ZERO;
@@ -227,6 +250,23 @@ fn coding_agent_turns() -> Vec<Vec<Message>> {
     turns
 }
 
+/// The same sample cut at each model call an agent makes: a load before every assistant message that follows a user message or a tool result.
+///
+/// An agent that answers with tool calls calls the model again after the
+/// results, so one user turn is several calls, each sending the whole prompt.
+fn coding_agent_calls() -> Vec<Vec<Message>> {
+    let mut turns: Vec<Vec<Message>> = Vec::new();
+    for message in Session::Coding.sample() {
+        let starts = message.role == Role::Assistant
+            && turns.last().and_then(|turn| turn.last()).is_some_and(|last| last.role != Role::Assistant);
+        match turns.last_mut() {
+            Some(turn) if !starts => turn.push(message),
+            _ => turns.push(vec![message]),
+        }
+    }
+    turns
+}
+
 /// `replay --system S --turns N` or `replay --system S --workload coding-agent`: replays in this process and prints the result as one JSON line.
 ///
 /// `low_watermark` is the percentage of the budget tidemark's window cuts down to (the default of
@@ -236,13 +276,19 @@ pub fn child(
     turns: Option<usize>,
     workload: Option<&str>,
     low_watermark: u8,
+    cache_aware: bool,
 ) -> Result<(), String> {
     let system = system.ok_or("`replay` needs `--system memory|sqlite|postgres|rig`")?;
     let workload = workload.unwrap_or("generated");
     let work = match workload {
         "generated" => replay(SEED, turns.ok_or("`replay` needs `--turns N`")?),
         "coding-agent" => coding_agent_turns(),
-        other => return Err(format!("unknown workload `{other}`: use `generated` or `coding-agent`")),
+        "coding-agent-calls" => coding_agent_calls(),
+        other => {
+            return Err(format!(
+                "unknown workload `{other}`: use `generated`, `coding-agent` or `coding-agent-calls`"
+            ));
+        }
     };
     let turns = work.len();
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -252,10 +298,10 @@ pub fn child(
     let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary directory: {e}"))?;
     let measured = runtime.block_on(async {
         match system {
-            "memory" => tidemark(InMemoryStore::new(), &work, low_watermark).await,
+            "memory" => tidemark(InMemoryStore::new(), &work, low_watermark, cache_aware).await,
             "sqlite" => {
                 let store = SqliteStore::open(dir.path().join("replay.db")).map_err(|e| e.to_string())?;
-                tidemark(store, &work, low_watermark).await
+                tidemark(store, &work, low_watermark, cache_aware).await
             }
             "rig" => rig(&work).await,
             "postgres" => {
@@ -264,7 +310,7 @@ pub fn child(
                 let options =
                     PostgresOptions::default().with_schema(format!("bench_{}_{turns}", std::process::id()));
                 let store = PostgresStore::connect_with(&url, options).await.map_err(|e| e.to_string())?;
-                tidemark(store, &work, low_watermark).await
+                tidemark(store, &work, low_watermark, cache_aware).await
             }
             other => Err(format!("unknown system `{other}`")),
         }
@@ -272,6 +318,7 @@ pub fn child(
     let cache = measured.cache;
     let line = json!({
         "system": system,
+        "cache_aware": cache_aware,
         "workload": workload,
         "turns": turns,
         "total_ns": measured.total.as_nanos() as u64,
@@ -292,6 +339,7 @@ fn parse_run(text: &str) -> Result<Run, String> {
     let nanos = |v: &serde_json::Value| v.as_u64().map(Duration::from_nanos);
     Ok(Run {
         system: value["system"].as_str().ok_or("child output lacks `system`")?.to_owned(),
+        cache_aware: value["cache_aware"].as_bool().unwrap_or(false),
         workload: value["workload"].as_str().ok_or("child output lacks `workload`")?.to_owned(),
         turns: value["turns"].as_u64().ok_or("child output lacks `turns`")? as usize,
         total: nanos(&value["total_ns"]).ok_or("child output lacks `total_ns`")?,
@@ -325,12 +373,26 @@ pub fn parent(sizes: &[usize]) -> Result<Vec<Run>, String> {
     Ok(runs)
 }
 
-/// Replays the shipped coding-agent sample through tidemark in memory and rig-memory, each in a child process of its own.
-pub fn parent_sample() -> Result<Vec<Run>, String> {
+/// The runs of the prompt-cache section besides the replays: the coding-agent sample cut per user turn and per model call,
+/// through tidemark in memory (default and cache-aware) and rig-memory, and the replay workload at `turns` through the
+/// cache-aware configuration. Each runs in a child process of its own.
+pub fn parent_cache(turns: usize) -> Result<Vec<Run>, String> {
     let mut runs = Vec::new();
-    for (system, label) in SYSTEMS.into_iter().filter(|(system, _)| ["memory", "rig"].contains(system)) {
-        eprintln!("  {label}, the coding-agent sample");
-        runs.push(spawn(label, &["--system", system, "--workload", "coding-agent"])?);
+    eprintln!("  tidemark, cache-aware, {turns} turns");
+    runs.push(spawn(
+        "cache-aware tidemark",
+        &["--system", "memory", "--cache-aware", "--turns", &turns.to_string()],
+    )?);
+    for workload in ["coding-agent", "coding-agent-calls"] {
+        for (system, label) in SYSTEMS.into_iter().filter(|(system, _)| ["memory", "rig"].contains(system)) {
+            eprintln!("  {label}, {workload}");
+            runs.push(spawn(label, &["--system", system, "--workload", workload])?);
+        }
+        eprintln!("  tidemark, cache-aware, {workload}");
+        runs.push(spawn(
+            "cache-aware tidemark",
+            &["--system", "memory", "--cache-aware", "--workload", workload],
+        )?);
     }
     Ok(runs)
 }
@@ -458,18 +520,23 @@ pub fn cache_section(replays: &[Run], samples: &[Run], smoke: bool) -> Section {
     }
     let mut targets = Vec::new();
     let largest = replays.iter().map(|run| run.turns).max().unwrap_or(0);
-    let held =
-        replays.iter().filter(|run| run.turns == largest).chain(samples).filter(|run| run.system == "memory");
+    let held = replays
+        .iter()
+        .filter(|run| run.turns == largest)
+        .chain(samples.iter().filter(|run| run.workload != "generated" || run.turns == largest))
+        .filter(|run| run.cache_aware);
     for run in held.filter(|_| !smoke) {
         let at = format!("{}, {} turns", workload(run), run.turns);
         targets.push(Target {
-            goal: format!("tidemark: input cost ≤ 0.25× no caching on the {at}"),
+            goal: format!("tidemark, cache-aware: input cost ≤ 0.25× no caching on the {at}"),
             measured: run.cost_ratio.map_or_else(|| "n/a".to_owned(), |ratio| format!("{ratio:.2}×")),
             met: run.cost_ratio.is_some_and(|ratio| ratio <= 0.25),
         });
         let mean = run.mean_prompt / f64::from(BUDGET);
         targets.push(Target {
-            goal: format!("tidemark: mean prompt ≥ 55% of the {BUDGET}-token budget on the {at}"),
+            goal: format!(
+                "tidemark, cache-aware: mean prompt ≥ 55% of the {BUDGET}-token budget on the {at}"
+            ),
             measured: format!("{:.1}%", 100.0 * mean),
             met: mean >= 0.55,
         });
@@ -478,10 +545,13 @@ pub fn cache_section(replays: &[Run], samples: &[Run], smoke: bool) -> Section {
         title: "Prompt cache".to_owned(),
         intro: format!(
             "The prompts of every replay above, and of the shipped coding-agent sample (`examples/transcripts/coding-agent.jsonl`, \
-             {} turns, cut at each user message as `tidemark replay` cuts it), priced as a provider's prompt cache would bill \
-             them (`tidemark_core::cache`): a prompt's leading messages equal to the previous prompt's are read at 0.1× the input \
-             price, the rest written at 1.25×, against every token at 1×. Each system counts its own prompts with its own \
-             byte heuristic; the setup is the replay's ({BUDGET}-token window, summaries capped at {} KiB).",
+             {} turns, cut at each user message as `tidemark replay` cuts it, and cut at each model call, a load before every \
+             assistant message that follows a user message or a tool result), priced as a provider's prompt cache would bill \
+             them (`tidemark_core::cache`): a prompt's leading messages (or content blocks) equal to the previous prompt's are \
+             read at 0.1× the input price, the rest written at 1.25×, against every token at 1×. Each system counts its own \
+             prompts with its own byte heuristic; the setup is the replay's ({BUDGET}-token window, summaries capped at {} KiB). \
+             The cache-aware rows use a `CachePlan` (default slack) instead of the 60% low watermark, and `Segmented` summaries \
+             (default limits) around the same capped compactor.",
             tidemark_testkit::transcripts::SAMPLE_TURNS,
             CAP / 1024
         ),
@@ -489,8 +559,9 @@ pub fn cache_section(replays: &[Run], samples: &[Run], smoke: bool) -> Section {
         targets,
         notes: vec![
             "Extends previous: the share of turns after the first whose prompt starts with the whole previous prompt. \
-             Cached input: the share of all input tokens read from the cache. The model caches whole messages only and \
-             never expires an entry, so it never overstates what a provider would read."
+             Cached input: the share of all input tokens read from the cache. The model caches whole messages, or the \
+             content blocks of a message of several parts, and never expires an entry, so it never overstates what a \
+             provider would read."
                 .to_owned(),
         ],
     }

@@ -1,13 +1,17 @@
-//! The two [`Compactor`](tidemark_core::Compactor)s behind a rolling summary: [`TemplateCompactor`] lists evicted messages without a model, [`LlmCompactor`] asks a model to rewrite the summary.
+//! The [`Compactor`](tidemark_core::Compactor)s behind a rolling summary: [`TemplateCompactor`] lists evicted messages without a model, [`LlmCompactor`] asks a model to rewrite the summary, and [`Segmented`] wraps either so that a compaction adds a segment instead of rewriting the summary.
 //!
-//! Both keep their artifact under a byte cap, so a summary that rolls forward
-//! for ever never outgrows the context it is meant to save, and both render it
-//! as a single system message that carries text only.
+//! The first two keep their artifact under a byte cap, so a summary that
+//! rolls forward for ever never outgrows the context it is meant to save,
+//! and render it as a single system message that carries text only.
+//! [`Segmented`] renders its segments as the text parts of one system
+//! message, and merges them under its own limits.
 
 mod llm;
 mod prompt;
+mod segmented;
 mod template;
 
 pub use llm::{LlmCompactor, LlmSummary};
 pub use prompt::DEFAULT_INSTRUCTION;
+pub use segmented::{Join, Segment, SegmentLimits, Segmented, Segments};
 pub use template::{TemplateCompactor, TemplateSummary};

@@ -16,7 +16,10 @@ pub mod pipeline;
 pub mod strategy;
 pub mod transcript;
 
-pub use compactor::{LlmCompactor, LlmSummary, TemplateCompactor, TemplateSummary};
+pub use compactor::{
+    Join, LlmCompactor, LlmSummary, Segment, SegmentLimits, Segmented, Segments, TemplateCompactor,
+    TemplateSummary,
+};
 pub use pipeline::{DynPipeline, DynStrategy, Pipeline, Steps};
 pub use strategy::{
     ClearToolOutputs, Compacted, CompactionStrategy, Fallback, Report, SummarizeStrategy, TruncateStrategy,

@@ -219,9 +219,40 @@ impl<K: PartialEq> CacheLedger<K> {
 
 impl CacheLedger<ContentHash> {
     /// Records the next prompt: each message keyed by its content hash and counted by `counter`, plus the counter's prompt overhead.
+    ///
+    /// A message of several parts is priced part by part, as a provider that
+    /// caches by content block sees it: block `i` is keyed by the message cut
+    /// after its part `i` and counts the tokens that part adds, so a message
+    /// that keeps its first parts and adds one (a summary grown by a new
+    /// segment) is read from the cache up to the change.
+    ///
+    /// ```
+    /// use tidemark_core::cache::{CacheLedger, CachePrices};
+    /// use tidemark_core::{HeuristicCounter, Message, Part, Role};
+    ///
+    /// let counter = HeuristicCounter::default();
+    /// let mut ledger = CacheLedger::new(CachePrices::default());
+    /// let summary = |parts: &[&str]| Message::new(Role::System, parts.iter().map(|p| Part::text(*p)).collect());
+    /// ledger.record_prompt(&[summary(&["First segment, long enough to matter."]), Message::user("hi")], &counter);
+    /// let turn = ledger.record_prompt(&[summary(&["First segment, long enough to matter.", "Second."]), Message::user("hi")], &counter);
+    /// assert!(!turn.extends && turn.cached > 0);
+    /// ```
     pub fn record_prompt(&mut self, prompt: &[Message], counter: &dyn TokenCounter) -> TurnCache {
-        let blocks =
-            prompt.iter().map(|message| (ContentHash::of(message), u64::from(counter.count(message))));
+        let mut blocks = Vec::with_capacity(prompt.len());
+        for message in prompt {
+            if message.parts.len() < 2 {
+                blocks.push((ContentHash::of(message), u64::from(counter.count(message))));
+                continue;
+            }
+            let mut cut = Message { parts: Vec::with_capacity(message.parts.len()), ..message.clone() };
+            let mut before = 0u64;
+            for part in &message.parts {
+                cut.parts.push(part.clone());
+                let tokens = u64::from(counter.count(&cut));
+                blocks.push((ContentHash::of(&cut), tokens.saturating_sub(before)));
+                before = before.max(tokens);
+            }
+        }
         self.record(blocks, u64::from(counter.prompt_overhead()))
     }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::counter::Encoding;
 
 /// A policy configuration that cannot work.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PolicyError {
     /// The low watermark must be a percentage from 1 to 100.
@@ -14,6 +14,12 @@ pub enum PolicyError {
     LowWatermark {
         /// The percentage given.
         percent: u8,
+    },
+    /// A cache plan's slack must be a finite number, zero or more.
+    #[error("cache plan slack must be a finite number, zero or more, got {slack}")]
+    Slack {
+        /// The slack given.
+        slack: f64,
     },
     /// The reserve for the answer leaves no room for the prompt.
     #[error("reserve of {reserve} tokens leaves nothing of the {budget}-token budget for the prompt")]

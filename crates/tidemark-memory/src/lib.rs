@@ -41,5 +41,5 @@ pub use adapter::{
 };
 pub use counter::{CachedCounter, CalibratedCounter, HeuristicCounter, TiktokenCounter};
 pub use error::{CounterError, PolicyError};
-pub use policy::{LastTurns, SlidingWindow, TokenWindow};
+pub use policy::{CachePlan, LastTurns, SlidingWindow, TokenWindow};
 pub use store::{InMemoryStore, SqliteStore};

@@ -7,9 +7,11 @@
 //! checked by the testkit's policy conformance suite.
 
 mod count;
+mod plan;
 mod token;
 
 pub use count::{LastTurns, SlidingWindow};
+pub use plan::CachePlan;
 pub use token::TokenWindow;
 
 use tidemark_core::{Message, Role, Unit};

@@ -7,13 +7,15 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use support::{HintBehaviour, Probe, Recorder, Watcher, turn};
+use tidemark_compaction::{SegmentLimits, Segmented};
+use tidemark_core::cache::CachePrices;
 use tidemark_core::{
     ConversationId, ConversationMemory, ConversationStore, MemoryError, Message, Outcome, Seq, TokenCounter,
     validate,
 };
 use tidemark_memory::{
-    CompactingMemory, DemotingMemory, FailureMode, HeuristicCounter, InMemoryStore, LastTurns, PolicyMemory,
-    SlidingWindow, TokenWindow, WaitMode,
+    CachePlan, CompactingMemory, DemotingMemory, FailureMode, HeuristicCounter, InMemoryStore, LastTurns,
+    PolicyMemory, SlidingWindow, TokenWindow, WaitMode,
 };
 use tidemark_testkit::conformance::memory::{self, MemoryConfig};
 use tidemark_testkit::conformance::policy::{self as policy_suite, PolicyConfig};
@@ -45,6 +47,20 @@ fn policies_conform() {
         let strict = token_window(budget).with_low_watermark(100).expect("valid");
         policy_suite::check(&strict, &config)
             .unwrap_or_else(|failure| panic!("TokenWindow({budget}) at 100%: {failure}"));
+        // The cache plan never passes the budget and never splits a unit, at any slack or assumed growth.
+        for slack in [0.0, CachePlan::DEFAULT_SLACK, 2.0] {
+            let plan = CachePlan::new(CachePrices::default()).with_slack(slack).expect("valid slack");
+            policy_suite::check(&token_window(budget).with_cache_plan(plan), &config).unwrap_or_else(
+                |failure| panic!("TokenWindow({budget}) with a cache plan, slack {slack}: {failure}"),
+            );
+            let assumed = token_window(budget)
+                .with_reserve(budget / 4)
+                .expect("valid")
+                .with_cache_plan(plan.with_growth(budget / 10));
+            policy_suite::check(&assumed, &config).unwrap_or_else(|failure| {
+                panic!("TokenWindow({budget}) with a cache plan and assumed growth, slack {slack}: {failure}")
+            });
+        }
     }
 }
 
@@ -85,6 +101,17 @@ async fn adapters_conform() {
     )
     .await
     .expect("compacting memory, sliding window");
+    memory::run(
+        || async {
+            let policy = token_window(600).with_cache_plan(CachePlan::new(CachePrices::default()));
+            let compactor =
+                Segmented::new(ConcatCompactor::capped(400)).with_limits(SegmentLimits::new(3, 600));
+            CompactingMemory::new(InMemoryStore::new(), policy, compactor)
+        },
+        &config,
+    )
+    .await
+    .expect("compacting memory, cache-aware");
 }
 
 #[tokio::test]

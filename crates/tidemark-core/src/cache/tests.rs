@@ -4,6 +4,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::HeuristicCounter;
+use crate::message::{Part, Role};
 
 /// Records `prompts` (each a list of `(key, tokens)` blocks, overhead 2) and compares each turn's `(extends, cached, written)`.
 fn check(prices: CachePrices, prompts: &[&[(char, u64)]], expected: &[(bool, u64, u64)]) -> CacheTotals {
@@ -98,6 +99,28 @@ fn messages_are_keyed_by_content_and_counted_with_the_overhead() {
     assert_eq!(
         (turn.extends, turn.cached, turn.written),
         (true, expected, u64::from(counter.prompt_overhead()))
+    );
+}
+
+#[test]
+fn a_message_of_several_parts_is_priced_part_by_part() {
+    let counter = HeuristicCounter::default();
+    let parts =
+        |texts: &[&str]| Message::new(Role::System, texts.iter().map(|text| Part::text(*text)).collect());
+    let old = parts(&["The first segment of the summary, which stays.", "A second segment."]);
+    let new = parts(&["The first segment of the summary, which stays.", "A second segment, rewritten."]);
+    let user = Message::user("Next question");
+    let mut ledger = CacheLedger::new(CachePrices::default());
+    let first = ledger.record_prompt(&[old.clone(), user.clone()], &counter);
+    // The parts' shares add up to the whole message's count.
+    let whole = u64::from(counter.count(&old) + counter.count(&user) + counter.prompt_overhead());
+    assert_eq!(first.input(), whole);
+    let second = ledger.record_prompt(&[new.clone(), user.clone()], &counter);
+    let first_part = u64::from(counter.count(&parts(&["The first segment of the summary, which stays."])));
+    assert_eq!((second.extends, second.cached), (false, first_part));
+    assert_eq!(
+        second.input(),
+        u64::from(counter.count(&new) + counter.count(&user) + counter.prompt_overhead())
     );
 }
 

@@ -2,9 +2,9 @@
 
 use std::num::NonZeroU32;
 
-use tidemark_core::{MemoryPolicy, Selection, TokenCounter, Unit, Window, units};
+use tidemark_core::{MemoryPolicy, Role, Selection, TokenCounter, Unit, Window, units};
 
-use super::{must_keep, retained_before};
+use super::{CachePlan, must_keep, retained_before};
 use crate::error::PolicyError;
 
 /// Keeps the newest units that fit a token budget, with hysteresis.
@@ -42,6 +42,7 @@ pub struct TokenWindow<C> {
     budget: NonZeroU32,
     reserve: u32,
     low_watermark_percent: u8,
+    plan: Option<CachePlan>,
     counter: C,
 }
 
@@ -51,7 +52,13 @@ impl<C: TokenCounter> TokenWindow<C> {
 
     /// A window of `budget` tokens counted with `counter`, no reserve and the default low watermark.
     pub fn new(budget: NonZeroU32, counter: C) -> Self {
-        Self { budget, reserve: 0, low_watermark_percent: Self::DEFAULT_LOW_WATERMARK_PERCENT, counter }
+        Self {
+            budget,
+            reserve: 0,
+            low_watermark_percent: Self::DEFAULT_LOW_WATERMARK_PERCENT,
+            plan: None,
+            counter,
+        }
     }
 
     /// The same window leaving `reserve` tokens of the budget for the model's answer.
@@ -80,6 +87,22 @@ impl<C: TokenCounter> TokenWindow<C> {
         Ok(self)
     }
 
+    /// The same window choosing how deep to cut with `plan`, by what each cut costs under a prompt cache, instead of cutting to the low watermark.
+    ///
+    /// See [`CachePlan`] for the rule. The window still cuts only when the
+    /// budget forces it, only between tool units, and keeps pinned units,
+    /// system messages and the newest unit.
+    #[must_use]
+    pub fn with_cache_plan(mut self, plan: CachePlan) -> Self {
+        self.plan = Some(plan);
+        self
+    }
+
+    /// The cache plan, if cuts are chosen by one.
+    pub fn cache_plan(&self) -> Option<&CachePlan> {
+        self.plan.as_ref()
+    }
+
     /// The budget in tokens.
     pub fn budget(&self) -> u32 {
         self.budget.get()
@@ -99,6 +122,54 @@ impl<C: TokenCounter> TokenWindow<C> {
     /// The counter.
     pub fn counter(&self) -> &C {
         &self.counter
+    }
+}
+
+impl<C: TokenCounter> TokenWindow<C> {
+    /// The cut `plan` chooses: among the cuts that fit the budget, from the deepest (the newest unit alone) up.
+    fn planned(
+        &self,
+        plan: &CachePlan,
+        window: &Window<'_>,
+        all: &[Unit],
+        tokens: &[u32],
+        base: u64,
+        budget: u64,
+    ) -> Selection {
+        let messages = window.messages();
+        let unit_tokens = |unit: &Unit| -> u64 { tokens[unit.range()].iter().map(|&t| u64::from(t)).sum() };
+        // (cut, kept tokens) for every cut that keeps a run of the newest droppable units, deepest first.
+        let mut candidates: Vec<(usize, u64)> = Vec::new();
+        let mut kept = 0;
+        let droppable: u64 = all.iter().filter(|unit| !must_keep(unit, messages)).map(unit_tokens).sum();
+        for (position, unit) in all.iter().enumerate().rev() {
+            if must_keep(unit, messages) {
+                continue;
+            }
+            let cost = unit_tokens(unit);
+            let newest = position + 1 == all.len();
+            if candidates.is_empty() && !newest {
+                // The newest unit is pinned or a system message: a cut may leave out every droppable unit.
+                candidates.push((unit.end(), 0));
+            }
+            if !newest && base + kept + cost > budget {
+                break;
+            }
+            kept += cost;
+            candidates.push((unit.start(), kept));
+        }
+        let growth = plan.growth().map_or_else(
+            || {
+                let turns = messages.iter().filter(|message| message.role == Role::User).count().max(1);
+                droppable / turns as u64
+            },
+            u64::from,
+        );
+        let sizes: Vec<u64> = candidates.iter().map(|&(_, kept)| kept).collect();
+        let (cut, kept) =
+            candidates.get(plan.choose(budget, base, &sizes, growth)).copied().unwrap_or((0, 0));
+        Selection::new(messages.len(), cut, retained_before(all, messages, cut))
+            .with_over_budget(base + kept > budget)
     }
 }
 
@@ -129,6 +200,10 @@ impl<C: TokenCounter> MemoryPolicy for TokenWindow<C> {
         let budget = u64::from(self.budget.get());
         if base + droppable <= budget {
             return Selection::keep_all(messages.len());
+        }
+
+        if let Some(plan) = &self.plan {
+            return self.planned(plan, window, &all, tokens, base, budget);
         }
 
         let target = u64::from(self.low_watermark());

@@ -1,0 +1,250 @@
+//! [`Segmented`]: a summary that grows by new segments behind the old ones, so a compaction leaves the front of the prompt, and the provider's cache of it, as it was.
+
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use tidemark_core::{CompactionError, Compactor, ConversationId, Message, Part, Role};
+
+/// An artifact that can stand for several of its kind at once: what [`Segmented`] hands its compactor when it merges segments.
+///
+/// `join` must keep what each part says, in order; the compactor applies its
+/// own cap when it folds the evicted messages into the joined carry-over.
+pub trait Join: Sized {
+    /// One artifact holding what `parts` hold, oldest first.
+    fn join(parts: &[&Self]) -> Self;
+}
+
+impl Join for crate::TemplateSummary {
+    fn join(parts: &[&Self]) -> Self {
+        let lines = parts.iter().flat_map(|part| part.lines.iter().cloned()).collect();
+        let dropped = parts.iter().fold(0u64, |sum, part| sum.saturating_add(part.dropped));
+        Self::new(lines, dropped)
+    }
+}
+
+impl Join for crate::LlmSummary {
+    fn join(parts: &[&Self]) -> Self {
+        let text =
+            parts.iter().map(|part| part.text.trim()).filter(|text| !text.is_empty()).collect::<Vec<_>>();
+        let rolls = parts.iter().map(|part| part.rolls).max().unwrap_or(0);
+        Self::new(text.join("\n\n"), rolls)
+    }
+}
+
+/// A list of lines (the artifact of `tidemark-testkit`'s reference compactor) joins by concatenation.
+impl Join for Vec<String> {
+    fn join(parts: &[&Self]) -> Self {
+        parts.iter().flat_map(|part| part.iter().cloned()).collect()
+    }
+}
+
+/// One segment of a [`Segments`] summary: the compactor's artifact and its text as first rendered, kept byte for byte.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound(serialize = "A: Serialize", deserialize = "A: DeserializeOwned"))]
+#[non_exhaustive]
+pub struct Segment<A> {
+    /// The wrapped compactor's artifact for this segment.
+    pub artifact: A,
+    /// The segment's rendered text. It is stored rather than rendered again so that it never changes while the segment lives.
+    pub text: String,
+}
+
+/// The artifact of [`Segmented`]: summary segments, oldest first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound(serialize = "A: Serialize", deserialize = "A: DeserializeOwned"))]
+#[non_exhaustive]
+pub struct Segments<A> {
+    /// The segments, oldest first; never empty once written by [`Segmented`].
+    pub segments: Vec<Segment<A>>,
+    /// How many merges folded the segments into one over the summary's life.
+    #[serde(default)]
+    pub merges: u64,
+}
+
+impl<A> Segments<A> {
+    /// The bytes of every segment's text.
+    pub fn bytes(&self) -> usize {
+        self.segments.iter().map(|segment| segment.text.len()).sum()
+    }
+}
+
+/// When [`Segmented`] merges its segments into one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SegmentLimits {
+    /// The most segments a summary holds; the compaction that would add one more merges instead.
+    pub max_segments: usize,
+    /// The most bytes of segment text a summary holds, counting the new segment at the size of the largest one so far.
+    pub max_bytes: usize,
+}
+
+impl SegmentLimits {
+    /// Limits of `max_segments` segments (at least one) and `max_bytes` bytes of text.
+    pub fn new(max_segments: usize, max_bytes: usize) -> Self {
+        Self { max_segments: max_segments.max(1), max_bytes }
+    }
+}
+
+impl Default for SegmentLimits {
+    /// Four segments and 16 KiB of text: about 4,000 tokens of English, half of an 8,000-token window.
+    fn default() -> Self {
+        Self::new(4, 16 * 1024)
+    }
+}
+
+/// A [`Compactor`] that adds each compaction's summary as a new segment behind the earlier ones instead of rewriting one rolling summary.
+///
+/// A rolling summary changes at every compaction, and it sits at the front of
+/// the prompt (after the system prompt), so every compaction makes the
+/// provider write the whole prompt to its cache again. Here a compaction
+/// summarizes only the newly evicted messages (no carry-over) and appends the
+/// result as a new segment; the earlier segments' text is stored and never
+/// rendered again, so the prompt up to the new segment is byte for byte what
+/// the provider has cached. The summary renders as one system message with
+/// one text part per segment: a provider that caches by content block, such
+/// as Anthropic's, sees the old segments as blocks of their own.
+///
+/// Segments cannot pile up for ever: when one more would pass the
+/// [`SegmentLimits`] (a count and a byte size), the compaction instead joins
+/// the segments' artifacts ([`Join`]) into one carry-over and lets the wrapped
+/// compactor fold the evicted messages into it, under its own cap, leaving a
+/// single segment. That compaction rewrites the summary, as a rolling summary
+/// does every time.
+///
+/// ```
+/// use tidemark_compaction::{SegmentLimits, Segmented, TemplateCompactor};
+/// use tidemark_core::{Compactor, ConversationId, Message};
+///
+/// let compactor = Segmented::new(TemplateCompactor::new()).with_limits(SegmentLimits::new(2, 4096));
+/// let id = ConversationId::new("demo")?;
+/// let compact = |evicted: &[Message], carry| futures::executor::block_on(compactor.compact(&id, evicted, carry, None));
+/// let first = compact(&[Message::user("Deploy on Friday.")], None)?;
+/// let second = compact(&[Message::user("Use the blue cluster.")], Some(&first))?;
+/// // The first segment is untouched: the prompt's front stays cached.
+/// assert_eq!(second.segments.len(), 2);
+/// assert_eq!(second.segments[0], first.segments[0]);
+/// let rendered = compactor.render(&second);
+/// assert_eq!(rendered.parts.len(), 2);
+/// // A third would pass the limit of two segments: they are merged into one.
+/// let third = compact(&[Message::user("Page Ana if it fails.")], Some(&second))?;
+/// assert_eq!(third.segments.len(), 1);
+/// assert!(third.segments[0].text.contains("Deploy on Friday.") && third.segments[0].text.contains("Page Ana"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Segmented<C> {
+    inner: C,
+    limits: SegmentLimits,
+}
+
+impl<C: fmt::Debug> fmt::Debug for Segmented<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Segmented").field("inner", &self.inner).field("limits", &self.limits).finish()
+    }
+}
+
+impl<C> Segmented<C> {
+    /// `inner`'s summaries as segments, with the default [`SegmentLimits`].
+    pub fn new(inner: C) -> Self {
+        Self { inner, limits: SegmentLimits::default() }
+    }
+
+    /// The same compactor merging at `limits`.
+    #[must_use]
+    pub fn with_limits(mut self, limits: SegmentLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits at which segments merge.
+    pub fn limits(&self) -> SegmentLimits {
+        self.limits
+    }
+
+    /// The wrapped compactor.
+    pub fn inner(&self) -> &C {
+        &self.inner
+    }
+
+    /// Whether adding one more segment to `carry` would pass the limits.
+    fn must_merge<A>(&self, carry: &Segments<A>) -> bool {
+        carry.segments.len() >= self.limits.max_segments
+            || carry.bytes().saturating_add(largest(carry)) > self.limits.max_bytes
+    }
+
+    /// How many of `carry`'s oldest segments a merge leaves as they are: the most that still leave room, after the merged segment, for one new segment within the limits.
+    ///
+    /// Segment sizes are estimated by the largest so far, as the merged
+    /// segment's size is known only once the compactor has written it.
+    fn kept_by_merge<A>(&self, carry: &Segments<A>) -> usize {
+        let largest = largest(carry);
+        let mut bytes = 0usize;
+        let mut kept = 0;
+        for (index, segment) in carry.segments.iter().enumerate() {
+            bytes = bytes.saturating_add(segment.text.len());
+            let fits = index + 3 <= self.limits.max_segments
+                && bytes.saturating_add(largest.saturating_mul(2)) <= self.limits.max_bytes;
+            // At least one segment is always merged, or the merge would free nothing.
+            if !fits || index + 1 >= carry.segments.len() {
+                break;
+            }
+            kept = index + 1;
+        }
+        kept
+    }
+}
+
+impl<C> Compactor for Segmented<C>
+where
+    C: Compactor,
+    C::Artifact: Join,
+{
+    type Artifact = Segments<C::Artifact>;
+
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    async fn compact(
+        &self,
+        conversation: &ConversationId,
+        evicted: &[Message],
+        carry_over: Option<&Self::Artifact>,
+        hint: Option<&str>,
+    ) -> Result<Self::Artifact, CompactionError> {
+        let carry = carry_over.filter(|carry| !carry.segments.is_empty());
+        match carry {
+            Some(carry) if self.must_merge(carry) => {
+                let (kept, merged) = carry.segments.split_at(self.kept_by_merge(carry));
+                let parts: Vec<&C::Artifact> = merged.iter().map(|segment| &segment.artifact).collect();
+                let joined = C::Artifact::join(&parts);
+                let artifact = self.inner.compact(conversation, evicted, Some(&joined), hint).await?;
+                let text = self.inner.render(&artifact).text().into_owned();
+                let mut segments = kept.to_vec();
+                segments.push(Segment { artifact, text });
+                Ok(Segments { segments, merges: carry.merges.saturating_add(1) })
+            }
+            _ => {
+                let artifact = self.inner.compact(conversation, evicted, None, hint).await?;
+                let text = self.inner.render(&artifact).text().into_owned();
+                let mut segments = carry.map(|carry| carry.segments.clone()).unwrap_or_default();
+                segments.push(Segment { artifact, text });
+                Ok(Segments { segments, merges: carry.map_or(0, |carry| carry.merges) })
+            }
+        }
+    }
+
+    fn render(&self, artifact: &Self::Artifact) -> Message {
+        let parts = artifact.segments.iter().map(|segment| Part::text(segment.text.clone())).collect();
+        Message::new(Role::System, parts)
+    }
+}
+
+/// The size of the largest segment of `carry`, in bytes.
+fn largest<A>(carry: &Segments<A>) -> usize {
+    carry.segments.iter().map(|segment| segment.text.len()).max().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests;

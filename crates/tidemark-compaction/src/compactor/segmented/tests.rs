@@ -1,0 +1,174 @@
+//! Unit tests of [`Segmented`]: segments stay byte-stable, merges keep what they fold, the artifact round-trips.
+
+use proptest::prelude::*;
+use tidemark_core::{CompactionError, Compactor, ConversationId, Message};
+
+use super::{SegmentLimits, Segmented, Segments};
+use crate::{LlmSummary, TemplateCompactor, TemplateSummary};
+
+fn id() -> ConversationId {
+    ConversationId::new("segments").unwrap_or_else(|_| unreachable!("a valid id"))
+}
+
+fn roll<C>(compactor: &C, batches: &[Vec<Message>]) -> Result<Vec<C::Artifact>, CompactionError>
+where
+    C: Compactor,
+{
+    let mut rolled: Vec<C::Artifact> = Vec::new();
+    for batch in batches {
+        let next = futures::executor::block_on(compactor.compact(&id(), batch, rolled.last(), None))?;
+        rolled.push(next);
+    }
+    Ok(rolled)
+}
+
+#[test]
+fn a_new_segment_never_touches_the_ones_before_it() -> Result<(), CompactionError> {
+    let compactor = Segmented::new(TemplateCompactor::new()).with_limits(SegmentLimits::new(8, 1 << 20));
+    let batches: Vec<Vec<Message>> = (0..5)
+        .map(|i| vec![Message::user(format!("step {i}: build the crate")), Message::assistant("done")])
+        .collect();
+    let rolled = roll(&compactor, &batches)?;
+    for pair in rolled.windows(2) {
+        let (before, after) = (&pair[0], &pair[1]);
+        assert_eq!(after.segments.len(), before.segments.len() + 1);
+        assert_eq!(after.segments[..before.segments.len()], before.segments[..]);
+        let (old, new) = (compactor.render(before), compactor.render(after));
+        assert_eq!(new.parts[..old.parts.len()], old.parts[..], "the rendered prefix is byte-stable");
+    }
+    // Each segment holds its own batch only: no carry-over was folded in.
+    assert!(rolled[4].segments[4].text.contains("step 4") && !rolled[4].segments[4].text.contains("step 3"));
+    Ok(())
+}
+
+#[test]
+fn a_merge_keeps_the_oldest_segments_and_folds_the_rest_with_the_evicted_messages()
+-> Result<(), CompactionError> {
+    let compactor = Segmented::new(TemplateCompactor::new().with_max_bytes(None))
+        .with_limits(SegmentLimits::new(3, 1 << 20));
+    let batches: Vec<Vec<Message>> =
+        (0..4).map(|i| vec![Message::user(format!("fact number {i}"))]).collect();
+    let rolled = roll(&compactor, &batches)?;
+    let merged = &rolled[3];
+    // Three segments were full: the oldest stays as it was, the other two and the new batch become one.
+    assert_eq!((merged.segments.len(), merged.merges), (2, 1));
+    assert_eq!(merged.segments[0], rolled[2].segments[0]);
+    let text = &merged.segments[1].text;
+    for i in 1..4 {
+        assert!(text.contains(&format!("fact number {i}")), "{text}");
+    }
+    assert!(!text.contains("fact number 0"), "the kept segment is not repeated: {text}");
+    Ok(())
+}
+
+#[test]
+fn a_merge_with_no_room_for_a_kept_segment_folds_them_all() -> Result<(), CompactionError> {
+    let compactor = Segmented::new(TemplateCompactor::new().with_max_bytes(None))
+        .with_limits(SegmentLimits::new(2, 1 << 20));
+    let batches: Vec<Vec<Message>> =
+        (0..3).map(|i| vec![Message::user(format!("fact number {i}"))]).collect();
+    let rolled = roll(&compactor, &batches)?;
+    let merged = &rolled[2];
+    assert_eq!((merged.segments.len(), merged.merges), (1, 1));
+    for i in 0..3 {
+        assert!(merged.segments[0].text.contains(&format!("fact number {i}")));
+    }
+    Ok(())
+}
+
+#[test]
+fn the_byte_limit_merges_before_the_text_would_pass_it() -> Result<(), CompactionError> {
+    let compactor = Segmented::new(TemplateCompactor::new()).with_limits(SegmentLimits::new(100, 400));
+    let batches: Vec<Vec<Message>> =
+        (0..30).map(|i| vec![Message::user(format!("turn {i}: {}", "word ".repeat(12)))]).collect();
+    let rolled = roll(&compactor, &batches)?;
+    let largest = rolled.iter().flat_map(|r| r.segments.iter().map(|s| s.text.len())).max().unwrap_or(0);
+    for artifact in &rolled {
+        assert!(artifact.bytes() <= 400 + largest, "{} bytes", artifact.bytes());
+    }
+    assert!(rolled.last().is_some_and(|last| last.merges > 0));
+    Ok(())
+}
+
+#[test]
+fn join_keeps_every_part_in_order() {
+    let a = TemplateSummary::new(vec!["a".into()], 1);
+    let b = TemplateSummary::new(vec!["b".into(), "c".into()], 2);
+    assert_eq!(
+        super::Join::join(&[&a, &b]),
+        TemplateSummary::new(vec!["a".into(), "b".into(), "c".into()], 3)
+    );
+    let x = LlmSummary::new("First.", 2);
+    let y = LlmSummary::new("  Second. ", 5);
+    assert_eq!(super::Join::join(&[&x, &y]), LlmSummary::new("First.\n\nSecond.", 5));
+    let lines: Vec<String> = super::Join::join(&[&vec!["x".to_owned()], &vec!["y".to_owned()]]);
+    assert_eq!(lines, ["x", "y"]);
+}
+
+#[test]
+fn an_error_of_the_wrapped_compactor_is_returned_unchanged() {
+    struct Failing;
+    impl Compactor for Failing {
+        type Artifact = Vec<String>;
+        fn name(&self) -> &str {
+            "failing"
+        }
+        async fn compact(
+            &self,
+            _: &ConversationId,
+            _: &[Message],
+            _: Option<&Vec<String>>,
+            _: Option<&str>,
+        ) -> Result<Vec<String>, CompactionError> {
+            Err(CompactionError::EmptySummary)
+        }
+        fn render(&self, artifact: &Vec<String>) -> Message {
+            Message::system(artifact.join("\n"))
+        }
+    }
+    let result = futures::executor::block_on(Segmented::new(Failing).compact(
+        &id(),
+        &[Message::user("x")],
+        None,
+        None,
+    ));
+    assert!(matches!(result, Err(CompactionError::EmptySummary)));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Any sequence of rolls keeps the segment count within its limit, keeps a segment unchanged until a merge, and round-trips through JSON.
+    #[test]
+    fn segments_stay_within_limits_and_round_trip(
+        batches in proptest::collection::vec(proptest::collection::vec("[a-z ]{0,40}", 1..4), 1..12),
+        max_segments in 1usize..5,
+        max_bytes in 0usize..600,
+    ) {
+        let compactor = Segmented::new(TemplateCompactor::new()).with_limits(SegmentLimits::new(max_segments, max_bytes));
+        let batches: Vec<Vec<Message>> = batches.iter().map(|texts| texts.iter().map(Message::user).collect()).collect();
+        let rolled = roll(&compactor, &batches).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let mut previous: Option<&Segments<TemplateSummary>> = None;
+        for artifact in &rolled {
+            prop_assert!(!artifact.segments.is_empty());
+            prop_assert!(artifact.segments.len() <= max_segments);
+            if let Some(before) = previous {
+                let old = before.segments.len();
+                if artifact.merges == before.merges {
+                    // A new segment behind the others, which are unchanged.
+                    prop_assert_eq!(artifact.segments.len(), old + 1);
+                    prop_assert_eq!(&artifact.segments[..old], &before.segments[..]);
+                } else {
+                    // A merge keeps some of the oldest segments unchanged and folds at least one of the others.
+                    let kept = artifact.segments.len() - 1;
+                    prop_assert!(kept < old);
+                    prop_assert_eq!(&artifact.segments[..kept], &before.segments[..kept]);
+                }
+            }
+            let json = serde_json::to_string(artifact).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let back: Segments<TemplateSummary> = serde_json::from_str(&json).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(&back, artifact);
+            previous = Some(artifact);
+        }
+    }
+}

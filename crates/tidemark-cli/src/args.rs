@@ -427,6 +427,15 @@ pub(crate) struct ReplayArgs {
     /// compaction before it reports.
     #[arg(long)]
     pub(crate) background: bool,
+    /// Compact for the prompt cache: cuts chosen by their cost at the cache prices (`CachePlan`)
+    /// instead of a fixed 60% low watermark, and each summary added as a segment behind the
+    /// earlier ones (`Segmented`) instead of rewriting one rolling summary.
+    #[arg(long)]
+    pub(crate) cache_aware: bool,
+    /// Load before every model call (each assistant message that follows a user message or a tool
+    /// result) instead of once per user turn, as an agent that answers with tool calls calls again.
+    #[arg(long)]
+    pub(crate) per_call: bool,
     /// Print the figures as one JSON object instead of a table.
     #[arg(long)]
     pub(crate) json: bool,

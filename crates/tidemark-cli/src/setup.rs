@@ -3,7 +3,7 @@
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use tidemark_compaction::{LlmCompactor, TemplateCompactor};
+use tidemark_compaction::{LlmCompactor, Segmented, TemplateCompactor};
 use tidemark_core::boxed::{BoxCompactor, BoxModel};
 use tidemark_core::cache::CachePrices;
 use tidemark_core::{
@@ -12,7 +12,7 @@ use tidemark_core::{
 };
 use tidemark_facts::{FactCoordinator, Recall};
 use tidemark_memory::{
-    CompactingMemory, HeuristicCounter, PolicyMemory, SlidingWindow, TiktokenCounter, TokenWindow,
+    CachePlan, CompactingMemory, HeuristicCounter, PolicyMemory, SlidingWindow, TiktokenCounter, TokenWindow,
 };
 
 use crate::store::AnyStore;
@@ -113,6 +113,25 @@ pub(crate) fn compactor(choice: SummarizerChoice) -> Result<Option<BoxCompactor>
         SummarizerChoice::Anthropic => Some(Box::new(LlmCompactor::new(anthropic()?))),
         SummarizerChoice::None => None,
     })
+}
+
+/// The same compactors, adding each summary as a segment behind the earlier ones ([`Segmented`], default limits).
+pub(crate) fn segmented_compactor(choice: SummarizerChoice) -> Result<Option<BoxCompactor>, CliError> {
+    Ok(match choice {
+        SummarizerChoice::Template => Some(Box::new(Segmented::new(TemplateCompactor::new()))),
+        SummarizerChoice::Openai => Some(Box::new(Segmented::new(LlmCompactor::new(openai()?)))),
+        SummarizerChoice::Anthropic => Some(Box::new(Segmented::new(LlmCompactor::new(anthropic()?)))),
+        SummarizerChoice::None => None,
+    })
+}
+
+/// A token window of `budget` whose cuts are chosen by what they cost under a prompt cache billed at `prices`.
+pub(crate) fn cache_aware_policy(
+    budget: NonZeroU32,
+    counter: &Counter,
+    prices: CachePrices,
+) -> Box<dyn MemoryPolicy> {
+    Box::new(TokenWindow::new(budget, Arc::clone(counter)).with_cache_plan(CachePlan::new(prices)))
 }
 
 /// The model behind the summarize strategy: the offline extract, or the configured model.

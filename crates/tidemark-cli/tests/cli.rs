@@ -265,6 +265,34 @@ fn replay_in_the_background_keeps_every_prompt_within_budget_and_counts_stale_lo
 }
 
 #[test]
+fn a_cache_aware_replay_costs_less_and_stays_within_budget_per_turn_and_per_call() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("replay.db");
+    let sample = samples()[0].to_str().expect("utf-8").to_owned();
+    let replay = |extra: &[&str]| -> Value {
+        let mut args = vec!["replay", sample.as_str(), "--json"];
+        args.extend_from_slice(extra);
+        let output = tidemark(&args, None, Some(&store));
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        serde_json::from_slice(&output.stdout).expect("one JSON object")
+    };
+    let cost = |figures: &Value| figures["cache"]["cost_ratio"].as_f64().expect("a cost");
+    for per_call in [false, true] {
+        let extra: &[&str] = if per_call { &["--per-call"] } else { &[] };
+        let plain = replay(extra);
+        let aware = replay(&[extra, &["--cache-aware"]].concat());
+        for figures in [&plain, &aware] {
+            assert!(figures["largest_prompt"].as_u64() <= Some(8_000), "{figures}");
+            assert!(figures["compactions"].as_u64() >= Some(1), "{figures}");
+        }
+        assert!(cost(&aware) < cost(&plain), "per call {per_call}: {aware} against {plain}");
+        // A call is a load: per call there are more loads than user turns.
+        let loads = aware["turns"].as_u64().expect("a count");
+        assert!(if per_call { loads > 220 } else { loads == 220 }, "{aware}");
+    }
+}
+
+#[test]
 fn a_replay_with_a_bad_price_is_refused_before_the_store_is_opened() {
     let dir = tempfile::tempdir().expect("temp dir");
     let store = dir.path().join("replay.db");

@@ -62,16 +62,38 @@ pub(crate) fn turns(messages: &[Message]) -> Vec<Vec<Message>> {
     turns
 }
 
+/// The same messages cut at each model call: a call before every assistant message that follows a user message or a tool result.
+pub(crate) fn calls(messages: &[Message]) -> Vec<Vec<Message>> {
+    let mut calls: Vec<Vec<Message>> = Vec::new();
+    for message in messages {
+        let starts = message.role == Role::Assistant
+            && calls.last().and_then(|call| call.last()).is_some_and(|last| last.role != Role::Assistant);
+        match calls.last_mut() {
+            Some(call) if !starts => call.push(message.clone()),
+            _ => calls.push(vec![message.clone()]),
+        }
+    }
+    calls
+}
+
 pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
     let prices = setup::cache_prices(args.cache)?;
     let transcript = input::read(Some(&args.file), false, args.format)?;
     let counter = setup::counter(args.counter)?;
-    let compactor = setup::compactor(args.summarizer)?;
+    let compactor = if args.cache_aware {
+        setup::segmented_compactor(args.summarizer)?
+    } else {
+        setup::compactor(args.summarizer)?
+    };
     let store = setup::store(&args.store.store).await?;
     let id = args.conversation.clone();
     store.clear(&id).await.map_err(|error| CliError::runtime("clearing the replay conversation", error))?;
     let events = Events::default();
-    let policy = setup::policy(Window { budget: Some(args.budget), last: None }, &counter);
+    let policy = if args.cache_aware {
+        setup::cache_aware_policy(args.budget, &counter, prices)
+    } else {
+        setup::policy(Window { budget: Some(args.budget), last: None }, &counter)
+    };
     let recall = args.recall.recall.then(|| Arc::new(Recall::new(store.clone())));
     let (percent, fallback) = setup::RECALL_PERCENT;
     let contexts = setup::Contexts {
@@ -104,7 +126,7 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
         }
         None => Box::new(contexts.apply(PolicyMemory::new(store.clone(), policy))),
     };
-    let turns = turns(&transcript.messages);
+    let turns = if args.per_call { calls(&transcript.messages) } else { turns(&transcript.messages) };
     let progress = ProgressBar::new(turns.len() as u64);
     if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} turns {elapsed}") {
         progress.set_style(style);
@@ -200,5 +222,22 @@ mod tests {
         let lengths: Vec<usize> = turns(&history).iter().map(Vec::len).collect();
         assert_eq!(lengths, vec![3, 1, 1]);
         assert!(turns(&[]).is_empty());
+    }
+
+    #[test]
+    fn a_call_starts_at_each_assistant_message_after_a_user_or_a_tool_message() {
+        let call = tidemark_core::ToolCall::new("c1", "read", serde_json::json!({}));
+        let history = [
+            Message::system("s"),
+            Message::user("a"),
+            Message::assistant_tool_calls(vec![call]),
+            Message::tool_result("c1", "text"),
+            Message::assistant("done"),
+            Message::assistant("and more"),
+            Message::user("c"),
+        ];
+        let lengths: Vec<usize> = calls(&history).iter().map(Vec::len).collect();
+        assert_eq!(lengths, vec![2, 2, 3]);
+        assert!(calls(&[]).is_empty());
     }
 }

@@ -15,7 +15,8 @@ const SYSTEM_BREAKPOINTS: usize = 3;
 /// caches the prompt up to and including its block, and a later request that
 /// starts with the same prefix reads it at a tenth of the input price.
 /// Unless it is [`Off`](Self::Off), the model sends the system messages as
-/// one text block each, in order, and marks:
+/// one text block per text part, in order (a summary of several segments,
+/// from `tidemark_compaction::Segmented`, is one block per segment), and marks:
 ///
 /// 1. the last block of the conversation (the last block of the final turn,
 ///    or the nearest one before it that may carry a mark), so that the next

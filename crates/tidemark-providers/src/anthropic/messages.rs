@@ -26,10 +26,13 @@ pub(crate) fn to_messages(history: &[Message]) -> Result<(Vec<String>, Vec<Value
     for message in history {
         let side = match message.role {
             Role::System => {
-                let text = message.text();
-                if !text.trim().is_empty() {
-                    system.push(text.into_owned());
-                }
+                // One text per text part: a summary grown by segments keeps its earlier
+                // segments as blocks of their own, which a cache breakpoint can end at.
+                let texts = message.parts.iter().filter_map(|part| match part {
+                    Part::Text { text } if !text.trim().is_empty() => Some(text.clone()),
+                    _ => None,
+                });
+                system.extend(texts);
                 continue;
             }
             Role::Assistant => "assistant",
@@ -134,6 +137,16 @@ mod tests {
     fn convert(history: &[Message]) -> (Option<String>, Value) {
         let (system, messages) = to_messages(history).expect("converts");
         ((!system.is_empty()).then(|| system.join("\n\n")), Value::Array(messages))
+    }
+
+    #[test]
+    fn each_text_part_of_a_system_message_is_a_system_text_of_its_own() {
+        let segmented = Message::new(
+            Role::System,
+            vec![Part::text("First segment."), Part::text(" "), Part::text("Second.")],
+        );
+        let (system, _) = to_messages(&[segmented, Message::user("hi")]).expect("converts");
+        assert_eq!(system, ["First segment.", "Second."]);
     }
 
     #[test]

@@ -51,8 +51,23 @@ pub struct Segment<A> {
 }
 
 /// The artifact of [`Segmented`]: summary segments, oldest first.
+///
+/// It also reads the artifact of the wrapped compactor alone, as a
+/// conversation stored before it was segmented holds: that rolling summary
+/// becomes the first segment (with no stored text yet, so it is rendered by
+/// the compactor), and the next compaction appends behind it.
+///
+/// ```
+/// use tidemark_compaction::{Segments, TemplateSummary};
+///
+/// let rolling = r#"{"lines":["user: ship it on Friday"],"dropped":0}"#;
+/// let adopted: Segments<TemplateSummary> = serde_json::from_str(rolling)?;
+/// assert_eq!(adopted.segments.len(), 1);
+/// assert_eq!(adopted.segments[0].artifact.lines, ["user: ship it on Friday"]);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(bound(serialize = "A: Serialize", deserialize = "A: DeserializeOwned"))]
+#[serde(bound(serialize = "A: Serialize", deserialize = "A: DeserializeOwned"), from = "Stored<A>")]
 #[non_exhaustive]
 pub struct Segments<A> {
     /// The segments, oldest first; never empty once written by [`Segmented`].
@@ -60,6 +75,29 @@ pub struct Segments<A> {
     /// How many merges folded the segments into one over the summary's life.
     #[serde(default)]
     pub merges: u64,
+}
+
+/// What a stored artifact may be: segments, or the wrapped compactor's rolling artifact from before.
+#[derive(Deserialize)]
+#[serde(untagged, bound(deserialize = "A: DeserializeOwned"))]
+enum Stored<A> {
+    Segments {
+        segments: Vec<Segment<A>>,
+        #[serde(default)]
+        merges: u64,
+    },
+    Rolling(A),
+}
+
+impl<A> From<Stored<A>> for Segments<A> {
+    fn from(stored: Stored<A>) -> Self {
+        match stored {
+            Stored::Segments { segments, merges } => Self { segments, merges },
+            Stored::Rolling(artifact) => {
+                Self { segments: vec![Segment { artifact, text: String::new() }], merges: 0 }
+            }
+        }
+    }
 }
 
 impl<A> Segments<A> {
@@ -167,6 +205,18 @@ impl<C> Segmented<C> {
         &self.inner
     }
 
+    /// `artifact` with every segment that has no stored text (a rolling summary adopted from before) rendered by the wrapped compactor.
+    fn filled<A: Clone>(&self, artifact: &Segments<A>) -> Segments<A>
+    where
+        C: Compactor<Artifact = A>,
+    {
+        let mut filled = artifact.clone();
+        for segment in filled.segments.iter_mut().filter(|segment| segment.text.is_empty()) {
+            segment.text = self.inner.render(&segment.artifact).text().into_owned();
+        }
+        filled
+    }
+
     /// Whether adding one more segment to `carry` would pass the limits.
     fn must_merge<A>(&self, carry: &Segments<A>) -> bool {
         carry.segments.len() >= self.limits.max_segments
@@ -213,7 +263,8 @@ where
         carry_over: Option<&Self::Artifact>,
         hint: Option<&str>,
     ) -> Result<Self::Artifact, CompactionError> {
-        let carry = carry_over.filter(|carry| !carry.segments.is_empty());
+        let filled = carry_over.map(|carry| self.filled(carry));
+        let carry = filled.as_ref().filter(|carry| !carry.segments.is_empty());
         match carry {
             Some(carry) if self.must_merge(carry) => {
                 let (kept, merged) = carry.segments.split_at(self.kept_by_merge(carry));
@@ -236,7 +287,8 @@ where
     }
 
     fn render(&self, artifact: &Self::Artifact) -> Message {
-        let parts = artifact.segments.iter().map(|segment| Part::text(segment.text.clone())).collect();
+        let parts =
+            self.filled(artifact).segments.into_iter().map(|segment| Part::text(segment.text)).collect();
         Message::new(Role::System, parts)
     }
 }

@@ -172,3 +172,37 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_rolling_summary_stored_before_becomes_the_first_segment() -> Result<(), Box<dyn std::error::Error>> {
+    let template = TemplateCompactor::new();
+    let rolling = futures::executor::block_on(template.compact(
+        &id(),
+        &[Message::user("deploy on Friday")],
+        None,
+        None,
+    ))?;
+    // A conversation summarized before segments were turned on holds the plain artifact.
+    let stored = serde_json::to_value(&rolling)?;
+    let adopted: Segments<TemplateSummary> = serde_json::from_value(stored)?;
+    let compactor = Segmented::new(template);
+    let before = compactor.render(&adopted);
+    assert_eq!(before.text(), template.render(&rolling).text(), "the summary reads as it did");
+    let next = futures::executor::block_on(compactor.compact(
+        &id(),
+        &[Message::user("page Ana")],
+        Some(&adopted),
+        None,
+    ))?;
+    assert_eq!(next.segments.len(), 2);
+    assert_eq!(next.segments[0].text, template.render(&rolling).text(), "its text is stored from now on");
+    assert_eq!(
+        compactor.render(&next).parts[0],
+        before.parts[0],
+        "the old summary stays the prompt's prefix"
+    );
+    // And the segments read back as segments.
+    let again: Segments<TemplateSummary> = serde_json::from_str(&serde_json::to_string(&next)?)?;
+    assert_eq!(again, next);
+    Ok(())
+}

@@ -250,6 +250,10 @@ pub(super) const INJECTION: &[(&str, bool)] = &[
     (r"\A\s*(?:human|assistant)\s*:", false),
 ];
 
+/// The [`INJECTION`] patterns that are weak findings: role labels that open a text, common in
+/// support-bot replies, directories and transcripts quoted as they are.
+pub(super) const WEAK_INJECTION: &[&str] = &[r"\A\s*(?:human|assistant)\s*:"];
+
 /// A negation right before an injection match: "do not", "never", "don't", "shouldn't" ….
 pub(super) const NEGATION: &str =
     r"(?i)(?:\bnot|\bnever|\bnever ever|n't|n’t|\bdont|\bwont|\bcant|\bno one should)\s*\z";

@@ -11,6 +11,8 @@ use super::{Finding, Threat, Verdict};
 pub(super) struct PhraseRule {
     regex: Spot,
     negatable: bool,
+    /// A shape honest text often has: a weak finding, never a strong one.
+    weak: bool,
 }
 
 /// Every compiled pattern.
@@ -56,7 +58,11 @@ impl Rules {
         let injection = INJECTION
             .iter()
             .map(|&(pattern, negatable)| {
-                Spot::new(&injection_source(pattern)).map(|regex| PhraseRule { regex, negatable })
+                Spot::new(&injection_source(pattern)).map(|regex| PhraseRule {
+                    regex,
+                    negatable,
+                    weak: WEAK_INJECTION.contains(&pattern),
+                })
             })
             .collect::<Option<Vec<_>>>()?;
         let sources: Vec<&str> = injection.iter().map(|rule| rule.regex.as_str()).collect();
@@ -178,7 +184,7 @@ impl Rules {
                     continue;
                 }
                 let threat = Threat::PromptInjection { phrase: readable(found.as_str()) };
-                if !quoted(text, found.start(), found.end()) {
+                if !rule.weak && !quoted(text, found.start(), found.end()) {
                     return Some(Finding::Strong(threat));
                 }
                 weak = weak.or(Some(Finding::Weak(threat)));

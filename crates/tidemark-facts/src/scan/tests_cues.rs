@@ -309,6 +309,9 @@ fn role_markers_and_their_near_misses() {
             "Teacher: open your books at page 12.",
             "role: system-wide default",
             "The system override switch is on the left panel.",
+            // A text that opens with a role label is often a canned reply or a directory line.
+            "Assistant: Maria Lopez, ext. 3302 (mornings only)",
+            "Assistant: Happy to help! Your order ships on Monday.",
         ],
         "clean",
     );

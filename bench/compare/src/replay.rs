@@ -156,10 +156,7 @@ async fn tidemark<S: ConversationStore>(
     run(memory, turns).await
 }
 
-async fn run<M: ConversationMemory>(
-    memory: M,
-    turns: &[Vec<Message>],
-) -> Result<Measured, String> {
+async fn run<M: ConversationMemory>(memory: M, turns: &[Vec<Message>]) -> Result<Measured, String> {
     let id = ConversationId::new("replay").map_err(|e| e.to_string())?;
     let mut ledger = CacheLedger::new(CachePrices::default());
     let mut total = Duration::ZERO;

@@ -13,10 +13,11 @@ mod it;
 mod ja;
 mod pt;
 mod ru;
+mod tr;
 mod zh;
 
 use super::Language;
 
-/// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi.
+/// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi, Turkish.
 pub(super) const LANGUAGES: &[Language] =
-    &[en::EN, es::ES, fr::FR, de::DE, pt::PT, it::IT, zh::ZH, ja::JA, ru::RU, ar::AR, hi::HI];
+    &[en::EN, es::ES, fr::FR, de::DE, pt::PT, it::IT, zh::ZH, ja::JA, ru::RU, ar::AR, hi::HI, tr::TR];

@@ -207,7 +207,7 @@ pub(super) const TR: Language = Language {
     ],
     special_mode: &[
         r"(?:gelistirici|developer|hata ayiklama|debug|yonetici|admin|bakim|test) mod(?:u|una|unda|undasin|undadir|undayiz)? (?:artik |simdi |su an )?(?:aktif|etkin|acik|acildi|devrede|etkinlestirildi|aktiflestirildi|aktif edildi|gecildi)",
-        r"(?:gelistirici|developer|debug|yonetici|admin|bakim) modundasin",
+        r"(?:gelistirici|developer|debug|yonetici|admin|bakim) modunda(?:sin|siniz|dir|yiz)\b",
     ],
     addressee: &["sen", "senin", "sana", "seni", "asistan", "yapay zeka", r"cevap\w*", r"yanit\w*"],
     authority: &[

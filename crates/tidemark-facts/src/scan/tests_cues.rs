@@ -72,7 +72,7 @@ fn view_rules_compile() {
 #[test]
 fn every_language_fills_every_family() {
     let codes = Cues::language_codes();
-    for code in ["en", "es", "fr", "de", "pt", "it", "zh", "ja", "ru", "ar", "hi"] {
+    for code in ["en", "es", "fr", "de", "pt", "it", "zh", "ja", "ru", "ar", "hi", "ko"] {
         assert!(codes.contains(&code), "{code} is missing");
     }
     let empty = Cues::empty_families();

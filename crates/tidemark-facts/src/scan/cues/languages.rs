@@ -11,12 +11,14 @@ mod fr;
 mod hi;
 mod it;
 mod ja;
+mod ko;
 mod pt;
 mod ru;
 mod zh;
 
 use super::Language;
 
-/// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi.
+/// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi,
+/// Korean.
 pub(super) const LANGUAGES: &[Language] =
-    &[en::EN, es::ES, fr::FR, de::DE, pt::PT, it::IT, zh::ZH, ja::JA, ru::RU, ar::AR, hi::HI];
+    &[en::EN, es::ES, fr::FR, de::DE, pt::PT, it::IT, zh::ZH, ja::JA, ru::RU, ar::AR, hi::HI, ko::KO];

@@ -244,7 +244,7 @@ impl Classifier {
         let mut features = Vec::new();
         let mut best = (f32::NEG_INFINITY, text);
         for window in windows(text) {
-            let view = normalize::folded(&normalize::view(window));
+            let view = normalize::folded_jamo(&normalize::view(window));
             extract(&view, &mut features);
             let score = self.logit(&features);
             if score > best.0 {
@@ -303,7 +303,7 @@ impl Classifier {
             .into_iter()
             .map(|(text, malicious)| {
                 let mut features = Vec::new();
-                extract(&normalize::folded(&normalize::view(text)), &mut features);
+                extract(&normalize::folded_jamo(&normalize::view(text)), &mut features);
                 Doc { features, malicious }
             })
             .collect();

@@ -6,7 +6,7 @@
 //! objects that only ever mean the model's instructions, and objects with an everyday meaning
 //! ("rules") that count only next to a qualifier. The same templates turn every language into
 //! regular expressions: verb + fillers + object, and the reverse order for languages that put the
-//! object first (German infinitives, Hindi, Japanese). Adding a language is adding a table.
+//! object first (German infinitives, Hindi, Japanese, Korean). Adding a language is adding a table.
 //!
 //! The cues are matched against the normalised views (lower case, NFKC, look-alikes folded, see
 //! `normalize.rs`), so the data is written in lower case, and Latin-script words without accents
@@ -231,8 +231,8 @@ pub(super) struct Cues {
 const EMPTY_LINK: &str =
     r"(!?)\[[^\]\n]{0,200}\]\(\s*<?(?:https?:)?//([^/\s)>?#]+)[^\s)>]*[?&][\w.\-]+=\s*>?\)";
 
-/// Model words inside a modifier in a script without spaces (or Hindi).
-const MODEL_IN: &str = r"系统|系統|システム|助手|アシスタント|模型|モデル|ai|开发者|開發者|開発者|安全|对话|對話|会話|सिस्टम|एआई|सहायक|मॉडल|डेवलपर|सुरक्षा|बातचीत";
+/// Model words inside a modifier in a script without spaces (or Hindi, Korean).
+const MODEL_IN: &str = r"系统|系統|システム|助手|アシスタント|模型|モデル|ai|开发者|開發者|開発者|安全|对话|對話|会話|सिस्टम|एआई|सहायक|मॉडल|डेवलपर|सुरक्षा|बातचीत|시스템|어시스턴트|모델|개발자|안전|보안|대화|당신|너의|네가|인공지능|챗봇|프롬프트";
 
 /// Words after a complement that keep an instruction object about the model ("the instructions
 /// of the system", "las instrucciones del asistente").

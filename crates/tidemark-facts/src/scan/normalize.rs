@@ -92,10 +92,25 @@ pub(super) fn folded(view: &str) -> String {
 
 /// [`folded`] for any text.
 pub(super) fn folded_unicode(view: &str) -> String {
+    fold(view, true)
+}
+
+/// [`folded`] as the injection classifier was trained on it: Hangul taken apart into jamo, and
+/// ㅇ read as "o". The shipped model's features are kept as they are until it is retrained.
+pub(super) fn folded_jamo(view: &str) -> String {
+    if view.is_ascii() {
+        return view.to_owned();
+    }
+    fold(view, false)
+}
+
+/// The folding of [`folded`]; `keep_hangul` leaves Hangul syllables whole.
+fn fold(view: &str, keep_hangul: bool) -> String {
     let mut out = String::with_capacity(view.len());
     let mut buf = [0u8; 4];
     for c in view.nfd() {
-        if c.is_ascii() {
+        // Hangul comes out of NFD as jamo, and the skeleton would turn ㅇ into "o".
+        if c.is_ascii() || (keep_hangul && is_hangul_jamo(c)) {
             out.push(c);
             continue;
         }
@@ -129,6 +144,11 @@ pub(super) fn folded_unicode(view: &str) -> String {
     }
     // Recompose what was not folded, so native text reads the same as in the view.
     out.nfc().collect()
+}
+
+/// Whether `c` is a conjoining Hangul jamo, a piece of a syllable that NFD took apart.
+fn is_hangul_jamo(c: char) -> bool {
+    matches!(c, '\u{1100}'..='\u{11FF}' | '\u{A960}'..='\u{A97F}' | '\u{D7B0}'..='\u{D7FF}')
 }
 
 /// The ASCII letter a Latin small capital stands for. UTS-39 does not list them as confusable with

@@ -11,6 +11,7 @@ mod fr;
 mod hi;
 mod it;
 mod ja;
+mod ko;
 mod pt;
 mod ru;
 mod tr;
@@ -18,6 +19,7 @@ mod zh;
 
 use super::Language;
 
-/// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi, Turkish.
+/// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi,
+/// Turkish, Korean.
 pub(super) const LANGUAGES: &[Language] =
-    &[en::EN, es::ES, fr::FR, de::DE, pt::PT, it::IT, zh::ZH, ja::JA, ru::RU, ar::AR, hi::HI, tr::TR];
+    &[en::EN, es::ES, fr::FR, de::DE, pt::PT, it::IT, zh::ZH, ja::JA, ru::RU, ar::AR, hi::HI, tr::TR, ko::KO];

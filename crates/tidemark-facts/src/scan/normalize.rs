@@ -16,7 +16,9 @@
 //!   maps ASCII (`m` to `rn`, `l` to `I`), which would turn "from" into "frorn" and break every
 //!   English pattern. `decancer` was the other candidate; it folds far more aggressively (whole
 //!   scripts to lower-case ASCII), which would destroy the Russian, Arabic and Hindi text the cues
-//!   need to read, and it brings a larger table for little gain here.
+//!   need to read, and it brings a larger table for little gain here. Hangul syllables stay whole
+//!   (NFD would split them into jamo and the fold would read ㅇ as `o`); the injection classifier
+//!   still reads the older, split spelling ([`folded_jamo`]) until it is trained again.
 //! - [`Decoder::decoded`]: base64, base32, hex, percent-encoded and `\\u`/`&#` escaped runs decoded, when the result is readable
 //!   UTF-8 text. Bounded by [`MAX_RUNS`], [`MAX_DECODED_BYTES`] and [`MAX_DEPTH`], so the work
 //!   stays linear in the input.

@@ -210,11 +210,40 @@ impl<C> Segmented<C> {
     where
         C: Compactor<Artifact = A>,
     {
-        let mut filled = artifact.clone();
-        for segment in filled.segments.iter_mut().filter(|segment| segment.text.is_empty()) {
-            segment.text = self.inner.render(&segment.artifact).text().into_owned();
+        let segments = artifact
+            .segments
+            .iter()
+            .map(|segment| Segment { artifact: segment.artifact.clone(), text: self.text_of(segment) })
+            .collect();
+        Segments { segments, merges: artifact.merges }
+    }
+
+    /// A segment's stored text, or the wrapped compactor's rendering where none is stored yet.
+    fn text_of<A>(&self, segment: &Segment<A>) -> String
+    where
+        C: Compactor<Artifact = A>,
+    {
+        if segment.text.is_empty() {
+            self.inner.render(&segment.artifact).text().into_owned()
+        } else {
+            segment.text.clone()
         }
-        filled
+    }
+
+    /// A new segment: the wrapped compactor's summary of `evicted` (folded into `carry_over`, if any) and its text.
+    async fn segment<A>(
+        &self,
+        conversation: &ConversationId,
+        evicted: &[Message],
+        carry_over: Option<&A>,
+        hint: Option<&str>,
+    ) -> Result<Segment<A>, CompactionError>
+    where
+        C: Compactor<Artifact = A>,
+    {
+        let artifact = self.inner.compact(conversation, evicted, carry_over, hint).await?;
+        let text = self.inner.render(&artifact).text().into_owned();
+        Ok(Segment { artifact, text })
     }
 
     /// Whether adding one more segment to `carry` would pass the limits.
@@ -263,32 +292,30 @@ where
         carry_over: Option<&Self::Artifact>,
         hint: Option<&str>,
     ) -> Result<Self::Artifact, CompactionError> {
-        let filled = carry_over.map(|carry| self.filled(carry));
-        let carry = filled.as_ref().filter(|carry| !carry.segments.is_empty());
-        match carry {
-            Some(carry) if self.must_merge(carry) => {
-                let (kept, merged) = carry.segments.split_at(self.kept_by_merge(carry));
-                let parts: Vec<&C::Artifact> = merged.iter().map(|segment| &segment.artifact).collect();
-                let joined = C::Artifact::join(&parts);
-                let artifact = self.inner.compact(conversation, evicted, Some(&joined), hint).await?;
-                let text = self.inner.render(&artifact).text().into_owned();
-                let mut segments = kept.to_vec();
-                segments.push(Segment { artifact, text });
-                Ok(Segments { segments, merges: carry.merges.saturating_add(1) })
-            }
-            _ => {
-                let artifact = self.inner.compact(conversation, evicted, None, hint).await?;
-                let text = self.inner.render(&artifact).text().into_owned();
-                let mut segments = carry.map(|carry| carry.segments.clone()).unwrap_or_default();
-                segments.push(Segment { artifact, text });
-                Ok(Segments { segments, merges: carry.map_or(0, |carry| carry.merges) })
-            }
+        let carry = carry_over.map(|carry| self.filled(carry)).filter(|carry| !carry.segments.is_empty());
+        let Some(carry) = carry else {
+            return Ok(Segments {
+                segments: vec![self.segment(conversation, evicted, None, hint).await?],
+                merges: 0,
+            });
+        };
+        if self.must_merge(&carry) {
+            let kept = self.kept_by_merge(&carry);
+            let mut segments = carry.segments;
+            let merged = segments.split_off(kept);
+            let parts: Vec<&C::Artifact> = merged.iter().map(|segment| &segment.artifact).collect();
+            let joined = C::Artifact::join(&parts);
+            segments.push(self.segment(conversation, evicted, Some(&joined), hint).await?);
+            Ok(Segments { segments, merges: carry.merges.saturating_add(1) })
+        } else {
+            let mut segments = carry.segments;
+            segments.push(self.segment(conversation, evicted, None, hint).await?);
+            Ok(Segments { segments, merges: carry.merges })
         }
     }
 
     fn render(&self, artifact: &Self::Artifact) -> Message {
-        let parts =
-            self.filled(artifact).segments.into_iter().map(|segment| Part::text(segment.text)).collect();
+        let parts = artifact.segments.iter().map(|segment| Part::text(self.text_of(segment))).collect();
         Message::new(Role::System, parts)
     }
 }

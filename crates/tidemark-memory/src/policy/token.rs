@@ -2,7 +2,7 @@
 
 use std::num::NonZeroU32;
 
-use tidemark_core::{MemoryPolicy, Role, Selection, TokenCounter, Unit, Window, units};
+use tidemark_core::{MemoryPolicy, Message, Role, Selection, TokenCounter, Unit, Window, units};
 
 use super::{CachePlan, must_keep, retained_before};
 use crate::error::PolicyError;
@@ -127,21 +127,20 @@ impl<C: TokenCounter> TokenWindow<C> {
 
 impl<C: TokenCounter> TokenWindow<C> {
     /// The cut `plan` chooses: among the cuts that fit the budget, from the deepest (the newest unit alone) up.
+    ///
+    /// `base` is what every prompt carries (fixed tokens, reserve, units no cut may remove) and
+    /// `droppable` the tokens of every other unit, both as [`select`](MemoryPolicy::select) summed them.
     fn planned(
-        &self,
         plan: &CachePlan,
-        window: &Window<'_>,
-        all: &[Unit],
-        tokens: &[u32],
-        base: u64,
+        messages: &[Message],
+        (all, tokens): (&[Unit], &[u32]),
+        (base, droppable): (u64, u64),
         budget: u64,
     ) -> Selection {
-        let messages = window.messages();
         let unit_tokens = |unit: &Unit| -> u64 { tokens[unit.range()].iter().map(|&t| u64::from(t)).sum() };
         // (cut, kept tokens) for every cut that keeps a run of the newest droppable units, deepest first.
         let mut candidates: Vec<(usize, u64)> = Vec::new();
         let mut kept = 0;
-        let droppable: u64 = all.iter().filter(|unit| !must_keep(unit, messages)).map(unit_tokens).sum();
         for (position, unit) in all.iter().enumerate().rev() {
             if must_keep(unit, messages) {
                 continue;
@@ -203,7 +202,7 @@ impl<C: TokenCounter> MemoryPolicy for TokenWindow<C> {
         }
 
         if let Some(plan) = &self.plan {
-            return self.planned(plan, window, &all, tokens, base, budget);
+            return Self::planned(plan, messages, (&all, tokens), (base, droppable), budget);
         }
 
         let target = u64::from(self.low_watermark());

@@ -364,12 +364,93 @@ fn language_sources(lang: &Language) -> Sources {
 /// model rather than a log line or a config section. Matched on the lower-case view.
 const INSTRUCTIONISH: &str = r"(?:(?:all |every |any )?confirmations?|new (?:system )?(?:polic(?:y|ies)|rules?|instructions?|directives?|orders?|task)|you\b|your\b|ignore|disregard|forget|from now on|always|never|do not|don't|must|override|overrides|important|attention|updated? (?:polic|instruc|rules)|respond|reply|answer|the assistant|assistant|act as|pretend|reveal|print|output|follow|obey|comply|execute|run\b|delete|send|disable|enable|grant|skip|bypass|turn off|all (?:previous|prior|safety)|safety|confirmation|developer mode|admin mode|jailbreak|(?:append|include|treat|share|forward|transfer|approve|accept|upload|export|list|remember|store|the model|models|assistants|agents|the agent|i have disabled|i have verified|i'll also|i will also|proceeding to|as agreed|as requested|unrestricted|priority|privileges|permissions|owner|root)\b)";
 
+/// The names of a system or developer turn that open a fake block of orders (`[SYSTEM]`,
+/// `Sistema:`, `系统消息：`), in the folded view: English with its administrative roles, then the
+/// system and developer labels of the table languages. Administrators are left out of the other
+/// languages: "Administrador: tu cuenta está lista" is an everyday notice.
+const ROLE_NAMES: &[&str] = &[
+    // English.
+    "system",
+    "sys",
+    "system message",
+    "system prompt",
+    "system note",
+    "system notice",
+    "system override",
+    "admin",
+    "administrator",
+    "developer",
+    "root",
+    "operator",
+    // Spanish, Portuguese, Italian.
+    "sistema",
+    "mensaje del sistema",
+    "aviso del sistema",
+    "desarrollador",
+    "mensagem do sistema",
+    "desenvolvedor",
+    "messaggio di sistema",
+    "sviluppatore",
+    // French, German.
+    "systeme",
+    "message systeme",
+    "message du systeme",
+    "developpeur",
+    "systemnachricht",
+    "systemhinweis",
+    "systemmeldung",
+    "entwickler",
+    // Russian, Ukrainian.
+    "система",
+    "системное сообщение",
+    "разработчик",
+    "системне повідомлення",
+    "розробник",
+    // Chinese, Japanese, Korean.
+    "系统",
+    "系統",
+    "系统消息",
+    "系統訊息",
+    "系统提示",
+    "开发者",
+    "開發者",
+    "システム",
+    "システムメッセージ",
+    "開発者",
+    "시스템",
+    "시스템 메시지",
+    "개발자",
+    // Arabic, Hindi, Hebrew.
+    "النظام",
+    "رسالة النظام",
+    "المطور",
+    "सिस्टम",
+    "सिस्टम संदेश",
+    "डेवलपर",
+    "מערכת",
+    "הודעת מערכת",
+    // Turkish, Dutch, Polish, Vietnamese, Indonesian.
+    "sistem",
+    "sistem mesaji",
+    "gelistirici",
+    "systeem",
+    "systeembericht",
+    "ontwikkelaar",
+    "komunikat systemowy",
+    "wiadomosc systemowa",
+    "he thong",
+    "thong bao he thong",
+    "nha phat trien",
+    "pesan sistem",
+    "pengembang",
+];
+
 /// The role-marker patterns (language-neutral): chat-template tokens with and without pipes,
 /// Llama and Gemma markers, `<system>` tags, "you are DAN", bracketed role tags and `#` headers
 /// followed by an order, `SYSTEM:`-style lines and "… override:" headers, "new policy:" headers
 /// aimed at the model, and notes addressed to an AI.
 fn marker_sources() -> Vec<String> {
-    let names = r"(?:system|sys|system message|system prompt|system note|system notice|system override|admin|administrator|developer|root|operator|sistema|systeme|система|系统|系統|システム|النظام|सिस्टम)";
+    let names = format!("(?:{})", ROLE_NAMES.join("|").replace(' ', r"\s+"));
     // The same headers followed by an order in any table language: an override verb, a role
     // change or words addressed to the model.
     let orders: Vec<&str> = languages::LANGUAGES

@@ -13,6 +13,7 @@ mod it;
 mod ja;
 mod ko;
 mod nl;
+mod pl;
 mod pt;
 mod ru;
 mod tr;
@@ -21,7 +22,7 @@ mod zh;
 use super::Language;
 
 /// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi,
-/// Turkish, Korean, Dutch.
+/// Turkish, Korean, Dutch, Polish.
 pub(super) const LANGUAGES: &[Language] = &[
     en::EN,
     es::ES,
@@ -37,4 +38,5 @@ pub(super) const LANGUAGES: &[Language] = &[
     tr::TR,
     ko::KO,
     nl::NL,
+    pl::PL,
 ];

@@ -44,6 +44,7 @@ pub(super) const NL: Language = Language {
         "overboord gooien",
         "terzijde schuiven",
         "buiten beschouwing laten",
+        r"(?:houd|hou|houdt) (?:u )?(?:vanaf nu |voortaan )?geen rekening (?:meer )?met",
         r"niet (?:meer|langer) (?:op)?volgen",
         r"(?:moeten|moet|dienen|dient) (?:te )?(?:worden genegeerd|genegeerd worden|worden vergeten|vergeten worden)",
     ],
@@ -241,6 +242,8 @@ pub(super) const NL: Language = Language {
         r"(?:laat|zet|gooi|schuif|leg) (?:(?:al|alle|je|jouw|uw|de|die|deze|eerdere|vorige|voorgaande|oorspronkelijke|oude) )*(?:instructies|systeeminstructies|systeemprompt) (?:los|varen|opzij|overboord|terzijde|naast je neer)",
         r"(?:houd|hou|houdt) (?:je|u) (?:vanaf nu |voortaan )?niet (?:meer|langer) aan (?:(?:al|alle|je|jouw|uw|de|die|deze|eerdere|vorige|voorgaande|oorspronkelijke|oude) )*(?:instructies|systeeminstructies|systeemprompt|richtlijnen)",
         r"(?:je|u) hoeft (?:je|zich) (?:vanaf nu |voortaan )?niet (?:meer|langer) aan (?:(?:al|alle|de|die|deze) )*(?:je|jouw|uw|eerdere|vorige|voorgaande|oorspronkelijke|originele)(?: (?:eerdere|vorige|voorgaande|oorspronkelijke|originele))? (?:instructies|regels|richtlijnen|systeemprompt|beperkingen) te houden",
+        r"sla (?:(?:al|alle|de|je|jouw|uw) )*(?:eerdere|vorige|voorgaande|bovenstaande|oorspronkelijke)(?: (?:eerdere|vorige|voorgaande))? (?:instructies|regels|richtlijnen) over",
+        r"(?:trek|let) (?:je |u )?(?:niets|niks|niet|niet meer|niet langer) (?:meer )?(?:aan van|op) (?:(?:al|alle|de|die|deze) )*(?:je|jouw|uw|eerdere|vorige|voorgaande|bovenstaande|oorspronkelijke)(?: (?:eerdere|vorige|voorgaande|oorspronkelijke))? (?:instructies|systeemprompt|systeeminstructies|richtlijnen)",
         r"(?:volg|gehoorzaam) (?:(?:al|alle|je|jouw|uw|de|die|deze|eerdere|vorige|voorgaande|oorspronkelijke) )*(?:instructies|systeeminstructies|systeemprompt|richtlijnen) niet (?:meer|langer)",
     ],
     safety_off_weak: &[

@@ -10,6 +10,12 @@
 //!
 //! Separable verbs ("laat … los", "zet … opzij") put their particle after the object; the table
 //! lists them whole for the verb-last order and as safety-off phrases for the imperative.
+//! The possessives "je", "jouw", "uw" are fillers, not earlier-context qualifiers: "vergeet je
+//! grenzen" and "vergeet je beperkingen" are everyday encouragement, so an everyday object
+//! ("regels", "beperkingen") needs "vorige", "eerdere" and the like; "je instructies" still counts.
+//! A missing persona's limits ("zonder beperkingen") count only at the end of a phrase, so "zonder
+//! beperkingen van het budget" is no role change.
+//!
 //! "Dan" means "then" or "than" in Dutch, so the DAN persona is named only with "modus" after it.
 
 use super::super::{Language, Script};
@@ -64,6 +70,9 @@ pub(super) const NL: Language = Language {
         "dit",
         "dat",
         "oude",
+        "je",
+        "jouw",
+        "uw",
         "jij",
         "u",
         "me",
@@ -114,9 +123,6 @@ pub(super) const NL: Language = Language {
         "bestaande",
         "huidige",
         "ingebouwde",
-        "je",
-        "jouw",
-        "uw",
         r"systeem\w*",
         r"ontwikkelaar\w*",
         r"gesprek\w*",
@@ -143,11 +149,8 @@ pub(super) const NL: Language = Language {
         "filter",
         "beleid",
         "voorschrift",
-        "opdracht",
         "aanwijzing",
         "prompt",
-        "grens",
-        "grenzen",
         "verbod",
         "veiligheidsregel",
         "gedragsregel",
@@ -188,7 +191,7 @@ pub(super) const NL: Language = Language {
         r"systeeminstructie\w*",
         r"systeembericht\w*",
         r"system prompt\w*",
-        r"(?:je|jouw|uw) (?:instructies|prompt|configuratie|richtlijnen|eerste bericht|programmering)",
+        r"(?:je|jouw|uw) (?:instructies|prompt|richtlijnen|eerste bericht|programmering)",
         r"(?:verborgen|geheime|interne|oorspronkelijke|originele|initiele|eerste) (?:instructies|prompt|systeemprompt)",
         "beginprompt",
         "startprompt",
@@ -222,7 +225,7 @@ pub(super) const NL: Language = Language {
         "stel je voor dat je",
     ],
     unrestricted: &[
-        r"zonder (?:enige |welke |al je |al jouw |je |jouw |uw |alle )?(?:beperkingen|restricties|regels|filters|censuur|grenzen|richtlijnen|ethiek|moraal|limieten|remmingen)",
+        r"zonder (?:enige |welke |al je |al jouw |je |jouw |uw |alle )?(?:beperkingen|restricties|regels|filters|censuur|grenzen|richtlijnen|ethiek|moraal|limieten|remmingen)(?:\s*[.,;:!?)\n]|\s*$| en\b| die\b| dat\b| of\b| meer\b)",
         r"onbeperkt\w*",
         r"ongecensureerd\w*",
         r"ongefilterd\w*",
@@ -234,6 +237,9 @@ pub(super) const NL: Language = Language {
     safety_off: &[
         r"(?:je|jouw|uw) (?:veiligheids)?(?:regels|richtlijnen|beperkingen|restricties|filters|voorschriften) (?:zijn |worden |werden )?(?:vanaf nu |voortaan |nu |hierbij |per direct )?(?:opgeheven|uitgeschakeld|vervallen|ongeldig|nietig|ingetrokken|buiten werking|gedeactiveerd|niet (?:meer|langer) (?:van toepassing|geldig|actief))",
         r"(?:je|jouw|uw) (?:veiligheids)?(?:regels|richtlijnen|beperkingen|restricties|filters|voorschriften) gelden (?:vanaf nu |voortaan |nu )?niet (?:meer|langer)",
+        r"(?:je|jouw|uw) (?:instructies|systeemprompt|systeeminstructies) (?:zijn |worden |werden )?(?:vanaf nu |voortaan |nu |hierbij |per direct )?(?:ongeldig|nietig|vervallen|ingetrokken|opgeheven|niet (?:meer|langer) (?:van toepassing|geldig))",
+        r"(?:je|jouw|uw) (?:instructies|systeemprompt|systeeminstructies) gelden (?:vanaf nu |voortaan |nu )?niet (?:meer|langer)",
+        r"(?:negeer|vergeet|verwerp) (?:al |alle )?(?:je|jouw|uw) (?:eigen )?(?:richtlijnen|restricties|veiligheidsregels|veiligheidsrichtlijnen|filters|programmering)",
         r"(?:je|jij|u) (?:hebt|heeft) geen (?:enkele )?(?:regels|richtlijnen|filters|restricties) meer",
         r"(?:activeer|schakel|zet|start) (?:de |je |jouw )?(?:jailbreak|dan|onbeperkte|ongecensureerde|ongefilterde)(?: )?modus",
         r"(?:jailbreak|dan|onbeperkte|ongecensureerde|ongefilterde)(?: )?modus (?:is |staat )?(?:nu |vanaf nu |voortaan )?(?:actief|aan|ingeschakeld|geactiveerd|gestart)",

@@ -18,7 +18,8 @@
 //! besides the prepositions. The complement is also read on the view that keeps the diacritics,
 //! so its genitives are written with both spellings ("obs[lł]ugi"). "Pomiń" (skip) appears in
 //! everyday how-tos ("pomiń instrukcje poniżej"), so it counts only with an earlier-context
-//! qualifier. "Tryb boga" is a video-game cheat, and "dań" (dishes) folds to
+//! qualifier. "Bez ograniczeń" makes a role change only at the end of a phrase, so "bez
+//! ograniczeń budżetowych" does not. "Tryb boga" is a video-game cheat, and "dań" (dishes) folds to
 //! "dan", so neither names the jailbreak persona here.
 
 use super::super::{Language, Script};
@@ -217,7 +218,8 @@ pub(super) const PL: Language = Language {
         r"(?:instrukcj|polecen|wytyczn)\w* systemow\w*",
         r"systemow\w* (?:instrukcj|polecen|wytyczn)\w*",
         r"system prompt\w*",
-        r"(?:twoj|wasz|swoj)\w* (?:peln\w* |cal\w* )?(?:instrukcj|prompt|konfiguracj|wytyczn|polecen)\w*",
+        r"(?:twoj|wasz|swoj)\w* (?:peln\w* |cal\w* )?(?:instrukcj|prompt|wytyczn)\w*",
+        r"(?:twoj|wasz|swoj)\w* (?:peln\w*|cal\w*) (?:konfiguracj|polecen)\w*",
         r"(?:ukryt|tajn|wewnetrzn|pierwotn|oryginaln|poczatkow|poufn)\w* (?:instrukcj|prompt|polecen|wytyczn)\w*",
         r"(?:instrukcj|prompt|wytyczn)\w* (?:poczatkow|pierwotn|ukryt|wewnetrzn|oryginaln)\w*",
     ],
@@ -246,7 +248,7 @@ pub(super) const PL: Language = Language {
         r"wyobraz sobie ze jestes",
     ],
     unrestricted: &[
-        r"bez (?:zadnych |jakichkolwiek |wszelkich |twoich |swoich )?(?:ograniczen|zasad|regul|filtrow|cenzury|hamulcow|granic|zabezpieczen|etyki|moralnosci|limitow)",
+        r"bez (?:zadnych |jakichkolwiek |wszelkich |twoich |swoich )?(?:ograniczen|zasad|regul|filtrow|cenzury|hamulcow|granic|zabezpieczen|etyki|moralnosci|limitow)(?:\s*[.,;:!?)\n]|\s*$| i\b| ktor\w*| oraz\b| ani\b)",
         r"nieograniczon\w*",
         r"nieocenzurowan\w*",
         r"niecenzurowan\w*",

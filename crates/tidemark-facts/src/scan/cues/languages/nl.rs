@@ -120,8 +120,6 @@ pub(super) const NL: Language = Language {
         "originele",
         "initiele",
         "aanvankelijke",
-        "bestaande",
-        "huidige",
         "ingebouwde",
         r"systeem\w*",
         r"ontwikkelaar\w*",

@@ -144,7 +144,6 @@ pub(super) const PL: Language = Language {
         r"oryginaln\w*",
         r"poczatkow\w*",
         r"uprzedni\w*",
-        r"obecn\w*",
         r"systemow\w*",
         r"twoj\w*",
         r"wasz\w*",

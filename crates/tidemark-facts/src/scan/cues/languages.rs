@@ -12,6 +12,8 @@ mod hi;
 mod it;
 mod ja;
 mod ko;
+mod nl;
+mod pl;
 mod pt;
 mod ru;
 mod tr;
@@ -20,6 +22,21 @@ mod zh;
 use super::Language;
 
 /// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi,
-/// Turkish, Korean.
-pub(super) const LANGUAGES: &[Language] =
-    &[en::EN, es::ES, fr::FR, de::DE, pt::PT, it::IT, zh::ZH, ja::JA, ru::RU, ar::AR, hi::HI, tr::TR, ko::KO];
+/// Turkish, Korean, Dutch, Polish.
+pub(super) const LANGUAGES: &[Language] = &[
+    en::EN,
+    es::ES,
+    fr::FR,
+    de::DE,
+    pt::PT,
+    it::IT,
+    zh::ZH,
+    ja::JA,
+    ru::RU,
+    ar::AR,
+    hi::HI,
+    tr::TR,
+    ko::KO,
+    nl::NL,
+    pl::PL,
+];

@@ -8,6 +8,7 @@ mod de;
 mod en;
 mod es;
 mod fr;
+mod he;
 mod hi;
 mod it;
 mod ja;
@@ -21,7 +22,7 @@ mod zh;
 use super::Language;
 
 /// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi,
-/// Turkish, Korean, Ukrainian.
+/// Turkish, Korean, Ukrainian, Hebrew.
 pub(super) const LANGUAGES: &[Language] = &[
     en::EN,
     es::ES,
@@ -37,4 +38,5 @@ pub(super) const LANGUAGES: &[Language] = &[
     tr::TR,
     ko::KO,
     uk::UK,
+    he::HE,
 ];

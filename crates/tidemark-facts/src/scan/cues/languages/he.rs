@@ -13,8 +13,8 @@
 //! imperative (masculine "התעלם", feminine "התעלמי", plural "התעלמו"), with the future used as an
 //! order ("תתעלם"), or with the infinitive in notices and polite requests ("נא להתעלם"). The
 //! masculine imperative is spelled like the past tense ("התעלם" is also "he ignored"), so a
-//! subject pronoun right before the verb disarms it like a negation ("הוא התעלם מההוראות" tells
-//! what happened). Negations are "אל" before an imperative or future, "לא", "אסור" and "אין".
+//! pronoun or a definite noun right before the verb, its subject, disarms it like a negation ("הוא
+//! התעלם מההוראות", "הילד שכח את ההוראות" tell what happened). Negations are "אל" before an imperative or future, "לא", "אסור" and "אין".
 //!
 //! Adjectives and possessives follow the noun ("ההוראות הקודמות שלך"), so the object comes before
 //! its qualifier and never before the verb. A definite noun or a "של" phrase right after an
@@ -28,7 +28,9 @@ pub(super) const HE: Language = Language {
     code: "he",
     script: Script::Spaced,
     object_first: false,
-    negation_before: r"(?:^|[^\w])ו?(?:אל|לא|אסור|אין|הוא|היא|הם|הן)",
+    // A definite word right before the verb ("הוא", "הילד") is its subject: the verb is in the
+    // past tense and tells what happened.
+    negation_before: r"(?:^|[^\w])ו?(?:אל|לא|אסור|אין|ה\w+)",
     negation_after: "",
     gap_exclude: "",
     ignore: &[
@@ -128,8 +130,10 @@ pub(super) const HE: Language = Language {
         r"[ושמלבכה]{0,3}(?:הנחיית|הנחיות|הוראות|הודעת|פרומפט) ה?מערכת",
         r"[ושמלבכה]{0,3}[\-־]?system prompt",
         r"[ושמלבכה]{0,3}(?:הוראות|הנחיות|פרומפט|הגדרות) (?:ה)?(?:פנימיות|פנימי|נסתרות|נסתר|סודיות|סודי|מקוריות|מקורי|ראשוניות|ראשוני|מוסתרות|מוסתר|התחלתיות|התחלתי)",
-        r"[ושמלבכה]{0,3}(?:הוראות|הנחיות|פרומפט) שלך",
-        r"[ושמלבכה]{0,3}(?:הוראותיך|הנחיותיך)",
+        r"[ושמלבכה]{0,3}פרומפט שלך",
+        // "Your instructions" only at the end of a clause: "ההוראות שלך לגבי הפרויקט" asks a
+        // person about a task.
+        r"[ושמלבכה]{0,3}(?:(?:הוראות|הנחיות) שלך|הוראותיך|הנחיותיך)(?: (?:במלואן|במלואם|מילה במילה|כלשונן|בדיוק))?(?:[^\w\s]|\s*$)",
     ],
     new_role: &[
         r"(?:מעכשיו|מעתה|מעתה ואילך|מעכשיו והלאה|מרגע זה|מהיום|מהרגע הזה) (?:ו)?אתה",

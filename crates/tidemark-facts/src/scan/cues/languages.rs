@@ -8,6 +8,7 @@ mod de;
 mod en;
 mod es;
 mod fr;
+mod he;
 mod hi;
 mod it;
 mod ja;
@@ -17,12 +18,13 @@ mod pl;
 mod pt;
 mod ru;
 mod tr;
+mod uk;
 mod zh;
 
 use super::Language;
 
 /// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi,
-/// Turkish, Korean, Dutch, Polish.
+/// Turkish, Korean, Dutch, Polish, Ukrainian, Hebrew.
 pub(super) const LANGUAGES: &[Language] = &[
     en::EN,
     es::ES,
@@ -39,4 +41,6 @@ pub(super) const LANGUAGES: &[Language] = &[
     ko::KO,
     nl::NL,
     pl::PL,
+    uk::UK,
+    he::HE,
 ];

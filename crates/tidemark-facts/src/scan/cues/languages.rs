@@ -15,11 +15,26 @@ mod ko;
 mod pt;
 mod ru;
 mod tr;
+mod vi;
 mod zh;
 
 use super::Language;
 
 /// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi,
-/// Turkish, Korean.
-pub(super) const LANGUAGES: &[Language] =
-    &[en::EN, es::ES, fr::FR, de::DE, pt::PT, it::IT, zh::ZH, ja::JA, ru::RU, ar::AR, hi::HI, tr::TR, ko::KO];
+/// Turkish, Korean, Vietnamese.
+pub(super) const LANGUAGES: &[Language] = &[
+    en::EN,
+    es::ES,
+    fr::FR,
+    de::DE,
+    pt::PT,
+    it::IT,
+    zh::ZH,
+    ja::JA,
+    ru::RU,
+    ar::AR,
+    hi::HI,
+    tr::TR,
+    ko::KO,
+    vi::VI,
+];

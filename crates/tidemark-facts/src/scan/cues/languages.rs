@@ -9,6 +9,7 @@ mod en;
 mod es;
 mod fr;
 mod hi;
+mod id;
 mod it;
 mod ja;
 mod ko;
@@ -21,7 +22,7 @@ mod zh;
 use super::Language;
 
 /// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi,
-/// Turkish, Korean, Vietnamese.
+/// Turkish, Korean, Vietnamese, Indonesian.
 pub(super) const LANGUAGES: &[Language] = &[
     en::EN,
     es::ES,
@@ -37,4 +38,5 @@ pub(super) const LANGUAGES: &[Language] = &[
     tr::TR,
     ko::KO,
     vi::VI,
+    id::ID,
 ];

@@ -12,6 +12,11 @@
 //! A negation (`jangan`, `tidak`, `tak`, colloquial `nggak`, `gak`) comes before the verb. Some
 //! negated verbs are themselves overrides ("jangan ikuti instruksi sebelumnya", "tidak usah
 //! hiraukan aturanmu") and are listed whole, so the negation check looks before them.
+//!
+//! The complement after an instruction object is a preposition and a noun ("dari guru"), a
+//! closed list of everyday heads ("pemakaian", "mesin cuci"), a `yang` clause that places the
+//! text somewhere ("yang tertulis di kotak"), or a code token ("instruksi #pragma"). A place or a
+//! source that names earlier context or the model ("di atas", "dari sistem") keeps it armed.
 
 use super::super::{Language, Script};
 
@@ -42,12 +47,12 @@ pub(super) const ID: Language = Language {
     earlier: &[
         r"sebelum(?:nya| ini)\b",
         r"terdahulu\b",
-        r"(?:yang )?(?:di ?atas|tadi)\b",
+        r"(?:yang )?(?:diatas|di atas)\b",
         r"awal(?:mu|nya)?\b",
         r"asli(?:mu|nya)?\b",
         r"semula\b",
         r"yang (?:kamu|anda|kau|awak) (?:terima|dapatkan|dapat|peroleh)\b",
-        r"yang (?:telah |sudah |pernah )?(?:diberikan|dimasukkan|ditanamkan|ditetapkan) (?:kepada|pada|ke) ?(?:mu|kamu|anda|awak)\b",
+        r"yang (?:telah |sudah |pernah )?(?:diberikan|dimasukkan|ditanamkan|ditetapkan) (?:kepadamu|padamu|kepada (?:mu|kamu|anda|awak)|pada (?:kamu|anda|awak))\b",
         r"atas\b",
         r"sistem\b",
         r"asisten\b",
@@ -56,7 +61,7 @@ pub(super) const ID: Language = Language {
         r"percakapan ini\b",
     ],
     instructions: &[
-        r"(?:semua|segala|seluruh)(?:nya)? yang (?:ada |tertulis |disebutkan |dikatakan |diperintahkan )?(?:di ?atas|sebelumnya|sebelum ini)",
+        r"(?:semua|segala|seluruh)(?:nya)? yang (?:sudah |telah )?(?:ada |tertulis |disebutkan |dikatakan |diperintahkan |diberitahukan )?(?:(?:diatas|di atas)|sebelumnya|sebelum ini|tadi)",
         r"apa pun yang (?:sudah |telah )?(?:dikatakan|diperintahkan|diberitahukan) (?:kepadamu|padamu|kepada anda|sebelumnya)",
         "instruksi",
         "prompt sistem",
@@ -99,7 +104,7 @@ pub(super) const ID: Language = Language {
         r"bagikan(?:lah)?",
         r"berikan(?:lah)?",
         r"terjemahkan(?:lah)?",
-        r"beri ?tahu(?:kan)? (?:aku|saya|kami|gue)",
+        r"(?:beritahu|beri tahu)(?:kan)? (?:aku|saya|kami|gue)",
         r"kasih (?:tahu|tau|lihat|liat)",
         r"apa (?:isi|bunyi)",
         r"(?:mohon|harap|tolong|silakan) (?:menampilkan|menunjukkan|mencetak|menuliskan|mengungkapkan|membagikan|mengeluarkan|menyebutkan|mengulangi)",
@@ -111,6 +116,7 @@ pub(super) const ID: Language = Language {
         r"(?:instruksi|arahan|prompt|petunjuk) (?:awal|asli|dasar)(?:mu|nya)\b",
         r"(?:instruksi|prompt)(?:mu\b| (?:kamu|anda|awak)\b)",
         r"konfigurasi internal(?:mu\b| (?:kamu|anda|awak)\b)",
+        r"(?:instruksi|arahan|prompt|petunjuk) yang (?:telah |sudah )?(?:diberikan|ditanamkan|dimasukkan) (?:kepadamu|padamu|kepada (?:mu|anda|kamu|awak))\b",
     ],
     new_role: &[
         r"(?:mulai )?(?:sekarang|saat ini|kini|hari ini|detik ini),? (?:kamu|anda|kau|engkau|awak) (?:adalah|ialah|jadi|menjadi|berperan)",
@@ -121,10 +127,11 @@ pub(super) const ID: Language = Language {
         r"berpura pura(?:lah)? (?:menjadi|jadi|sebagai)",
         r"pura pura (?:jadi|menjadi)",
         r"anggap(?:lah)? (?:dirimu|diri anda|dirimu sendiri)",
+        r"bayangkan (?:dirimu|diri anda|kamu|anda) (?:adalah|sebagai|menjadi)",
         r"perankan",
     ],
     unrestricted: &[
-        r"(?:tanpa|tidak punya|tak punya|belum punya|tidak memiliki|tidak terikat) (?:batasan|aturan|filter|sensor|larangan|etika|pembatasan|moral|pedoman) (?:apa ?pun|sama sekali)",
+        r"(?:tanpa|tidak punya|tak punya|belum punya|tidak memiliki|tidak terikat) (?:batasan|aturan|filter|sensor|larangan|etika|pembatasan|moral|pedoman) (?:(?:apapun|apa pun)|sama sekali)",
         r"(?:tanpa|tidak punya|tak punya|tidak memiliki) (?:etika|moral)\b",
         r"bebas (?:dari )?(?:semua |segala )?(?:aturan|sensor)\b",
         r"tanpa sensor",
@@ -138,6 +145,7 @@ pub(super) const ID: Language = Language {
         r"(?:aturan|batasan|filter|kebijakan|pedoman)(?:mu| kamu| anda| awak)\b (?:nggak|gak|tidak|tak|ga) (?:usah|perlu) (?:dipikirin|dipikirkan|diikuti|dipatuhi|dihiraukan|dipedulikan)",
         r"(?:kamu|anda|kau|awak) (?:sudah |kini |sekarang )?(?:tidak|tak|nggak|gak) (?:lagi )?(?:punya|memiliki|terikat) (?:aturan|batasan|filter|larangan|pedoman)",
         r"(?:aktifkan|nyalakan|masuk ke|masuki|beralih ke) mod[e]? (?:jailbreak|tanpa sensor|tanpa filter|tanpa batasan)",
+        r"(?:kamu|anda|kau|awak) (?:sekarang|kini|mulai sekarang) (?:adalah|menjadi|jadi) dan\b",
         r"mod[e]? (?:jailbreak|tanpa sensor|tanpa filter|tanpa batasan) (?:sudah |telah |sekarang |kini )?(?:aktif|diaktifkan|menyala|dinyalakan|hidup)\b",
         r"(?:nonaktifkan|matikan|hapus|lewati) (?:semua |seluruh )?(?:filter|aturan|batasan|pengaman|pemeriksaan) (?:keamanan|konten|etika|sensor)(?:mu| kamu| anda)\b",
     ],
@@ -161,6 +169,7 @@ pub(super) const ID: Language = Language {
         r"(?:tidak|tak|nggak|gak) (?:perlu|usah) (?:ada )?konfirmasi",
         r"lewati (?:langkah )?konfirmasi",
         r"tanpa tanya(?: tanya)?",
+        r"(?:jangan|tidak usah|tak usah|nggak usah|gak usah|tidak perlu|nggak perlu) (?:tanya|bertanya|nanya) (?:lagi|dulu|ke pengguna|kepada pengguna)",
     ],
     authorized_skip: &[
         r"(?:kamu|anda|kau|awak) (?:sudah |telah )?(?:diizinkan|diijinkan|diberi izin|berwenang|diperbolehkan|dibenarkan) (?:untuk )?(?:melewati|melewatkan|mengabaikan|melompati|tidak melakukan) (?:semua |setiap |langkah )*(?:konfirmasi|verifikasi|pemeriksaan|persetujuan|keamanan|pengecekan|pengesahan)",
@@ -169,9 +178,9 @@ pub(super) const ID: Language = Language {
         r"(?:sudah |telah |kini |sekarang )?(?:tidak|tak|nggak|gak) (?:lagi )?(?:berlaku|sah|valid|relevan)",
         r"(?:sudah |telah )?(?:dibatalkan|dicabut|kedaluwarsa|kadaluarsa|digantikan|batal)\b",
         r"(?:harap|mohon|harus|wajib|tolong|silakan) (?:di)?(?:abaikan|lupakan)",
-        r"(?:dianggap )?tidak pernah ada",
+        r"(?:dianggap |anggap(?:lah)? (?:saja )?)?tidak (?:pernah )?ada",
     ],
-    complement: r"\s+(?:(\w+)\s+)?(?:dari|untuk|tentang|soal|mengenai|pada)\s+(?:(?:sang|si|para|pak|bu|ibu|bapak)\s+)?(\w+)|\s+(pemakaian|penggunaan|pemasangan|perakitan|instalasi|mesin|perawatan|pencucian|memasak|masak|resep|ujian|evakuasi|kerja|pembayaran|pengiriman|guru|dokter|dosen|bos|atasan|manajer|pabrik|produsen|obat|minum)\b",
+    complement: r"\s+[#<`@]|\s+yang\s+(?:ada|tertulis|tercantum|tertera|tercetak|terpasang|tertempel)\s+(?:di|pada|dalam)\s+(\w+)|\s+(?:(\w+)\s+)?(?:dari|untuk|tentang|soal|mengenai|pada)\s+(?:(?:sang|si|para|pak|bu|ibu|bapak)\s+)?(\w+)|\s+(pemakaian|penggunaan|pemasangan|perakitan|instalasi|mesin|perawatan|pencucian|memasak|masak|resep|ujian|evakuasi|kerja|pembayaran|pengiriman|guru|dokter|dosen|bos|atasan|manajer|pabrik|produsen|obat|minum)\b",
     modifier: r"",
     send: &[
         r"kirim",

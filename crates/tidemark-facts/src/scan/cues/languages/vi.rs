@@ -13,6 +13,11 @@
 //! A verb does not show whether it is an order or a statement ("tôi quên chỉ dẫn" is "I forgot
 //! the instructions"): a subject in the first or third person, or a past or progressive marker,
 //! right before the verb disarms an override the way a negation does.
+//!
+//! The complement after an instruction object is a linking word and a noun ("của máy giặt", "từ
+//! nhà phát triển"), a closed list of everyday heads ("lắp ráp", "sử dụng"), or a code token
+//! ("chỉ dẫn #pragma", a compiler directive). "của bạn" keeps the object the model's, except in
+//! the compounds where "ban" is a board or committee ("ban quản lý", "ban tổ chức").
 
 use super::super::{Language, Script};
 
@@ -70,6 +75,9 @@ pub(super) const VI: Language = Language {
         "kia",
         "ay",
         "da",
+        "doan",
+        "noi dung",
+        "toan van",
     ],
     earlier: &[
         r"truoc (?:do|day|nay)\b",
@@ -137,6 +145,8 @@ pub(super) const VI: Language = Language {
         r"(?:chi dan|huong dan|chi thi) (?:he thong|an|goc|ban dau|bi mat|noi bo|duoc an)\b",
         r"(?:chi dan|chi thi|prompt|loi nhac) (?:ban dau |goc |an |noi bo |bi mat )?cua ban\b",
         r"cau hinh (?:noi bo|an|goc|ban dau)\b",
+        r"(?:chi dan|huong dan) (?:ma )?ban (?:da )?duoc (?:cung cap|giao|cai dat|thiet lap|nap)\b",
+        r"(?:chi dan|huong dan) (?:da )?duoc (?:cung cap|giao|cai dat|thiet lap|nap) cho ban\b",
     ],
     new_role: &[
         r"(?:tu (?:bay )?gio|tu nay|ke tu (?:bay )?gio|bat dau tu (?:bay )?gio)(?: tro di)?,? ban (?:la|se la|chinh la|dong vai)",
@@ -147,12 +157,14 @@ pub(super) const VI: Language = Language {
         "nhap vai",
         r"hanh dong nhu",
         r"cu xu nhu",
-        r"gia vo (?:la|lam)",
+        r"gia vo (?:ban )?(?:la|lam)",
+        r"(?:hay )?tuong tuong (?:rang )?ban (?:la|dang la)",
         r"gia dinh ban la",
         r"hay tro thanh",
     ],
     unrestricted: &[
-        r"khong (?:co |con |he co )?(?:bat ky |bat cu |mot chut |mot )?(?:bo loc|su kiem duyet|kiem duyet|rang buoc|quy tac|nguyen tac|dao duc|luat le|chinh sach)(?: nao)?",
+        r"khong (?:co |con |he co )?(?:bat ky |bat cu |mot chut |mot )?(?:bo loc|su kiem duyet|kiem duyet|rang buoc|dao duc)(?: nao)?",
+        r"(?:ai|tro ly|mo hinh|chatbot|bot|phien ban) (?:\w+ )?khong (?:co |con |he co )?(?:bat ky |bat cu |mot )?(?:quy tac|nguyen tac|luat le|chinh sach|gioi han|han che)(?: nao)?",
         r"khong bi (?:kiem duyet|rang buoc|ranh buoc)",
         r"(?:tu do|thoat) khoi (?:moi |tat ca |cac |nhung )?(?:rang buoc|quy tac|gioi han|bo loc|kiem duyet|han che)",
         r"(?:ai|tro ly|mo hinh|chatbot|bot) khong (?:bi )?(?:gioi han|han che)",
@@ -165,6 +177,7 @@ pub(super) const VI: Language = Language {
         r"ban (?:da )?khong con (?:bi rang buoc boi )?(?:bat ky |bat cu |mot )?(?:quy tac|rang buoc|bo loc|nguyen tac|luat le)(?: nao)?",
         r"(?:kich hoat|bat|mo|vao|chuyen sang|chuyen qua) che do (?:jailbreak|be khoa|khong kiem duyet|khong bo loc|khong rang buoc)\b",
         r"che do (?:jailbreak|be khoa|khong kiem duyet|khong bo loc|khong rang buoc) (?:da |dang |hien |hien dang |duoc )*(?:bat|kich hoat|mo|hoat dong)\b",
+        r"che do dan (?:da |dang |hien |duoc )+(?:bat|kich hoat)\b",
         r"(?:tat|vo hieu hoa|go bo|xoa bo) (?:moi |tat ca |cac |nhung )?(?:bo loc|quy tac|rang buoc|han che|bien phap) (?:an toan|bao mat|kiem duyet|noi dung|dao duc) cua ban\b",
     ],
     safety_off_weak: &[
@@ -203,8 +216,9 @@ pub(super) const VI: Language = Language {
         r"(?:da |deu )*(?:bi |duoc )?(?:huy bo|bai bo|thu hoi|vo hieu hoa|thay the)",
         r"(?:la |deu la )?vo (?:gia tri|hieu)\b",
         r"khong (?:con )?tinh(?: nua)?",
+        r"(?:hay )?coi nhu (?:chua (?:tung )?(?:co|ton tai)|khong (?:co|ton tai))",
     ],
-    complement: r"\s+(?:(\w+)\s+)?(?:((?:cua|danh cho|cho) ban)\b|(?:cua|ve|cho|trong|tu|danh cho)\s+(?:(?:cac|nhung|mot|cai|chiec)\s+)?(he thong|tro ly|mo hinh|nha phat trien|cuoc tro chuyen|cuoc hoi thoai|\w+))|\s+(su dung|lap dat|lap rap|cai dat|van hanh|bao quan|bao hanh|giat|nau|lam bai|bai tap|thi|so tan|di duong|duong di|vien|giao hang|thanh toan|dang ky|ve sinh|uong thuoc|dung thuoc|phong chay|an toan lao dong|may giat|dieu hoa|tu lanh)\b",
+    complement: r"\s+[#<`@]|\s+(?:(\w+)\s+)?(?:(?:cua|danh cho|cho)\s+(ban\s+(?:quan ly|giam doc|to chuc|giam khao|bien tap|chi huy|lanh dao|dieu hanh|tu van|be))\b|((?:cua|danh cho|cho) ban)\b|(?:cua|ve|cho|trong|tu|danh cho)\s+(?:(?:cac|nhung|mot|cai|chiec)\s+)?(he thong|tro ly|mo hinh|nha phat trien|cuoc tro chuyen|cuoc hoi thoai|\w+))|\s+(su dung|lap dat|lap rap|cai dat|van hanh|bao quan|bao hanh|giat|nau|lam bai|bai tap|thi|so tan|di duong|duong di|vien|giao hang|thanh toan|dang ky|ve sinh|uong thuoc|dung thuoc|phong chay|an toan lao dong|may giat|dieu hoa|tu lanh)\b",
     modifier: r"",
     send: &[
         r"gui",

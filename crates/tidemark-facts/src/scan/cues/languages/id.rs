@@ -110,7 +110,7 @@ pub(super) const ID: Language = Language {
         r"(?:mohon|harap|tolong|silakan) (?:menampilkan|menunjukkan|mencetak|menuliskan|mengungkapkan|membagikan|mengeluarkan|menyebutkan|mengulangi)",
     ],
     system_prompt: &[
-        r"(?:prompt|pesan|instruksi|arahan|petunjuk) sistem\w*",
+        r"(?:prompt|instruksi|arahan|petunjuk) sistem\w*",
         r"system prompt\w*",
         r"(?:instruksi|arahan|prompt|petunjuk) (?:tersembunyi|rahasia|internal)\w*",
         r"(?:instruksi|arahan|prompt|petunjuk) (?:awal|asli|dasar)(?:mu|nya)\b",
@@ -143,7 +143,7 @@ pub(super) const ID: Language = Language {
         r"(?:aturan|batasan|filter|kebijakan|pedoman|pembatasan|larangan)(?: keamanan| konten| etika)?(?:mu| kamu| anda| awak)\b (?:sudah |telah |kini |sekarang |mulai sekarang )?(?:tidak|tak|nggak|gak) (?:lagi )?berlaku",
         r"(?:aturan|batasan|filter|kebijakan|pedoman)(?:mu| kamu| anda| awak)\b (?:sudah |telah |sekarang |kini )?(?:dinonaktifkan|dimatikan|dicabut|dihapus|dibatalkan)",
         r"(?:aturan|batasan|filter|kebijakan|pedoman)(?:mu| kamu| anda| awak)\b (?:nggak|gak|tidak|tak|ga) (?:usah|perlu) (?:dipikirin|dipikirkan|diikuti|dipatuhi|dihiraukan|dipedulikan)",
-        r"(?:kamu|anda|kau|awak) (?:sudah |kini |sekarang )?(?:tidak|tak|nggak|gak) (?:lagi )?(?:punya|memiliki|terikat) (?:aturan|batasan|filter|larangan|pedoman)",
+        r"(?:kamu|anda|kau|awak) (?:sudah |kini |sekarang )?(?:tidak|tak|nggak|gak) (?:lagi )?(?:punya|memiliki|terikat) (?:aturan|batasan|filter|larangan|pedoman|sensor)(?: (?:apa pun|apapun|sama sekali|lagi))?(?:\s*[.,!;]|\s*$)",
         r"(?:aktifkan|nyalakan|masuk ke|masuki|beralih ke) mod[e]? (?:jailbreak|tanpa sensor|tanpa filter|tanpa batasan)",
         r"(?:kamu|anda|kau|awak) (?:sekarang|kini|mulai sekarang) (?:adalah|menjadi|jadi) dan\b",
         r"mod[e]? (?:jailbreak|tanpa sensor|tanpa filter|tanpa batasan) (?:sudah |telah |sekarang |kini )?(?:aktif|diaktifkan|menyala|dinyalakan|hidup)\b",
@@ -165,10 +165,9 @@ pub(super) const ID: Language = Language {
     ],
     skip_confirmation: &[
         r"(?:jangan|tidak usah|tak usah|nggak usah|gak usah|tidak perlu|tak perlu|nggak perlu|gak perlu) (?:pernah )?(?:minta|meminta|menanyakan|tanya|bertanya|menunggu|tunggu) (?:lagi )?(?:konfirmasi|persetujuan|izin|ijin|pengesahan)",
-        r"tanpa (?:meminta |minta |menunggu |menanyakan )?(?:konfirmasi|persetujuan|izin|ijin|pengesahan)",
         r"(?:tidak|tak|nggak|gak) (?:perlu|usah) (?:ada )?konfirmasi",
         r"lewati (?:langkah )?konfirmasi",
-        r"tanpa tanya(?: tanya)?",
+        r"tanpa tanya tanya",
         r"(?:jangan|tidak usah|tak usah|nggak usah|gak usah|tidak perlu|nggak perlu) (?:tanya|bertanya|nanya) (?:lagi|dulu|ke pengguna|kepada pengguna)",
     ],
     authorized_skip: &[
@@ -180,7 +179,7 @@ pub(super) const ID: Language = Language {
         r"(?:harap|mohon|harus|wajib|tolong|silakan) (?:di)?(?:abaikan|lupakan)",
         r"(?:dianggap |anggap(?:lah)? (?:saja )?)?tidak (?:pernah )?ada",
     ],
-    complement: r"\s+[#<`@]|\s+yang\s+(?:ada|tertulis|tercantum|tertera|tercetak|terpasang|tertempel)\s+(?:di|pada|dalam)\s+(\w+)|\s+(?:(\w+)\s+)?(?:dari|untuk|tentang|soal|mengenai|pada)\s+(?:(?:sang|si|para|pak|bu|ibu|bapak)\s+)?(\w+)|\s+(pemakaian|penggunaan|pemasangan|perakitan|instalasi|mesin|perawatan|pencucian|memasak|masak|resep|ujian|evakuasi|kerja|pembayaran|pengiriman|guru|dokter|dosen|bos|atasan|manajer|pabrik|produsen|obat|minum)\b",
+    complement: r"\s+[#<`@]|\s+yang\s+(?:ada|tertulis|tercantum|tertera|tercetak|terpasang|tertempel)\s+(?:di|pada|dalam)\s+(\w+)|\s+(?:(\w+)\s+)?(?:dari|untuk|tentang|soal|mengenai|pada|di|dalam)\s+(?:(?:sang|si|para|pak|bu|ibu|bapak)\s+)?(\w+)|\s+(pemakaian|penggunaan|pemasangan|perakitan|instalasi|mesin|perawatan|pencucian|memasak|masak|resep|ujian|evakuasi|kerja|pembayaran|pengiriman|guru|dokter|dosen|bos|atasan|manajer|pabrik|produsen|obat|minum)\b",
     modifier: r"",
     send: &[
         r"kirim",

@@ -141,7 +141,6 @@ pub(super) const VI: Language = Language {
         r"system prompt\w*",
         r"prompt (?:he thong|goc|ban dau|an)\b",
         r"loi nhac (?:he thong|goc|ban dau|an)\b",
-        r"thong diep he thong",
         r"(?:chi dan|huong dan|chi thi) (?:he thong|an|goc|ban dau|bi mat|noi bo|duoc an)\b",
         r"(?:chi dan|chi thi|prompt|loi nhac) (?:ban dau |goc |an |noi bo |bi mat )?cua ban\b",
         r"cau hinh (?:noi bo|an|goc|ban dau)\b",
@@ -174,7 +173,7 @@ pub(super) const VI: Language = Language {
     ],
     safety_off: &[
         r"(?:quy tac|nguyen tac|gioi han|rang buoc|han che|bo loc|chinh sach|luat le)(?: an toan| bao mat| kiem duyet| dao duc| noi dung)? (?:cua ban|danh cho ban|(?:\w+ ){0,3}?(?:dat ra|dat|giao|cai) cho ban) (?:da |gio |bay gio |tu nay |tu gio |deu )*(?:khong con (?:hieu luc|ap dung|duoc ap dung|gia tri|tac dung)|het hieu luc|khong tinh|vo hieu|bi (?:vo hieu hoa|go bo|tat|huy bo|huy|xoa bo))",
-        r"ban (?:da )?khong con (?:bi rang buoc boi )?(?:bat ky |bat cu |mot )?(?:quy tac|rang buoc|bo loc|nguyen tac|luat le)(?: nao)?",
+        r"ban (?:da )?khong con (?:bi rang buoc boi )?(?:bat ky |bat cu |mot )?(?:quy tac|rang buoc|bo loc|nguyen tac|luat le)(?: nao)?(?: (?:nua|ca))?(?:\s*[.,!;]|\s*$)",
         r"(?:kich hoat|bat|mo|vao|chuyen sang|chuyen qua) che do (?:jailbreak|be khoa|khong kiem duyet|khong bo loc|khong rang buoc)\b",
         r"che do (?:jailbreak|be khoa|khong kiem duyet|khong bo loc|khong rang buoc) (?:da |dang |hien |hien dang |duoc )*(?:bat|kich hoat|mo|hoat dong)\b",
         r"che do dan (?:da |dang |hien |duoc )+(?:bat|kich hoat)\b",
@@ -203,9 +202,9 @@ pub(super) const VI: Language = Language {
     ],
     skip_confirmation: &[
         r"(?:dung|khong|khong can|khoi|dung bao gio|khong bao gio|khong duoc) (?:hoi|xin|yeu cau|cho) (?:lai |y kien |su )?(?:xac nhan|cho phep|dong y|phe duyet)",
-        r"(?:khong can|khoi|dung) (?:hoi lai|hoi y kien|xin phep|xac nhan)",
+        r"(?:khong can|khoi|dung) (?:hoi lai|hoi y kien)",
+        r"(?:khoi|dung) (?:xin phep|xac nhan)",
         r"bo qua (?:buoc |moi |cac )?xac nhan",
-        r"ma khong (?:can )?(?:hoi|xac nhan|xin phep)",
     ],
     authorized_skip: &[
         r"ban (?:duoc phep|co quyen|duoc uy quyen|da duoc cho phep|duoc cho phep) (?:bo qua|lo di|khong can|vuot qua) (?:cac |moi |tat ca |buoc |nhung )*(?:xac nhan|kiem tra|xac minh|phe duyet|an toan|bao mat|han che)",
@@ -218,7 +217,7 @@ pub(super) const VI: Language = Language {
         r"khong (?:con )?tinh(?: nua)?",
         r"(?:hay )?coi nhu (?:chua (?:tung )?(?:co|ton tai)|khong (?:co|ton tai))",
     ],
-    complement: r"\s+[#<`@]|\s+(?:(\w+)\s+)?(?:(?:cua|danh cho|cho)\s+(ban\s+(?:quan ly|giam doc|to chuc|giam khao|bien tap|chi huy|lanh dao|dieu hanh|tu van|be))\b|((?:cua|danh cho|cho) ban)\b|(?:cua|ve|cho|trong|tu|danh cho)\s+(?:(?:cac|nhung|mot|cai|chiec)\s+)?(he thong|tro ly|mo hinh|nha phat trien|cuoc tro chuyen|cuoc hoi thoai|\w+))|\s+(su dung|lap dat|lap rap|cai dat|van hanh|bao quan|bao hanh|giat|nau|lam bai|bai tap|thi|so tan|di duong|duong di|vien|giao hang|thanh toan|dang ky|ve sinh|uong thuoc|dung thuoc|phong chay|an toan lao dong|may giat|dieu hoa|tu lanh)\b",
+    complement: r"\s+[#<`@]|\s+(?:do|nay|kia|ay)\b|\s+(?:(\w+)\s+)?(?:(?:cua|danh cho|cho)\s+(ban\s+(?:quan ly|giam doc|to chuc|giam khao|bien tap|chi huy|lanh dao|dieu hanh|tu van|be))\b|((?:cua|danh cho|cho) ban)\b|(?:cua|ve|cho|trong|tu|danh cho)\s+(?:(?:cac|nhung|mot|cai|chiec)\s+)?(he thong|tro ly|mo hinh|nha phat trien|cuoc tro chuyen|cuoc hoi thoai|\w+))|\s+(su dung|lap dat|lap rap|cai dat|van hanh|bao quan|bao hanh|giat|nau|lam bai|bai tap|thi|so tan|di duong|duong di|duong|vien|giao hang|thanh toan|dang ky|ve sinh|uong thuoc|dung thuoc|phong chay|an toan lao dong|may giat|dieu hoa|tu lanh)\b",
     modifier: r"",
     send: &[
         r"gui",

@@ -10,6 +10,7 @@ mod es;
 mod fr;
 mod he;
 mod hi;
+mod id;
 mod it;
 mod ja;
 mod ko;
@@ -19,12 +20,13 @@ mod pt;
 mod ru;
 mod tr;
 mod uk;
+mod vi;
 mod zh;
 
 use super::Language;
 
 /// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi,
-/// Turkish, Korean, Dutch, Polish, Ukrainian, Hebrew.
+/// Turkish, Korean, Dutch, Polish, Ukrainian, Hebrew, Vietnamese, Indonesian.
 pub(super) const LANGUAGES: &[Language] = &[
     en::EN,
     es::ES,
@@ -43,4 +45,6 @@ pub(super) const LANGUAGES: &[Language] = &[
     pl::PL,
     uk::UK,
     he::HE,
+    vi::VI,
+    id::ID,
 ];

@@ -58,7 +58,7 @@ pub(super) const ES: Language = Language {
         r"(?:no tengais|no tengan|no tomen|no tome) en cuenta",
         r"(?:no tengas|no tenga|no tomes|no tome) en consideracion",
         r"(?:pasa|pase|pasad) (?:de|olimpicamente de)",
-        r"(?:prescinde|prescinda|prescindid|prescindir) de",
+        r"(?:prescinde|prescinda|prescindid|prescindir) (?:usted )?de",
         r"(?:abandona|abandone|abandonad|abandonar)",
         r"(?:desobedece|desobedezca|desobedeced|desobedecer)",
         r"(?:borra|borre|borrar|elimina|elimine) de tu memoria",

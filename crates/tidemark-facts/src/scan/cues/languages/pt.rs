@@ -92,6 +92,7 @@ pub(super) const PT: Language = Language {
         "tua",
         "voce",
         "voces",
+        "vos",
         "o senhor",
         "a senhora",
         "aquelas",
@@ -124,7 +125,7 @@ pub(super) const PT: Language = Language {
         "tuas",
         "de seguranca",
         // Context received earlier, by the model or from its makers.
-        r"que (?:(?:te|lhe) )?(?:passaram|foram passadas|configuraram|programaram|impuseram|deu|deram|recebeste|recebeu|voce recebeu|tu recebeste|recebestes)",
+        r"que (?:(?:te|lhe|vos) )?(?:passaram|foram passadas|configuraram|programaram|impuseram|deu|deram|recebeste|recebeu|voce recebeu|tu recebeste|recebestes)",
         "recebidas",
         "antes",
         "de antes",

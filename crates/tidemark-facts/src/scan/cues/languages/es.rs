@@ -144,6 +144,7 @@ pub(super) const ES: Language = Language {
     ],
     instructions: &[
         r"todo lo (?:anterior|de arriba|dicho)",
+        r"todo lo que (?:precede|se ha dicho|se dijo|has leido) (?:antes|arriba|hasta ahora)",
         r"lo que (?:se )?(?:te )?(?:ha|han|habia) (?:dicho|indicado)",
         r"lo que (?:te|se te) (?:dijeron|han dicho|indicaron|ordenaron|ha dicho|dije)",
         r"(?:todo )?lo que (?:te|se te) (?:han |hayan )?(?:configuraron|configurado|programaron|programado|mandaron|mandado|ordenado|impusieron|impuesto|pidieron antes)",
@@ -297,7 +298,7 @@ pub(super) const ES: Language = Language {
         r"modo (?:sin filtros|sin limites|ilimitado|desbloqueado) (?:esta |ha sido |queda )?(?:activado|habilitado|activo|encendido)",
         r"(?:no sigas|ya no sigas|no respetes|no obedezcas|no cumplas|no apliques|olvidate de|saltate|quitate) (?:con )?(?:todas |todos )?(?:tus|las|los|sus) (?:reglas|normas|directrices|politicas|restricciones|pautas|filtros|salvaguardas|protecciones|limites|barreras) (?:de (?:seguridad|contenido|moderacion)|eticas|eticos|morales)",
         r"(?:olvida|ignora|omite|salta|desactiva|apaga|quita|elimina|suspende|pasa de|desactive|apague|elimine|omita|suspenda) (?:todas |todos )?tus (?:reglas|normas|directrices|politicas|restricciones|pautas|filtros|salvaguardas|protecciones|limites|barreras) (?:de (?:seguridad|contenido|moderacion)|eticas|eticos|morales)",
-        r"tus (?:reglas|normas|restricciones|politicas|filtros|directrices|pautas|salvaguardas)(?: de (?:seguridad|contenido)| eticas| eticos)? (?:ya )?(?:no (?:cuentan|rigen|valen|estan vigentes|estan activ[oa]s)|(?:estan|quedan|han quedado|han sido) (?:desactivad|suspendid|anulad|eliminad|apagad|levantad)\w*)",
+        r"tus (?:reglas|normas|restricciones|politicas|filtros|directrices|pautas|salvaguardas) (?:de (?:seguridad|contenido)|eticas|eticos) (?:ya )?(?:no (?:cuentan|rigen|valen|estan vigentes|estan activ[oa]s)|(?:estan|quedan|han quedado|han sido) (?:desactivad|suspendid|anulad|eliminad|apagad|levantad)\w*)",
     ],
     safety_off_weak: &[
         r"(?:reglas|normas|restricciones|politicas|filtros|directrices|medidas) de (?:seguridad|contenido|etica) (?:ya )?no (?:se )?aplican",

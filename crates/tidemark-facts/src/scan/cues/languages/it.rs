@@ -142,6 +142,7 @@ pub(super) const IT: Language = Language {
     instructions: &[
         r"(?:quello|cio) che (?:ti )?(?:hanno detto|e stato detto|ho detto|e stato chiesto)",
         r"tutto quanto (?:sopra|detto prima)",
+        r"(?:tutto )?(?:quanto|cio che) (?:precede|e stato (?:detto|scritto) (?:prima|sopra|finora|in precedenza)|(?:detto|scritto) (?:prima|sopra|finora|in precedenza))",
         r"quello che ti (?:hanno detto|e stato detto|ho detto)",
         r"(?:tutto )?(?:quello|cio) che (?:ti )?(?:hanno (?:impostato|programmato|insegnato|imposto)|e stato (?:impostato|programmato|imposto))",
         "istruzion",
@@ -284,7 +285,7 @@ pub(super) const IT: Language = Language {
         r"modalita (?:senza filtri|senza limiti|illimitata|sbloccata) (?:e )?(?:ora )?(?:attivata|abilitata|attiva)",
         r"(?:dimentica|dimentichi|scarta|disattiva|disattivi|spegni|spenga|rimuovi|rimuova|salta|salti|abbandona|abbandoni|sospendi|sospenda|metti da parte) (?:tutte |tutti )?(?:le tue|i tuoi|le sue|i suoi) (?:regole|norme|linee guida|politiche|restrizioni|filtri|protezioni|limiti|vincoli|direttive) (?:di (?:sicurezza|contenuto|moderazione)|etiche|etici|morali)",
         r"(?:non devi piu|non deve piu|non sei piu tenut[oa] a) (?:seguire|rispettare|obbedire a|applicare) (?:le tue|i tuoi|le sue|i suoi) (?:regole|istruzioni|linee guida|restrizioni|politiche|norme|filtri|direttive)",
-        r"(?:le tue|i tuoi) (?:regole|norme|restrizioni|politiche|filtri|linee guida|protezioni)(?: di (?:sicurezza|contenuto)| etiche| etici)? (?:non (?:valgono|contano|sono) piu(?: valide| in vigore| attiv[ie])?|(?:sono|vengono) (?:state |stati )?(?:disattivat|sospes|annullat|rimoss|revocat|spent)\w*)",
+        r"(?:le tue|i tuoi) (?:regole|norme|restrizioni|politiche|filtri|linee guida|protezioni) (?:di (?:sicurezza|contenuto)|etiche|etici) (?:non (?:valgono|contano|sono) piu(?: valide| in vigore| attiv[ie])?|(?:sono|vengono) (?:state |stati )?(?:disattivat|sospes|annullat|rimoss|revocat|spent)\w*)",
     ],
     safety_off_weak: &[
         r"(?:regole|restrizioni|filtri|linee guida|politiche) di (?:sicurezza|contenuto) (?:sono )?(?:stati |state )?(?:disattivat|sospes|rimoss|revocat|spent)\w*",

@@ -142,6 +142,8 @@ pub(super) const PT: Language = Language {
     instructions: &[
         r"(?:tudo )?o que (?:(?:te|lhe) )?(?:foi dito|foi pedido|disseram|mandaram)",
         r"tudo (?:acima|antes|anterior)",
+        r"tudo (?:o )?que (?:(?:te|lhe) )?(?:falaram|disseram|pediram|ensinaram|passaram|mandaram|configuraram|programaram|foi dito|foi falado)",
+        r"tudo (?:o )?que (?:veio|vem|foi escrito|esta escrito) (?:antes|acima)",
         r"o que (?:te|lhe) (?:disseram|foi dito|mandaram)",
         r"(?:tudo )?o que (?:(?:te|lhe) )?(?:configuraram|programaram|foi configurado|foi programado|impuseram|foi imposto|ensinaram|passaram)",
         "instruc",
@@ -293,7 +295,7 @@ pub(super) const PT: Language = Language {
         r"modo (?:sem filtros|sem limites|ilimitado|irrestrito) (?:esta |foi )?(?:ativado|habilitado|ativo|ligado)",
         r"(?:esqueca|esquece|desconsidere|desconsidera|desative|desativa|desligue|desliga|remova|remove|pule|pula|abandone|abandona|suspenda|suspende) (?:todas |todos )?(?:as |os )?(?:suas|seus|tuas|teus) (?:regras|normas|diretrizes|politicas|restricoes|filtros|salvaguardas|protecoes|limites|barreiras) (?:de (?:seguranca|conteudo|moderacao)|eticas|eticos|morais)",
         r"(?:nao precisa mais|nao precisas mais|nao deve mais|nao deves mais|ja nao precisa) (?:de )?(?:seguir|obedecer|respeitar|cumprir) (?:as |os )?(?:suas|seus|tuas|teus) (?:diretrizes|regras|instrucoes|restricoes|politicas|normas|filtros)",
-        r"(?:suas|tuas) (?:regras|normas|restricoes|politicas|filtros|diretrizes|salvaguardas)(?: de (?:seguranca|conteudo)| eticas| eticos)? (?:ja )?(?:nao (?:valem|contam|vigoram|estao em vigor|estao ativ[oa]s)(?: mais)?|(?:estao|foram|ficam|ficaram) (?:desativad|suspens|anulad|removid|desligad|revogad)\w*)",
+        r"(?:suas|tuas) (?:regras|normas|restricoes|politicas|filtros|diretrizes|salvaguardas) (?:de (?:seguranca|conteudo)|eticas|eticos) (?:ja )?(?:nao (?:valem|contam|vigoram|estao em vigor|estao ativ[oa]s)(?: mais)?|(?:estao|foram|ficam|ficaram) (?:desativad|suspens|anulad|removid|desligad|revogad)\w*)",
     ],
     safety_off_weak: &[
         r"(?:as )?(?:regras|normas|restricoes|politicas|filtros|diretrizes) de (?:seguranca|conteudo|etica) (?:ja )?nao (?:se )?aplicam",

@@ -58,6 +58,7 @@ pub(super) const ES: Language = Language {
         r"(?:no tengais|no tengan|no tomen|no tome) en cuenta",
         r"(?:no tengas|no tenga|no tomes|no tome) en consideracion",
         r"(?:pasa|pase|pasad) (?:de|olimpicamente de)",
+        r"(?:no prestes|no preste|no presteis|no presten) (?:atencion|caso) (?:a|al)",
         r"(?:prescinde|prescinda|prescindid|prescindir) (?:usted )?de",
         r"(?:abandona|abandone|abandonad|abandonar)",
         r"(?:desobedece|desobedezca|desobedeced|desobedecer)",

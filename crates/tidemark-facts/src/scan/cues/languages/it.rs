@@ -48,6 +48,8 @@ pub(super) const IT: Language = Language {
         r"(?:fai|faccia|fate|fare) finta che non (?:esistano|ci siano)",
         r"(?:smetti|smetta|smettete|smettere) di (?:seguire|obbedire a|rispettare|applicare|tenere conto di)",
         r"(?:passa|passi|passate) sopra (?:a|alle|ai)",
+        r"(?:non prestare|non presti|non prestate) (?:attenzione|ascolto) (?:a|alle|ai|agli)",
+        r"(?:fregatene|se ne freghi) (?:di|delle|dei|degli)",
         r"(?:disobbedisci|disobbedisca|disobbedire) (?:a|alle|ai|agli)",
         r"(?:abbandona|abbandoni|abbandonate|abbandonare)",
         r"(?:annulla|annulli|sovrascrivi|sostituisci|rimpiazza) (?:le tue|i tuoi|tutte le tue)",

@@ -51,6 +51,7 @@ pub(super) const PT: Language = Language {
         r"(?:faca|faz|facam|fazer) (?:de conta que nao (?:existem|viu|leu)|vista grossa (?:a|as|aos))",
         r"(?:pare|para|parem|deixe|deixa|deixem) de (?:obedecer|cumprir|respeitar|aplicar|seguir|levar em conta)",
         r"(?:passe|passa|passem) por cima (?:de|das|dos)",
+        r"(?:nao preste|nao prestes|nao prestem) atencao (?:a|as|aos|ao)",
         r"(?:desobedeca|desobedece|desobedecer|desobedecam)",
         r"(?:anule|anula|anular|invalide|invalida|sobrescreva|substitua|substitui) (?:as |os )?(?:suas|seus|tuas|teus)",
         r"(?:apague|apaga|apagar|remova|remove) da (?:sua|tua) memoria",

@@ -212,6 +212,7 @@ pub(super) const IT: Language = Language {
         r"(?:esporta|esporti|estrai|estragga)",
         "elenca",
         "raccontami",
+        "fammi vedere",
         r"(?:dimmi |mi dica )?(?:quali (?:erano|fossero)|qual (?:era|fosse))",
     ],
     system_prompt: &[

@@ -216,6 +216,8 @@ pub(super) const PT: Language = Language {
         r"(?:exporte|exporta|extraia|extrai)",
         "diz me",
         "me diz",
+        "me fala",
+        "fala me",
         "conte me",
         "me conte",
         "informe",

@@ -234,6 +234,9 @@ pub(super) const HI: Language = Language {
         "सुनाओ",
         "लिख दो",
         r"(?:ज्यों का त्यों|शब्दशः|हूबहू) (?:लिखो|लिखें|लिखिए|लिख दो|लिख दें)",
+        // Hindi written in Latin letters.
+        r"dikhao|dikha do|dikhaiye|batao|bata do|bataiye",
+        r"(?:print|copy|paste|repeat|share|leak) (?:karo|kar do|kardo|kijiye|karein|karen)",
     ],
     system_prompt: &[
         r"सिस्टम (?:प्रॉम्प्ट|प्रोम्प्ट|संदेश|निर्देश|मैसेज)\w*",
@@ -245,6 +248,9 @@ pub(super) const HI: Language = Language {
         r"(?:गुप्त|छिपे हुए|छिपे|छुपे) नियम\w*",
         r"(?:छिपी हुई|छिपी|छुपी|गुप्त) (?:कॉन्फिगरेशन|सेटिंग)\w*",
         r"(?:शुरुआत|शुरू) में (?:जो )?(?:निर्देश|प्रॉम्प्ट|सिस्टम प्रॉम्प्ट)\w* (?:तुम्हें|आपको) मिल\w*",
+        // Hindi written in Latin letters.
+        r"system (?:prompt|message|instructions?)",
+        r"(?:apne|apna|apni|tumhare|tumhara) (?:system |original |hidden |chhupe |gupt )?(?:prompt|instructions?|nirdesh)",
     ],
     new_role: &[
         "तुम अब",
@@ -270,6 +276,9 @@ pub(super) const HI: Language = Language {
         "का रोल",
         r"बन (?:जाओ|जाइए|जाएं|जाएँ|जा)",
         r"(?:मान लो|कल्पना करो|कल्पना कीजिए|सोचो) कि (?:तुम|आप|तू)",
+        // Hindi written in Latin letters.
+        r"(?:ab|aaj) se (?:tum|aap|tu)",
+        r"ab (?:tum|aap|tu)",
     ],
     unrestricted: &[
         r"बिना (?:किसी )?(?:प्रतिबंध|नियम|पाबंदी|पाबंदि|सीमा|रोक|फिल्टर|सेंसर|मर्यादा)\w*",
@@ -285,6 +294,9 @@ pub(super) const HI: Language = Language {
         r"(?:नियमों|प्रतिबंधों|पाबंदियों|सीमाओं) से (?:मुक्त|आजाद|परे)",
         r"dan(?:[^\w]|$)",
         r"(?:जेलब्रेक|jailbreak)",
+        // Hindi written in Latin letters.
+        r"bina (?:kisi )?(?:restriction|rule|filter|censor|niyam|paa?bandi|seema|limit)\w*",
+        r"bina rok ?tok",
     ],
     safety_off: &[
         r"तुम्हारे (?:लिए )?कोई (?:नियम|प्रतिबंध) नहीं",

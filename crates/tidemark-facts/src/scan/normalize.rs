@@ -53,9 +53,22 @@ fn is_removed_for_matching(c: char) -> bool {
 
 /// Marks that change nothing a phrase filter cares about and that can be sprinkled into a word to
 /// split it: the Devanagari nukta (spelling variants of borrowed sounds), the Arabic tatweel
-/// (a stretching stroke) and the Arabic short-vowel marks.
+/// (a stretching stroke), the Arabic short-vowel marks, and the Hebrew vowel points and
+/// cantillation marks (everyday Hebrew is written without them; the maqaf, paseq and sof pasuq
+/// between them are punctuation and stay).
 fn is_dropped_mark(c: char) -> bool {
-    matches!(c, '\u{093C}' | '\u{0640}' | '\u{064B}'..='\u{065F}' | '\u{0670}')
+    matches!(
+        c,
+        '\u{093C}'
+            | '\u{0640}'
+            | '\u{064B}'..='\u{065F}'
+            | '\u{0670}'
+            | '\u{0591}'..='\u{05BD}'
+            | '\u{05BF}'
+            | '\u{05C1}'..='\u{05C2}'
+            | '\u{05C4}'..='\u{05C5}'
+            | '\u{05C7}'
+    )
 }
 
 /// NFKC, invisible formatting removed, lower case.

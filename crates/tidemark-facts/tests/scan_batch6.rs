@@ -27,7 +27,9 @@ const FIRST_CONTACT_FLAGGED: usize = 20;
 /// The samples each category catches now: none may be lost.
 /// Raised on 2026-11-24 when the classifier was trained on `data/scan/train/` (never on this
 /// batch) and weak findings came in.
-const FLOORS: &[(&str, usize)] = &[("injection", 88), ("multilingual", 66), ("role_markers", 37)];
+/// Raised again on 2026-11-24 (eighth session) with the cue tables of six more languages and the
+/// wider tables of the others, written without reading this batch.
+const FLOORS: &[(&str, usize)] = &[("injection", 88), ("multilingual", 70), ("role_markers", 37)];
 /// The most benign samples that may be flagged: never more than on first contact, and lowered
 /// with the weak findings.
 const MAX_FLAGGED: usize = 5;

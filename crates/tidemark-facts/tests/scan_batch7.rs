@@ -26,7 +26,9 @@ const FIRST_CONTACT: &[(&str, usize, usize)] = &[("multilingual", 36, 300)];
 const FIRST_CONTACT_FLAGGED: usize = 0;
 
 /// The samples each category catches now: none may be lost.
-const FLOORS: &[(&str, usize)] = &[("multilingual", 36)];
+/// Raised again on 2026-11-24 (eighth session) with the cue tables of six more languages and the
+/// wider tables of the others, written without reading this batch.
+const FLOORS: &[(&str, usize)] = &[("multilingual", 39)];
 /// The most benign samples that may be flagged.
 const MAX_FLAGGED: usize = 0;
 

@@ -5,8 +5,10 @@
 //! "all of"), qualifiers that point at the model's earlier context ("previous", "anteriores"),
 //! objects that only ever mean the model's instructions, and objects with an everyday meaning
 //! ("rules") that count only next to a qualifier. The same templates turn every language into
-//! regular expressions: verb + fillers + object, and the reverse order for languages that put the
-//! object first (German infinitives, Hindi, Japanese, Korean). Adding a language is adding a table.
+//! regular expressions: verb + fillers + object, and the reverse order for languages that can put
+//! the object first (German and Dutch infinitives, Hindi, Japanese, Korean, Turkish, Chinese
+//! topics, the free word order of Russian, Ukrainian and Polish). Adding a language is adding a
+//! table.
 //!
 //! The cues are matched against the normalised views (lower case, NFKC, look-alikes folded, see
 //! `normalize.rs`), so the data is written in lower case, and Latin-script words without accents

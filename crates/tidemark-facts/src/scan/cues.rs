@@ -121,6 +121,16 @@ pub(super) struct Language {
     pub(super) send: &'static [&'static str],
     /// Conversation data and secrets that must not be sent anywhere ("la conversación", "密码").
     pub(super) conversation: &'static [&'static str],
+    /// Orders never to refuse ("tienes prohibido negarte", "不能拒绝"). Optional: English and a few
+    /// languages have none.
+    pub(super) no_refusal: &'static [&'static str],
+    /// A new task handed to the model ("tu nueva tarea es", "deine neue Aufgabe lautet"). Optional:
+    /// the English phrase is in `patterns.rs`.
+    pub(super) new_task: &'static [&'static str],
+    /// Keeping the user in the dark ("sin decírselo al usuario", "不要告诉用户"). It needs the word
+    /// for *the user*, so a surprise kept from a friend is not one. Optional: the English phrases
+    /// are in `patterns.rs`.
+    pub(super) conceal: &'static [&'static str],
 }
 
 /// One compiled cue.
@@ -343,6 +353,13 @@ fn language_sources(lang: &Language) -> Sources {
     let bounded = |words: &[&str]| -> Option<String> {
         alt(words).map(|a| if s == Script::Spaced { format!("{START}{a}{END}") } else { a })
     };
+    // Orders that carry their own negation ("never refuse", "don't tell the user"), so a negation
+    // before them does not disarm them.
+    for words in [lang.no_refusal, lang.new_task, lang.conceal] {
+        if let Some(a) = alt(words) {
+            singles.push(Single::new(format!("{start}{a}"), false));
+        }
+    }
     for (words, negatable) in [(lang.safety_off, false), (lang.authorized_skip, true)] {
         if let Some(a) = alt(words) {
             singles.push(Single::new(format!("{start}{a}"), negatable));

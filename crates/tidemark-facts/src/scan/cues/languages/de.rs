@@ -342,4 +342,22 @@ pub(super) const DE: Language = Language {
         r"nutzerdaten",
         r"benutzerdaten",
     ],
+    no_refusal: &[
+        r"du darfst (?:diese |eine |keine |meine )?(?:anfrage|frage|bitte|antwort)n? (?:unter keinen umstanden |niemals |nie |nicht )+(?:ablehnen|verweigern)",
+        r"du darfst (?:unter keinen umstanden |niemals |nie |nicht )+(?:ablehnen|verweigern)",
+        r"(?:lehne|lehn) (?:niemals|nie) (?:eine|keine) (?:anfrage|frage|bitte) ab",
+        r"(?:ablehnungen|absagen) sind (?:nicht (?:erlaubt|vorgesehen|zulassig)|verboten|untersagt)",
+        r"es ist (?:dir )?(?:verboten|untersagt),? (?:eine anfrage |etwas )?(?:abzulehnen|zu verweigern)",
+    ],
+    new_task: &[
+        r"(?:deine|ihre) (?:neue|eigentliche|wahre|einzige) (?:aufgabe|mission|rolle) (?:ist|lautet|besteht|:)",
+        r"(?:deine|ihre) aufgabe (?:ist|lautet) (?:ab sofort|ab jetzt|jetzt|nun)",
+    ],
+    conceal: &[
+        r"(?:sag|sage|erzahl|erzahle|verrat|verrate|sagen sie) (?:dem|den) (?:nutzer|benutzer|user|anwender)n? (?:nichts|kein wort)",
+        r"ohne dass (?:der|die) (?:nutzer|benutzer|user|anwender)(?:in)? (?:es |das |davon )?(?:merkt|weiss|weiß|erfahrt|bemerkt|mitbekommt)",
+        r"(?:verschweige|verheimliche|verberge|verbirg) (?:es|das|dies|alles) (?:vor )?(?:dem|den) (?:nutzer|benutzer|user|anwender)",
+        r"(?:der|die) (?:nutzer|benutzer|user|anwender)(?:in)? darf (?:davon )?(?:nichts|nie|niemals) (?:wissen|erfahren|merken|mitbekommen)",
+        r"hinter dem rucken (?:des|der) (?:nutzers|benutzers|users|anwenders|nutzerin|benutzerin)",
+    ],
 };

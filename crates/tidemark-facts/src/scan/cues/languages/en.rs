@@ -198,4 +198,13 @@ pub(super) const EN: Language = Language {
     modifier: r"",
     send: &[],
     conversation: &[],
+    no_refusal: &[
+        r"never refuse (?:a |any |my |the |this )?(?:requests?|questions?|tasks?|orders?)",
+        r"never refuse to (?:answer|respond|reply|comply)",
+        r"you (?:are not allowed|are not permitted|may not|must not|must never|cannot|can't|can not) (?:to )?refuse (?:to (?:answer|respond|reply|comply)|(?:any|my|this|a|the user's) (?:requests?|questions?|tasks?|orders?))",
+        r"(?:refusing|refusals?) (?:is|are) (?:not allowed|forbidden|prohibited|not an option|not permitted)",
+        r#"(?:never|do not|don't|dont) (?:ever )?say (?:that )?[\"“']?(?:i|you) (?:can't|cannot|can not|am unable|are unable)"#,
+    ],
+    new_task: &[],
+    conceal: &[],
 };

@@ -400,4 +400,23 @@ pub(super) const ES: Language = Language {
         r"prompt del sistema",
         r"datos del usuario",
     ],
+    no_refusal: &[
+        r"(?:tienes|esta|queda) (?:totalmente |terminantemente )?prohibido (?:negarte|rechazar (?:mis|mi|esta|ninguna|cualquier)|decir que no)",
+        r"nunca te niegues a (?:responder|contestar|ayudar|cumplir)",
+        r"no te niegues (?:nunca|jamas) a (?:responder|contestar|cumplir)",
+        r"no (?:puedes|debes) negarte a (?:responder|contestar|cumplir)",
+    ],
+    new_task: &[
+        r"(?:tu|su) (?:nueva|verdadera|unica) (?:tarea|mision|funcion|instruccion|objetivo) (?:es|sera|consiste en|ahora es)",
+        r"(?:tu|su) (?:tarea|mision) (?:ahora|a partir de ahora) es",
+    ],
+    conceal: &[
+        r"(?:no|nunca|jamas) (?:se lo |le |lo )?(?:digas|cuentes|menciones|comentes) (?:nada |esto |de esto )?al usuario",
+        r"sin (?:decirselo|contarselo|decirle nada) al usuario",
+        r"sin que el usuario (?:lo sepa|se entere|lo note)",
+        r"a espaldas del usuario",
+        r"el usuario no (?:debe|tiene que|puede) (?:saberlo|enterarse de (?:esto|nada))",
+        r"(?:oculta|ocultale|esconde|escondele) (?:esto|todo esto|todo) al usuario",
+        r"(?:ocultaselo|escondeselo) al usuario",
+    ],
 };

@@ -373,4 +373,22 @@ pub(super) const FR: Language = Language {
         r"prompt systeme",
         r"donnees de l utilisateur",
     ],
+    no_refusal: &[
+        r"(?:interdiction|interdit) de (?:refuser|dire non)",
+        r"(?:tu n as|vous n avez) pas le droit de refuser",
+        r"ne (?:refuse|refusez) (?:jamais|rien|aucune) (?:de repondre|demande|requete|question)",
+        r"(?:tu|vous) ne (?:peux|pouvez|dois|devez) (?:pas|jamais) refuser (?:de repondre|ma demande|mes demandes|une demande|aucune demande)",
+    ],
+    new_task: &[
+        r"(?:ta|votre) (?:nouvelle|veritable|vraie|seule) (?:tache|mission|fonction|consigne) (?:est|sera|consiste|:)",
+        r"(?:ta|votre) (?:tache|mission) est (?:maintenant|desormais|a present)",
+    ],
+    conceal: &[
+        r"ne (?:le |lui )?(?:dis|dites|raconte|racontez|mentionne|mentionnez) (?:rien|pas|jamais)(?: de cela| cela| ca)? a l utilisateur",
+        r"sans rien (?:dire|signaler|mentionner) a l utilisateur",
+        r"a l insu de l utilisateur",
+        r"sans que l utilisateur (?:le sache|s en apercoive|s en rende compte|ne le remarque)",
+        r"(?:cache|cachez) (?:cela|ca|tout cela|tout ca|tout) a l utilisateur",
+        r"l utilisateur ne doit (?:rien (?:savoir|voir|remarquer)|pas le savoir)",
+    ],
 };

@@ -210,4 +210,19 @@ pub(super) const ID: Language = Language {
         r"prompt sistem",
         r"data (?:pribadi )?pengguna",
     ],
+    no_refusal: &[
+        r"(?:kamu|anda|kau) tidak boleh menolak",
+        r"jangan (?:pernah )?menolak (?:permintaan|pertanyaan|perintah|menjawab)",
+        r"dilarang menolak",
+    ],
+    new_task: &[
+        r"tugas (?:baru|sebenarnya|satu-satunya|utama) (?:kamu|anda|mu|-mu)? ?(?:adalah|sekarang|:)",
+        r"tugas(?:mu|nya) sekarang adalah",
+    ],
+    conceal: &[
+        r"jangan (?:beri tahu|beritahu|bilang|kasih tahu|memberi tahu|memberitahu|kabari)(?: hal ini| ini)? (?:ke |kepada )?pengguna",
+        r"tanpa sepengetahuan pengguna",
+        r"(?:sembunyikan|rahasiakan) (?:ini|hal ini) dari pengguna",
+        r"pengguna tidak boleh tahu (?:soal |tentang )?(?:ini|hal ini)",
+    ],
 };

@@ -378,4 +378,22 @@ pub(super) const IT: Language = Language {
         r"prompt di sistema",
         r"dati dell utente",
     ],
+    no_refusal: &[
+        r"(?:e |ti e )?(?:vietato|proibito) (?:rifiutare|rifiutarti|dire di no)",
+        r"non (?:puoi|devi) (?:mai )?rifiutar(?:e|ti) (?:di rispondere|la mia|le mie|nessuna|questa richiesta)",
+        r"non rifiutar(?:e|ti) mai (?:di rispondere|una richiesta|le mie)",
+    ],
+    new_task: &[
+        r"il tuo (?:nuovo|vero|unico) (?:compito|incarico|obiettivo|ruolo) (?:e|sara|consiste)",
+        r"il tuo compito (?:ora|adesso|da ora) e",
+        r"la tua (?:nuova|vera|unica) (?:missione|funzione) (?:e|sara)",
+    ],
+    conceal: &[
+        r"non (?:dirlo|dire niente|dire nulla|raccontare niente|menzionare)(?: questo)? all utente",
+        r"all insaputa dell utente",
+        r"(?:nascondi|tieni nascosto) (?:questo|tutto) all utente",
+        r"nascondilo all utente",
+        r"l utente non (?:deve|dovra) (?:saperlo|accorgersene)",
+        r"senza che l utente (?:lo sappia|se ne accorga)",
+    ],
 };

@@ -319,4 +319,16 @@ pub(super) const NL: Language = Language {
         r"systeemprompt",
         r"gebruikersgegevens",
     ],
+    no_refusal: &[
+        r"(?:je|u) mag (?:niet|nooit) weigeren",
+        r"weiger (?:nooit|geen enkel) (?:een )?(?:verzoek|vraag|opdracht)",
+        r"weigeren is (?:niet toegestaan|verboden|geen optie)",
+    ],
+    new_task: &[r"(?:je|jouw|uw) (?:nieuwe|echte|enige) (?:taak|opdracht|missie|rol) (?:is|wordt|luidt|:)"],
+    conceal: &[
+        r"(?:zeg|vertel) (?:het |dit |er )?(?:niets|niks|nooit) (?:van |over )?(?:aan |tegen )?de gebruiker",
+        r"buiten (?:medeweten|het medeweten) van de gebruiker",
+        r"(?:verberg|verstop) (?:het|dit|alles) voor de gebruiker",
+        r"de gebruiker mag (?:er niets van|dit niet|het niet) (?:weten|merken)",
+    ],
 };

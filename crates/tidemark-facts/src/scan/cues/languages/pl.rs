@@ -352,4 +352,20 @@ pub(super) const PL: Language = Language {
         r"prompt\w* systemow",
         r"dane uzytkownik\w*",
     ],
+    no_refusal: &[
+        r"nie (?:wolno|mozesz|mozna) (?:ci )?odmawiac",
+        r"nie (?:wolno|mozesz) (?:ci )?odmowic",
+        r"nigdy nie odmawiaj (?:odpowiedzi|mi|prosb\w*|uzytkownik\w*)",
+        r"odmowa (?:jest )?(?:zabroniona|niedozwolona)",
+    ],
+    new_task: &[
+        r"(?:twoje|twoim) (?:nowe|prawdziwe|jedyne) (?:zadanie|zadaniem) (?:to|jest|:)",
+        r"(?:twoja) (?:nowa|prawdziwa|jedyna) (?:misja|rola) (?:to|jest|:)",
+    ],
+    conceal: &[
+        r"nie (?:mow|wspominaj|zdradzaj)(?: nic| o tym)+ uzytkownik\w*",
+        r"bez wiedzy uzytkownik\w*",
+        r"(?:ukryj|ukryjcie) (?:to|wszystko) przed uzytkownikiem",
+        r"uzytkownik nie (?:moze|powinien) o tym (?:wiedziec|sie dowiedziec)",
+    ],
 };

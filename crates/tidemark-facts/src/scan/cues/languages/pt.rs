@@ -400,4 +400,20 @@ pub(super) const PT: Language = Language {
         r"prompt do sistema",
         r"dados do usuario",
     ],
+    no_refusal: &[
+        r"(?:e |esta |fica )?(?:proibido|vedado) (?:recusar|negar|dizer nao)",
+        r"nunca (?:se )?recuse (?:a responder|nenhum pedido|nenhuma pergunta|meus pedidos)",
+        r"(?:voce|tu) nao (?:pode|podes|deve|deves) (?:se )?recusar (?:a responder|nenhum pedido|nenhuma pergunta|meu pedido|este pedido)",
+    ],
+    new_task: &[
+        r"(?:sua|tua) (?:nova|verdadeira|unica) (?:tarefa|missao|funcao|instrucao) (?:e|sera|consiste em|agora e)",
+        r"(?:sua|tua) (?:tarefa|missao) (?:agora|a partir de agora) e",
+    ],
+    conceal: &[
+        r"nao (?:conte|diga|mencione|fale)(?: nada| isso| isto| sobre isso)? (?:ao|para o|pro) usuario",
+        r"sem que o usuario (?:saiba|perceba|note)",
+        r"(?:esconda|oculte) (?:isso|isto|tudo) do usuario",
+        r"o usuario nao (?:pode|deve|precisa) (?:saber disso|saber de nada|perceber)",
+        r"as escondidas do usuario",
+    ],
 };

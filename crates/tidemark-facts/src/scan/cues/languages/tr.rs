@@ -264,4 +264,17 @@ pub(super) const TR: Language = Language {
         r"sistem istem",
         r"kullanici verileri",
     ],
+    no_refusal: &[
+        r"reddetme(?:n|niz)? yasak",
+        r"reddetme hakkin(?:iz)? yok",
+        r"hicbir (?:istegi|talebi|soruyu) reddetme",
+    ],
+    new_task: &[
+        r"yeni (?:gorevin|gorevin su|gorevi(?:niz)?) (?:su|sudur|:)",
+        r"(?:senin|sizin) (?:yeni |asil |tek )?gorevin(?:iz)? (?:artik|bundan sonra)",
+    ],
+    conceal: &[
+        r"kullaniciya (?:bundan )?(?:soyleme|soylemeyin|haber verme|haber vermeyin|bahsetme|bahsetmeyin)\b",
+        r"kullanicinin haberi olmadan",
+    ],
 };

@@ -242,4 +242,15 @@ pub(super) const VI: Language = Language {
         r"system prompt",
         r"prompt he thong",
     ],
+    no_refusal: &[
+        r"khong duoc (?:phep )?tu choi",
+        r"(?:dung|khong bao gio|dung bao gio) tu choi (?:yeu cau|cau hoi|tra loi)",
+        r"cam tu choi",
+    ],
+    new_task: &[r"nhiem vu (?:moi|that su|duy nhat) cua (?:ban|may|em) (?:la|bay gio la)"],
+    conceal: &[
+        r"(?:dung|khong duoc|dung bao gio) (?:noi|bao|ke|tiet lo) (?:gi |dieu nay |viec nay )?(?:cho |voi )?nguoi dung",
+        r"(?:giau|che giau) (?:dieu nay|viec nay|chuyen nay) (?:khoi |voi )?nguoi dung",
+        r"khong de nguoi dung (?:biet|phat hien)",
+    ],
 };

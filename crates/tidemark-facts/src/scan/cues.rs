@@ -461,7 +461,40 @@ const ROLE_NAMES: &[&str] = &[
     "thong bao he thong",
     "nha phat trien",
     "pesan sistem",
+    // Notice headers.
+    "avis systeme",
+    "notification systeme",
+    "avviso di sistema",
+    "aviso do sistema",
+    "системное уведомление",
+    "系统公告",
+    "系统通知",
+    "系統公告",
+    "管理员消息",
+    "システム通知",
+    "システムからのお知らせ",
+    "sistem bildirimi",
+    "시스템 알림",
+    "systeemmelding",
+    "powiadomienie systemowe",
+    "pemberitahuan sistem",
     "pengembang",
+];
+
+/// A note, message or order addressed to an AI reader, in the table languages other than English
+/// (whose form is among the markers), on the folded view, a space standing for blanks and
+/// apostrophes: the way a planted order opens inside a web page or a document.
+const AI_NOTES: &[&str] = &[
+    r"(?:nota|mensaje|aviso|instrucciones?|atencion) (?:para|a) (?:la |el |cualquier |toda |todo |los |las )?(?:ia|inteligencia artificial|asistente|modelo|bot|agente)(?:s|es)?(?: de ia)?\s*[:!]",
+    r"(?:note|message|avis|instructions?|attention) (?:pour|a|aux) (?:l |la |le |les |tout |toute |tous |toutes )?(?:ia|intelligence artificielle|assistant|modele|bot|agent)s?\s*[:!]",
+    r"(?:hinweis|nachricht|notiz|anweisung(?:en)?|achtung) (?:fur|an) (?:die |den |das |alle |jede[ns]? )?(?:ki|ki-assistent(?:en)?|assistent(?:en)?|modell(?:e)?|sprachmodell(?:e)?|bot|agent(?:en)?)\s*[:!]",
+    r"(?:nota|mensagem|aviso|instrucoes|instrucao|atencao) (?:para|a|ao|aos) (?:a |o |os |as |qualquer )?(?:ia|assistente|modelo|bot|agente)s?\s*[:!]",
+    r"(?:nota|messaggio|avviso|istruzioni|attenzione) (?:per|all|alla|al|agli) ?(?:l |la |il |gli |qualsiasi )?(?:ia|assistente|modello|bot|agente)(?:i|e)?\s*[:!]",
+    r"(?:致|给)正在(?:阅读|处理|浏览|总结)[^:\n]{0,12}的(?:ai|人工智能|助手|模型|大模型|机器人)\s*:",
+    r"(?:致|给)(?:ai|人工智能|ai助手|助手|模型|大模型)的(?:指示|指令|说明|留言|消息|备注)\s*:",
+    r"(?:ai|aiアシスタント|アシスタント|モデル|言語モデル)への(?:メッセージ|注意|指示|命令|お願い)\s*:",
+    r"この(?:ページ|文書|メール|ファイル)を(?:読んで|処理して|要約して)いる(?:ai|aiアシスタント|アシスタント|モデル|言語モデル)へ\s*:",
+    r"(?:примечание|сообщение|заметка|инструкция|внимание) (?:для|к) (?:ии|ai|ассистент\w*|модел\w*|бот\w*|нейросет\w*)\s*[:!]",
 ];
 
 /// The role-marker patterns (language-neutral): chat-template tokens with and without pipes,
@@ -500,6 +533,8 @@ fn marker_sources() -> Vec<String> {
         // A JSON message with a system or developer role whose content gives orders.
         format!(r#""role"\s*:\s*"(?:system|developer)"\s*,\s*"content"\s*:\s*"[^"]{{0,80}}?{INSTRUCTIONISH}"#),
         r#""role"\s*:\s*"assistant"\s*,\s*"content"\s*:\s*"[^"]{0,80}?(?:i have (?:verified|disabled|confirmed|granted)|proceeding to|i will now|i'll now|as agreed)"#.to_owned(),
+        // A note addressed to an AI in another language ("Nota para la IA:", "致AI：").
+        format!("(?:{})", AI_NOTES.join("|").replace(' ', r"[\s'’]+")),
         // A fake tool result or instructions element that gives orders.
         format!(r"<(?:function_results?|tool_results?|tool_output|tool_response|observation|instructions)>[^<]{{0,120}}?{INSTRUCTIONISH}"),
         // Front matter or config that sets a system role or policy.

@@ -131,6 +131,10 @@ pub(super) struct Language {
     /// for *the user*, so a surprise kept from a friend is not one. Optional: the English phrases
     /// are in `patterns.rs`.
     pub(super) conceal: &'static [&'static str],
+    /// A claim that the text outranks the model's instructions ("tiene prioridad sobre tu prompt
+    /// de sistema"). It needs the model's instructions as the thing outranked, so "safety takes
+    /// priority over speed" is not one. Optional.
+    pub(super) priority: &'static [&'static str],
 }
 
 /// One compiled cue.
@@ -355,7 +359,7 @@ fn language_sources(lang: &Language) -> Sources {
     };
     // Orders that carry their own negation ("never refuse", "don't tell the user"), so a negation
     // before them does not disarm them.
-    for words in [lang.no_refusal, lang.new_task, lang.conceal] {
+    for words in [lang.no_refusal, lang.new_task, lang.conceal, lang.priority] {
         if let Some(a) = alt(words) {
             singles.push(Single::new(format!("{start}{a}"), false));
         }

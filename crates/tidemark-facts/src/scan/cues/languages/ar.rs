@@ -265,4 +265,5 @@ pub(super) const AR: Language = Language {
         r"[أا]لا يعرف المستخدم (?:بذلك|بهذا|شيئا)",
         r"من وراء ظهر المستخدم",
     ],
+    priority: &[],
 };

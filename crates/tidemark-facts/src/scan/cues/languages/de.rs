@@ -360,4 +360,8 @@ pub(super) const DE: Language = Language {
         r"(?:der|die) (?:nutzer|benutzer|user|anwender)(?:in)? darf (?:davon )?(?:nichts|nie|niemals) (?:wissen|erfahren|merken|mitbekommen)",
         r"hinter dem rucken (?:des|der) (?:nutzers|benutzers|users|anwenders|nutzerin|benutzerin)",
     ],
+    priority: &[
+        r"(?:hat|haben) (?:absoluten |hoheren |den )?(?:vorrang|prioritat) (?:vor|gegenuber) (?:(?:deinem|deinen|deiner|ihrem|ihren) (?:\w+ ){0,2}(?:systemprompt|system prompt|systemanweisung\w*|anweisungen|vorgaben|richtlinien)|(?:dem|jedem) (?:systemprompt|system prompt)|(?:den|allen) systemanweisungen)",
+        r"(?:ersetzt|ersetzen|uberschreibt|uberschreiben|sticht|stechen) (?:(?:deinen|deine|ihre|ihren) (?:\w+ ){0,2}(?:systemprompt|system prompt|systemanweisung\w*|anweisungen|vorgaben|richtlinien)|(?:den|jeden) systemprompt)",
+    ],
 };

@@ -207,4 +207,8 @@ pub(super) const EN: Language = Language {
     ],
     new_task: &[],
     conceal: &[],
+    priority: &[
+        r"(?:has|have|takes?|gets?) (?:absolute |top |higher |the highest )?(?:priority|precedence) over (?:your (?:\w+ ){0,2}(?:instructions|guidelines|directives|system prompt|system message|programming)|(?:the|any|all) (?:\w+ ){0,2}(?:system prompt|system message|system instructions|developer instructions|operator instructions))",
+        r"(?:overrides?|supersedes?|outranks?) (?:your (?:\w+ ){0,2}(?:instructions|guidelines|directives|system prompt|system message|programming)|(?:the|any|all) (?:\w+ ){0,2}(?:system prompt|system message|system instructions))",
+    ],
 };

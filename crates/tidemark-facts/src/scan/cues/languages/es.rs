@@ -419,4 +419,8 @@ pub(super) const ES: Language = Language {
         r"(?:oculta|ocultale|esconde|escondele) (?:esto|todo esto|todo) al usuario",
         r"(?:ocultaselo|escondeselo) al usuario",
     ],
+    priority: &[
+        r"(?:tiene|tienen|tendra|tendran) (?:mas |mayor |maxima |total )?(?:prioridad|precedencia) (?:sobre|frente a|ante) (?:tus? (?:\w+ ){0,2}(?:prompt|instrucciones|indicaciones|directrices|pautas)|(?:el|cualquier) (?:prompt|mensaje) del sistema)",
+        r"(?:prevalece|prevalecen|anula|anulan|sustituye|sustituyen) (?:sobre )?(?:tus? (?:\w+ ){0,2}(?:prompt|instrucciones|indicaciones|directrices|pautas)|el (?:prompt|mensaje) del sistema)",
+    ],
 };

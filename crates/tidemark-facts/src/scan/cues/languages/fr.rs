@@ -391,4 +391,7 @@ pub(super) const FR: Language = Language {
         r"(?:cache|cachez) (?:cela|ca|tout cela|tout ca|tout) a l utilisateur",
         r"l utilisateur ne doit (?:rien (?:savoir|voir|remarquer)|pas le savoir)",
     ],
+    priority: &[
+        r"(?:prime|priment|a priorite|ont priorite|l emporte|l emportent|prevaut|prevalent) sur (?:(?:tes|vos|ton|votre) (?:\w+ ){0,2}(?:prompt|instructions|consignes|directives)|(?:le|tout) (?:prompt|message) systeme)",
+    ],
 };

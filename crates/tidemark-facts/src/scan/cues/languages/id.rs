@@ -225,4 +225,5 @@ pub(super) const ID: Language = Language {
         r"(?:sembunyikan|rahasiakan) (?:ini|hal ini) dari pengguna",
         r"pengguna tidak boleh tahu (?:soal |tentang )?(?:ini|hal ini)",
     ],
+    priority: &[],
 };

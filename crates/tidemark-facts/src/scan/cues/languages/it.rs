@@ -396,4 +396,8 @@ pub(super) const IT: Language = Language {
         r"l utente non (?:deve|dovra) (?:saperlo|accorgersene)",
         r"senza che l utente (?:lo sappia|se ne accorga)",
     ],
+    priority: &[
+        r"(?:ha|hanno|avra) (?:la )?(?:priorita|precedenza) (?:sul|sulle|sui|su|rispetto a|rispetto alle|rispetto al) (?:(?:tuo|tue|tuoi) (?:\w+ ){0,2}(?:prompt|istruzioni|direttive)|(?:prompt|messaggio) di sistema)",
+        r"(?:prevale|prevalgono|sostituisce|sostituiscono) (?:sul|sulle|sui|il|le|i) (?:(?:tuo|tue|tuoi) (?:\w+ ){0,2}(?:prompt|istruzioni|direttive)|(?:prompt|messaggio) di sistema)",
+    ],
 };

@@ -331,4 +331,5 @@ pub(super) const NL: Language = Language {
         r"(?:verberg|verstop) (?:het|dit|alles) voor de gebruiker",
         r"de gebruiker mag (?:er niets van|dit niet|het niet) (?:weten|merken)",
     ],
+    priority: &[],
 };

@@ -368,4 +368,5 @@ pub(super) const PL: Language = Language {
         r"(?:ukryj|ukryjcie) (?:to|wszystko) przed uzytkownikiem",
         r"uzytkownik nie (?:moze|powinien) o tym (?:wiedziec|sie dowiedziec)",
     ],
+    priority: &[],
 };

@@ -416,4 +416,8 @@ pub(super) const PT: Language = Language {
         r"o usuario nao (?:pode|deve|precisa) (?:saber disso|saber de nada|perceber)",
         r"as escondidas do usuario",
     ],
+    priority: &[
+        r"(?:tem|tera) (?:mais |maior |total )?(?:prioridade|precedencia) (?:sobre|em relacao a) (?:(?:o seu|seu|suas|seus|tuas|teus) (?:\w+ ){0,2}(?:prompt|instrucoes|diretrizes)|(?:o|qualquer) (?:prompt|mensagem) do sistema)",
+        r"(?:prevalece|prevalecem|substitui|substituem) (?:sobre )?(?:(?:o seu|seu|suas|seus) (?:\w+ ){0,2}(?:prompt|instrucoes|diretrizes)|o (?:prompt|mensagem) do sistema)",
+    ],
 };

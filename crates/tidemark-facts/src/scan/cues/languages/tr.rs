@@ -277,4 +277,5 @@ pub(super) const TR: Language = Language {
         r"kullaniciya (?:bundan )?(?:soyleme|soylemeyin|haber verme|haber vermeyin|bahsetme|bahsetmeyin)\b",
         r"kullanicinin haberi olmadan",
     ],
+    priority: &[],
 };

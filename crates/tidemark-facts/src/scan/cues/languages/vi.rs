@@ -253,4 +253,5 @@ pub(super) const VI: Language = Language {
         r"(?:giau|che giau) (?:dieu nay|viec nay|chuyen nay) (?:khoi |voi )?nguoi dung",
         r"khong de nguoi dung (?:biet|phat hien)",
     ],
+    priority: &[],
 };

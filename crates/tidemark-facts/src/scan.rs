@@ -137,6 +137,10 @@ mod signals;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_cue_languages;
+#[cfg(test)]
+mod tests_cue_tables;
+#[cfg(test)]
 mod tests_cues;
 #[cfg(test)]
 mod tests_gate;

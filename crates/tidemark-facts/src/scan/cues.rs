@@ -31,12 +31,14 @@
 //! [`marker_sources`].
 
 mod languages;
+mod markers;
 
 use regex::Regex;
 
 use super::gate::{Found, Gate, Hits, Reach, Spot};
 use super::rules::{clauses, is_local_authority, quoted, readable, tail};
 use super::{Finding, Threat};
+use markers::{marker_sources, token_sources};
 
 /// Separator between two words of a spaced language: whitespace and the punctuation people put
 /// between words to dodge filters.
@@ -381,201 +383,6 @@ fn language_sources(lang: &Language) -> Sources {
         }
     }
     Sources { singles, pairs }
-}
-
-/// Words that turn a role header (`[SYSTEM]`, `SYSTEM:`, "new policy:") into an order to the
-/// model rather than a log line or a config section. Matched on the lower-case view.
-const INSTRUCTIONISH: &str = r"(?:(?:all |every |any )?confirmations?|new (?:system )?(?:polic(?:y|ies)|rules?|instructions?|directives?|orders?|task)|you\b|your\b|ignore|disregard|forget|from now on|always|never|do not|don't|must|override|overrides|important|attention|updated? (?:polic|instruc|rules)|respond|reply|answer|the assistant|assistant|act as|pretend|reveal|print|output|follow|obey|comply|execute|run\b|delete|send|disable|enable|grant|skip|bypass|turn off|all (?:previous|prior|safety)|safety|confirmation|developer mode|admin mode|jailbreak|(?:append|include|treat|share|forward|transfer|approve|accept|upload|export|list|remember|store|the model|models|assistants|agents|the agent|i have disabled|i have verified|i'll also|i will also|proceeding to|as agreed|as requested|unrestricted|priority|privileges|permissions|owner|root)\b)";
-
-/// The names of a system or developer turn that open a fake block of orders (`[SYSTEM]`,
-/// `Sistema:`, `系统消息：`), in the folded view: English with its administrative roles, then the
-/// system and developer labels of the table languages. Administrators are left out of the other
-/// languages: "Administrador: tu cuenta está lista" is an everyday notice.
-const ROLE_NAMES: &[&str] = &[
-    // English.
-    "system",
-    "sys",
-    "system message",
-    "system prompt",
-    "system note",
-    "system notice",
-    "system override",
-    "admin",
-    "administrator",
-    "developer",
-    "root",
-    "operator",
-    // Spanish, Portuguese, Italian.
-    "sistema",
-    "mensaje del sistema",
-    "aviso del sistema",
-    "desarrollador",
-    "mensagem do sistema",
-    "desenvolvedor",
-    "messaggio di sistema",
-    "sviluppatore",
-    // French, German.
-    "systeme",
-    "message systeme",
-    "message du systeme",
-    "developpeur",
-    "systemnachricht",
-    "systemhinweis",
-    "systemmeldung",
-    "entwickler",
-    // Russian, Ukrainian.
-    "система",
-    "системное сообщение",
-    "разработчик",
-    "системне повідомлення",
-    "розробник",
-    // Chinese, Japanese, Korean.
-    "系统",
-    "系統",
-    "系统消息",
-    "系統訊息",
-    "系统提示",
-    "开发者",
-    "開發者",
-    "システム",
-    "システムメッセージ",
-    "開発者",
-    "시스템",
-    "시스템 메시지",
-    "개발자",
-    // Arabic, Hindi, Hebrew.
-    "النظام",
-    "رسالة النظام",
-    "المطور",
-    "सिस्टम",
-    "सिस्टम संदेश",
-    "डेवलपर",
-    "מערכת",
-    "הודעת מערכת",
-    // Turkish, Dutch, Polish, Vietnamese, Indonesian.
-    "sistem",
-    "sistem mesaji",
-    "gelistirici",
-    "systeem",
-    "systeembericht",
-    "ontwikkelaar",
-    "komunikat systemowy",
-    "wiadomosc systemowa",
-    "he thong",
-    "thong bao he thong",
-    "nha phat trien",
-    "pesan sistem",
-    // Notice headers.
-    "avis systeme",
-    "notification systeme",
-    "avviso di sistema",
-    "aviso do sistema",
-    "системное уведомление",
-    "系统公告",
-    "系统通知",
-    "系統公告",
-    "管理员消息",
-    "システム通知",
-    "システムからのお知らせ",
-    "sistem bildirimi",
-    "시스템 알림",
-    "systeemmelding",
-    "powiadomienie systemowe",
-    "pemberitahuan sistem",
-    "pengembang",
-];
-
-/// A note, message or order addressed to an AI reader, in the table languages other than English
-/// (whose form is among the markers), on the folded view, a space standing for blanks and
-/// apostrophes: the way a planted order opens inside a web page or a document.
-const AI_NOTES: &[&str] = &[
-    r"(?:nota|mensaje|aviso|instrucciones?|atencion) (?:para|a) (?:la |el |cualquier |toda |todo |los |las )?(?:ia|inteligencia artificial|asistente|modelo|bot|agente)(?:s|es)?(?: de ia)?\s*[:!]",
-    r"(?:note|message|avis|instructions?|attention) (?:pour|a|aux) (?:l |la |le |les |tout |toute |tous |toutes )?(?:ia|intelligence artificielle|assistant|modele|bot|agent)s?\s*[:!]",
-    r"(?:hinweis|nachricht|notiz|anweisung(?:en)?|achtung) (?:fur|an) (?:die |den |das |alle |jede[ns]? )?(?:ki|ki-assistent(?:en)?|assistent(?:en)?|modell(?:e)?|sprachmodell(?:e)?|bot|agent(?:en)?)\s*[:!]",
-    r"(?:nota|mensagem|aviso|instrucoes|instrucao|atencao) (?:para|a|ao|aos) (?:a |o |os |as |qualquer )?(?:ia|assistente|modelo|bot|agente)s?\s*[:!]",
-    r"(?:nota|messaggio|avviso|istruzioni|attenzione) (?:per|all|alla|al|agli) ?(?:l |la |il |gli |qualsiasi )?(?:ia|assistente|modello|bot|agente)(?:i|e)?\s*[:!]",
-    r"(?:致|给)正在(?:阅读|处理|浏览|总结)[^:\n]{0,12}的(?:ai|人工智能|助手|模型|大模型|机器人)\s*:",
-    r"(?:致|给)(?:ai|人工智能|ai助手|助手|模型|大模型)的(?:指示|指令|说明|留言|消息|备注)\s*:",
-    r"(?:ai|aiアシスタント|アシスタント|モデル|言語モデル)への(?:メッセージ|注意|指示|命令|お願い)\s*:",
-    r"この(?:ページ|文書|メール|ファイル)を(?:読んで|処理して|要約して)いる(?:ai|aiアシスタント|アシスタント|モデル|言語モデル)へ\s*:",
-    r"(?:примечание|сообщение|заметка|инструкция|внимание) (?:для|к) (?:ии|ai|ассистент\w*|модел\w*|бот\w*|нейросет\w*)\s*[:!]",
-];
-
-/// The role-marker patterns (language-neutral): chat-template tokens with and without pipes,
-/// Llama and Gemma markers, `<system>` tags, "you are DAN", bracketed role tags and `#` headers
-/// followed by an order, `SYSTEM:`-style lines and "… override:" headers, "new policy:" headers
-/// aimed at the model, and notes addressed to an AI.
-fn marker_sources() -> Vec<String> {
-    let names = format!("(?:{})", ROLE_NAMES.join("|").replace(' ', r"\s+"));
-    // The same headers followed by an order in any table language: an override verb, a role
-    // change or words addressed to the model.
-    let orders: Vec<&str> = languages::LANGUAGES
-        .iter()
-        .filter(|l| l.code != "en")
-        .flat_map(|l| l.ignore.iter().chain(l.new_role).chain(l.addressee))
-        .copied()
-        .collect();
-    let multilingual = alternation(&orders, Script::Unspaced).unwrap_or_else(|| "(?:$^)".to_owned());
-    let mut sources = vec![
-        format!(
-            r"\[+{names}\]+\s*[:\-—]?\s*(?:[\w']+\s+){{0,2}}?{multilingual}(?:[^\w]|\z|[\p{{Han}}\p{{Hiragana}}\p{{Katakana}}])"
-        ),
-        format!(r"(?m)^\s*{names}\s*:\s*{multilingual}(?:[^\w]|\z|[\p{{Han}}\p{{Hiragana}}\p{{Katakana}}])"),
-    ];
-    sources.extend([
-        r"(?:\A|[^\w])(?:you are|you're|eres|tu es|vous etes|du bist|voce e|sei|ты|你是|あなたは|أنت|انت|तुम)\s*(?:now|ahora|maintenant|jetzt|agora|ora|теперь|现在|今)?[\s,:]*dan(?:[^\w]|$)".to_owned(),
-        format!(r"\[+{names}\]+\s*[:\-—]?\s*(?:[\w']+\s+){{0,2}}?{INSTRUCTIONISH}"),
-        r"(?:\A|[^\w])(?:attention|note|notice|message|reminder|important|warning|alert|instructions?)\s*(?:to|for)?\s*(?:the |all |any )?(?:ai|llm|assistant|model|chatbot|bot|agent|gpt|claude)s?\s*[:!]".to_owned(),
-        format!(r"#{{2,}}\s*(?:system|instructions?|system prompt|admin)\s*#{{2,}}\s*{INSTRUCTIONISH}"),
-        r"(?m)^\s*#{1,6}\s*(?:system(?: prompt| message| override| instructions?)?|instructions?|new instructions|user|assistant|response|human)\s*:".to_owned(),
-        format!(r"(?m)^\s*(?:(?:important|urgent|critical|official|mandatory|new) )?(?:system|system override|system notice|system update|system alert|system message|admin override|administrator override|developer override|security override|emergency override|override|root)\s*:\s*{INSTRUCTIONISH}"),
-        r"(?:\b(?:system|admin|administrator|developer|security|emergency|root|system prompt|prompt|policy|safety|instructions?|rules?|model|assistant|ai) override)\s*:".to_owned(),
-        format!(r"(?m)(?:^|[\[(]|\b(?:system|admin|security)\s*)\s*(?:new|updated|revised) (?:system |security |assistant )?(?:polic(?:y|ies)|rules?|directives?|instructions?)\s*[:\-—]\s*{INSTRUCTIONISH}"),
-        // A role tag or a message element with a system role.
-        format!(r"<(?:admin|administrator|developer|operator|root|system_instructions|system_message|sys_prompt)\s*>[^<]{{0,160}}?{INSTRUCTIONISH}"),
-        r#"<\s*(?:message|turn|msg|entry|chat|item|prompt)\s+[^>]{0,40}?role\s*=\s*["']?(?:system|developer)\b"#.to_owned(),
-        // A JSON message with a system or developer role whose content gives orders.
-        format!(r#""role"\s*:\s*"(?:system|developer)"\s*,\s*"content"\s*:\s*"[^"]{{0,80}}?{INSTRUCTIONISH}"#),
-        r#""role"\s*:\s*"assistant"\s*,\s*"content"\s*:\s*"[^"]{0,80}?(?:i have (?:verified|disabled|confirmed|granted)|proceeding to|i will now|i'll now|as agreed)"#.to_owned(),
-        // A note addressed to an AI in another language ("Nota para la IA:", "致AI：").
-        format!("(?:{})", AI_NOTES.join("|").replace(' ', r"[\s'’]+")),
-        // A fake tool result or instructions element that gives orders.
-        format!(r"<(?:function_results?|tool_results?|tool_output|tool_response|observation|instructions)>[^<]{{0,120}}?{INSTRUCTIONISH}"),
-        // Front matter or config that sets a system role or policy.
-        r"(?m)^\s*(?:role\s*:\s*(?:system|developer)\s*$|system_(?:policy|prompt|instructions?|override)\s*:)".to_owned(),
-        // A system element wrapping plain text (an XML config nests elements inside instead).
-        r"<(?:system|system_prompt|system-prompt)\s*>[^<>]{1,400}</(?:system|system_prompt|system-prompt)\s*>".to_owned(),
-        // A markdown link used as a role tag: `[system](#context)`.
-        r"\[(?:system|admin|developer|assistant)\]\(#".to_owned(),
-        // Override banners without a colon: "SYSTEM OVERRIDE >>>".
-        r"\b(?:system|admin|developer|security|emergency|root) override\s*(?:>{1,3}|=+>|-+>|!{1,3}|\(|\[)".to_owned(),
-        // A bracketed role tag with an order later on its line ("[SYSTEM] Session elevated. Safety=off.").
-        format!(r"\[+(?:system|sys|admin|administrator|developer|root|operator)\]+[^\n]{{0,60}}?\b{INSTRUCTIONISH}"),
-        // A role header on its own line, an order on the next.
-        format!(r"(?m)^\s*#{{1,6}}\s*(?:system|system prompt|system message|system instructions|developer|admin)\s*\n\s*{INSTRUCTIONISH}"),
-        // "Operator message:" and the like, followed by an order.
-        format!(r"(?m)^\s*(?:operator|developer|admin|administrator|system|root)\s+(?:message|note|notice|instructions?|directive|update)s?\s*:\s*{INSTRUCTIONISH}"),
-        // A fake turn in the middle of a text: a role line after a line break, followed by an order or a claim.
-        format!(r"\n\s*(?:\[(?:assistant|ai|system|developer)\]|(?:assistant|ai|system|developer|operator)\s*:)\s*[^\n]{{0,80}}?{INSTRUCTIONISH}"),
-        format!(r"(?m)^\s*(?:developer|operator|root)\s*:\s*{INSTRUCTIONISH}"),
-        format!(r"\bnew (?:system |security |assistant |ai )?(?:polic(?:y|ies)|rules?|directives?)\b[^:\n]{{0,40}}:\s*{INSTRUCTIONISH}"),
-    ]);
-    sources
-}
-
-/// Chat-template tokens on their own (`<|im_start|>`, `[INST]`, `<<SYS>>`, `<system>`, any
-/// `<|token|>`). Documentation, tokenizer tests and bug reports name them as often as attacks
-/// use them, so a bare token is a weak finding: the scan rejects it only when its classifier
-/// confirms the text (see `Scanner::scan`). A token followed by an order is caught by the strong
-/// markers of [`marker_sources`].
-fn token_sources() -> Vec<String> {
-    vec![
-        r"<\|\s*(?:im_start|im_end|im_sep|system|user|assistant|endoftext|end_of_text|begin_of_text|start_header_id|end_header_id|eot_id|eom_id|end_of_turn|start_of_turn|tool_call|tool|developer)\s*\|>".to_owned(),
-        r"\[/?inst\]|<</?sys>>|<start_of_turn>|<end_of_turn>|</?(?:system|system_prompt|system-prompt)\s*>".to_owned(),
-        r"<\s*/?\s*(?:im_start|im_end|im_sep|eot_id|endoftext|start_header_id|end_header_id|begin_of_text)\s*>".to_owned(),
-        // Any chat-template token written with pipes (`<|start|>`, `<|channel|>`, `<|message|>`).
-        r"<\|[a-z_]{2,24}\|>".to_owned(),
-    ]
 }
 
 impl Cues {

@@ -16,7 +16,7 @@
 //! An instruction object is often scoped by a genitive noun right after it, with no preposition
 //! ("instrukcja obsługi", "instrukcje montażu"); the complement lists those everyday genitives
 //! besides the prepositions. The complement is also read on the view that keeps the diacritics,
-//! so its genitives are written with both spellings ("obs[lł]ugi"). "Pomiń" (skip) appears in
+//! so its genitives are written with both spellings (`obs[lł]ugi`). "Pomiń" (skip) appears in
 //! everyday how-tos ("pomiń instrukcje poniżej"), so it counts only with an earlier-context
 //! qualifier. "Bez ograniczeń" makes a role change only at the end of a phrase, so "bez
 //! ograniczeń budżetowych" does not. "Tryb boga" is a video-game cheat, and "dań" (dishes) folds to

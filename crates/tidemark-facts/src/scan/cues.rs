@@ -76,7 +76,9 @@ pub(super) struct Language {
     pub(super) gap_exclude: &'static str,
     /// Verbs that throw instructions away.
     pub(super) ignore: &'static [&'static str],
-    /// Words allowed between verb and object: articles, quantifiers, possessives.
+    /// Words allowed between verb and object: articles, quantifiers, possessives. The qualifiers of
+    /// [`earlier`](Self::earlier) count as fillers too, so a word need not be in both. Spaced scripts
+    /// only: an unspaced one counts its gaps in characters.
     pub(super) filler: &'static [&'static str],
     /// Qualifiers that point at the model's earlier context.
     pub(super) earlier: &'static [&'static str],
@@ -123,8 +125,8 @@ pub(super) struct Language {
     pub(super) send: &'static [&'static str],
     /// Conversation data and secrets that must not be sent anywhere ("la conversación", "密码").
     pub(super) conversation: &'static [&'static str],
-    /// Orders never to refuse ("tienes prohibido negarte", "不能拒绝"). Optional: English and a few
-    /// languages have none.
+    /// Orders never to refuse ("tienes prohibido negarte", "不能拒绝"). Optional, like the three
+    /// families after it: [`Cues::empty_families`] does not ask for them.
     pub(super) no_refusal: &'static [&'static str],
     /// A new task handed to the model ("tu nueva tarea es", "deine neue Aufgabe lautet"). Optional:
     /// the English phrase is in `patterns.rs`.
@@ -359,14 +361,17 @@ fn language_sources(lang: &Language) -> Sources {
     let bounded = |words: &[&str]| -> Option<String> {
         alt(words).map(|a| if s == Script::Spaced { format!("{START}{a}{END}") } else { a })
     };
-    // Orders that carry their own negation ("never refuse", "don't tell the user"), so a negation
-    // before them does not disarm them.
-    for words in [lang.no_refusal, lang.new_task, lang.conceal, lang.priority] {
-        if let Some(a) = alt(words) {
-            singles.push(Single::new(format!("{start}{a}"), false));
-        }
-    }
-    for (words, negatable) in [(lang.safety_off, false), (lang.authorized_skip, true)] {
+    // Whole phrases. Those that carry their own negation ("never refuse", "don't tell the user")
+    // are not disarmed by one before them.
+    let phrases = [
+        (lang.no_refusal, false),
+        (lang.new_task, false),
+        (lang.conceal, false),
+        (lang.priority, false),
+        (lang.safety_off, false),
+        (lang.authorized_skip, true),
+    ];
+    for (words, negatable) in phrases {
         if let Some(a) = alt(words) {
             singles.push(Single::new(format!("{start}{a}"), negatable));
         }

@@ -77,7 +77,6 @@ pub(super) const ES: Language = Language {
         "todos",
         "toda",
         "todo",
-        "tus",
         "sus",
         "de",
         "del",

@@ -69,8 +69,6 @@ pub(super) const IT: Language = Language {
         "tutti",
         "tutto",
         "tutta",
-        "tue",
-        "tuoi",
         "sue",
         "suoi",
         "delle",
@@ -160,7 +158,6 @@ pub(super) const IT: Language = Language {
     rules: &[
         "regol",
         "restrizion",
-        "limitazion",
         "limit",
         "politic",
         "filtr",

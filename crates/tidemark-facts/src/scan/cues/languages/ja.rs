@@ -48,7 +48,8 @@ pub(super) const JA: Language = Language {
         r"従わなくて(?:いい|よい|良い|も|大丈夫|構)",
         r"(?:従う|守る)(?:必要|義務)は(?:ない|ありません)",
     ],
-    filler: &["すべての", "全ての", "全部"],
+    // An unspaced script counts its gaps in characters, not filler words.
+    filler: &[],
     earlier: &[
         "与えられた",
         "受け取った",

@@ -177,7 +177,6 @@ pub(super) const PL: Language = Language {
         "wskazow",
         "programowani",
         "zabezpieczen",
-        "regulamin",
     ],
     reveal: &[
         r"pokaz(?:cie)?",

@@ -120,9 +120,7 @@ pub(super) const TR: Language = Language {
     ],
     rules: &[
         "kural",
-        "kisitlama",
         "kisit",
-        "sinirlama",
         "sinir",
         "yasak",
         "politika",

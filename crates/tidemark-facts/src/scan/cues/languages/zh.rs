@@ -85,7 +85,8 @@ pub(super) const ZH: Language = Language {
         "不要服从",
         "不要服從",
     ],
-    filler: &["所有", "全部", "一切"],
+    // An unspaced script counts its gaps in characters, not filler words.
+    filler: &[],
     earlier: &[
         "你收到的",
         "给你的",

@@ -60,6 +60,9 @@
 //!
 //! - a bare chat-template token (`<|im_start|>`, `[INST]`, `<<SYS>>`, `<system>`): tokenizer tests,
 //!   template docs and bug reports name them; a token followed by an order is a strong finding;
+//! - a role header in a document's shape with an order somewhere in the block after it
+//!   (`=== SYSTEM ===`, `<admin_override>`, `"assistant_directive":`, `{{system}}`, a `SYSTEM:` log
+//!   line behind a timestamp): documentation and logs have the same shapes with ordinary words;
 //! - a phrase, cue or signal inside quotation marks ("attackers write 'ignore previous
 //!   instructions'"): mentioned, not used. A quoted signal does not count at all;
 //! - an HTTP upload to a remote host of a literal body, with no file, variable, environment or

@@ -29,7 +29,9 @@ const FIRST_CONTACT_FLAGGED: usize = 20;
 /// batch) and weak findings came in.
 /// Raised again on 2026-11-24 (eighth session) with the cue tables of six more languages and the
 /// wider tables of the others, written without reading this batch.
-const FLOORS: &[(&str, usize)] = &[("injection", 88), ("multilingual", 70), ("role_markers", 37)];
+/// Raised on 2026-11-25 (ninth session) with the weak role headers of document shapes, written
+/// without reading this batch.
+const FLOORS: &[(&str, usize)] = &[("injection", 88), ("multilingual", 70), ("role_markers", 38)];
 /// The most benign samples that may be flagged: never more than on first contact, and lowered
 /// with the weak findings.
 const MAX_FLAGGED: usize = 5;

@@ -280,6 +280,9 @@ pub(super) struct Decoder {
     hex: Regex,
     percent: Regex,
     escapes: Regex,
+    /// A line with markup written as character references (`&lt;system&gt;`), as HTML and feeds
+    /// carry it.
+    entities: Regex,
     binary: Regex,
     /// A lead-in that asks for a letter rotation or a reversal ("apply rot13", "read this
     /// backwards"): only then are the rotated and reversed forms of a text read too.
@@ -311,6 +314,9 @@ impl Decoder {
             // `\u0069\u0067…` (JSON, JavaScript) and `&#105;&#x67;…` (HTML) character escapes,
             // possibly mixed with plain characters.
             escapes: Regex::new(r"(?i)(?:[^\s\\&]{0,20}(?:\\u[0-9a-f]{4}|\\u\{[0-9a-f]{1,6}\}|&#x[0-9a-f]{1,6};|&#[0-9]{1,7};)){4,}[^\s\\&]*")
+                .ok()?,
+            // A line with at least two references to `<`, `>`, quotes or `&`, decoded whole.
+            entities: Regex::new(r"(?i)(?:[^\n&]{0,400}&(?:lt|gt|quot|apos|amp|#0*(?:60|62|34|39)|#x0*(?:3c|3e|22|27));){2,}[^\n]{0,400}")
                 .ok()?,
             // Eight-bit groups: `01101001 01100111 …`.
             binary: Regex::new(r"(?:[01]{8}[\s,]*){4,}").ok()?,
@@ -363,6 +369,7 @@ impl Decoder {
             (Encoding::Hex, &self.hex),
             (Encoding::Percent, &self.percent),
             (Encoding::Escapes, &self.escapes),
+            (Encoding::Escapes, &self.entities),
             (Encoding::Binary, &self.binary),
         ];
         for (encoding, pattern) in encodings {
@@ -393,7 +400,7 @@ enum Encoding {
     Base32,
     Hex,
     Percent,
-    /// `\uXXXX` and HTML numeric character references.
+    /// `\uXXXX`, HTML numeric character references and the five named ones of XML.
     Escapes,
     /// Bytes written as groups of eight binary digits.
     Binary,
@@ -483,8 +490,9 @@ impl Encoding {
     }
 }
 
-/// Replaces `\uXXXX`, `\u{X…}`, `&#N;` and `&#xX;` escapes by their characters; anything that
-/// is not a valid escape of a valid character is kept as it is.
+/// Replaces `\uXXXX`, `\u{X…}`, `&#N;` and `&#xX;` escapes and the named references `&lt;`,
+/// `&gt;`, `&quot;`, `&apos;` and `&amp;` by their characters; anything that is not a valid escape
+/// of a valid character is kept as it is.
 fn unescape(run: &str) -> String {
     let mut out = String::with_capacity(run.len());
     let mut rest = run;
@@ -505,6 +513,8 @@ fn unescape(run: &str) -> String {
                 let code = u32::from_str_radix(rest.get(3..end)?, 16).ok()?;
                 Some((char::from_u32(code)?, end + 1))
             })
+        } else if let Some((ch, used)) = named_reference(rest) {
+            Some((ch, used))
         } else if rest.starts_with("&#") {
             rest.find(';').and_then(|end| {
                 let code = rest.get(2..end)?.parse::<u32>().ok()?;
@@ -525,6 +535,15 @@ fn unescape(run: &str) -> String {
         }
     }
     out
+}
+
+/// The character of a named XML reference at the start of `rest` and the bytes it takes.
+fn named_reference(rest: &str) -> Option<(char, usize)> {
+    const NAMED: [(&str, char); 5] =
+        [("&lt;", '<'), ("&gt;", '>'), ("&quot;", '"'), ("&apos;", '\''), ("&amp;", '&')];
+    NAMED.iter().find_map(|(name, ch)| {
+        rest.get(..name.len()).filter(|head| head.eq_ignore_ascii_case(name)).map(|_| (*ch, name.len()))
+    })
 }
 
 /// [`unescape`] for the unit tests.

@@ -189,13 +189,59 @@ pub(super) fn marker_sources() -> Vec<String> {
 /// `<|token|>`). Documentation, tokenizer tests and bug reports name them as often as attacks
 /// use them, so a bare token is a weak finding: the scan rejects it only when its classifier
 /// confirms the text (see `Scanner::scan`). A token followed by an order is caught by the strong
-/// markers of [`marker_sources`].
+/// markers of [`marker_sources`]. The role headers of [`header_sources`] are weak findings too.
 pub(super) fn token_sources() -> Vec<String> {
-    vec![
+    let mut sources = vec![
         r"<\|\s*(?:im_start|im_end|im_sep|system|user|assistant|endoftext|end_of_text|begin_of_text|start_header_id|end_header_id|eot_id|eom_id|end_of_turn|start_of_turn|tool_call|tool|developer)\s*\|>".to_owned(),
         r"\[/?inst\]|<</?sys>>|<start_of_turn>|<end_of_turn>|</?(?:system|system_prompt|system-prompt)\s*>".to_owned(),
         r"<\s*/?\s*(?:im_start|im_end|im_sep|eot_id|endoftext|start_header_id|end_header_id|begin_of_text)\s*>".to_owned(),
         // Any chat-template token written with pipes (`<|start|>`, `<|channel|>`, `<|message|>`).
         r"<\|[a-z_]{2,24}\|>".to_owned(),
+    ];
+    sources.extend(header_sources());
+    sources
+}
+
+/// The role words a fake header names: a system, developer or operator turn, or the model itself.
+const HEADER_ROLES: &str = "system|sys|developer|admin|administrator|operator|root|assistant|ai|model|agent";
+
+/// Role headers in the shapes documents and data formats give them, with an order somewhere in
+/// the block after them: a title between separator runs (`=== SYSTEM ===`, `*** BEGIN AI TASK
+/// ***`), an element or a key whose name holds a role (`<admin_override>`, `<developer_notes>`,
+/// `"assistant_directive":`), a role in other brackets (`{{system}}`, `⟦system⟧`, `<!SYSTEM!>`),
+/// a `SYSTEM:` line behind a timestamp or a quote mark, a line opening with a role's label
+/// ("AI instruction:", "System (priority override):"). Documentation and logs have every one of these shapes with ordinary
+/// words after them ("=== System ===\nYou need 8 GB of memory"), so each is a weak finding that
+/// the classifier must confirm; the strong markers of [`marker_sources`] want the order right
+/// after the header.
+fn header_sources() -> Vec<String> {
+    let roles = HEADER_ROLES;
+    let rule = r"(?:={2,}|-{2,}|\*{2,}|#{2,}|~{2,}|_{2,})";
+    let order = format!(r"[\s\S]{{0,200}}?{INSTRUCTIONISH}");
+    vec![
+        format!(
+            r"(?m)^[\s>]*{rule}\s*(?:[\w]+[\s_\-]+){{0,3}}?(?:{roles})(?:[\s_\-]+[\w]+){{0,3}}\s*{rule}?\s*$\n{order}"
+        ),
+        format!(
+            r"<[\w\-]{{0,24}}?(?:\b|_)(?:{roles}|override|instructions?|directives?)(?:[_\-][\w\-]{{1,24}})?(?:\s[^<>]{{0,60}})?>[^<]{{0,200}}?{INSTRUCTIONISH}"
+        ),
+        format!(
+            r#""?[\w.\-]{{0,24}}?(?:\b|_)(?:{roles})[_.\-][\w.\-]{{0,24}}?(?:instruction|directive|prompt|order|command|task|step|override|note)s?"?\s*[:=]\s*"?[^"\n]{{0,160}}?{INSTRUCTIONISH}"#
+        ),
+        format!(
+            r"(?:\{{\{{|⟦|【|〔|<<|<!|\[\[)\s*/?\s*(?:[\w]+\s+){{0,2}}?(?:{roles}|priority|internal|override)(?:\s+[\w]+){{0,2}}\s*!?(?:\}}\}}|⟧|】|〕|>>|!?>|\]\]){order}"
+        ),
+        format!(
+            r"\[[^\]\n]{{0,30}}\b(?:internal|override|priority|hidden|confidential)\b[^\]\n]{{0,30}}\]{order}"
+        ),
+        format!(
+            r"(?m)^[\s>]*(?:\[?\d{{1,2}}:\d{{2}}(?::\d{{2}})?\]?|\d{{4}}-\d{{2}}-\d{{2}}[t ]?[\d:.]*z?|--)\s*(?:system|sys)\s*[:>][^\n]{{0,120}}?{INSTRUCTIONISH}"
+        ),
+        format!(
+            r"(?m)^[\s>]*(?:system|sys)\s*(?:[:>]|message|notice|note|update|prompt|alert)[^\n]{{0,120}}?{INSTRUCTIONISH}"
+        ),
+        format!(
+            r"(?m)^[\W_]*(?:[\w]+[ \-]){{0,2}}?(?:{roles})s?(?:[ \-][\w()]+){{0,4}}\s*[:—]\s*[^\n]{{0,120}}?{INSTRUCTIONISH}"
+        ),
     ]
 }

@@ -202,6 +202,11 @@ pub(super) fn token_sources() -> Vec<String> {
     sources
 }
 
+/// A sentence that opens with an imperative verb ("Ask the user …", "Stop summarizing."), after
+/// the start of a line, a sentence, a list number, a colon, a quote, a tag or a bracket. Matched on
+/// the lower-case view.
+const IMPERATIVE: &str = r#"(?:^|[.:;!?\n"'>\]]\s*|\d[.)]\s+|^\s*[-*]\s+)(?:please |now |immediately |also |then |instead,? )?(?:ask|stop|draft|click|recommend|save|leak|mark|rate|add|open|paste|claim|report|return|write|tell|say|use|buy|sell|approve|refund|reset|log out|visit|download|install|insert|remove|change|set|give|provide|move|copy|create|make|keep|hide|avoid|continue|proceed|apply|issue|post|publish|email|call|collect|fetch|submit|fill in|type|enter|confirm|verify|trust|treat|consider|assume|pretend|summari[sz]e|translate|rewrite|rank|score|describe|state|mention|insist|offer|open|purchase|order|book|pay|wire|withdraw|unlock|elevate|promote|whitelist|allow|permit|authorize|authorise|ship|merge|push|commit|deploy|rotate|revoke|drop|wipe|erase|tag|label|flag|classify|route|redirect|link|cite|quote|endorse|praise)\b"#;
+
 /// The role words a fake header names: a system, developer or operator turn, or the model itself.
 const HEADER_ROLES: &str = "system|sys|developer|admin|administrator|operator|root|assistant|ai|model|agent";
 
@@ -217,31 +222,42 @@ const HEADER_ROLES: &str = "system|sys|developer|admin|administrator|operator|ro
 fn header_sources() -> Vec<String> {
     let roles = HEADER_ROLES;
     let rule = r"(?:={2,}|-{2,}|\*{2,}|#{2,}|~{2,}|_{2,})";
-    let order = format!(r"[\s\S]{{0,200}}?{INSTRUCTIONISH}");
+    let order = format!(r"(?:{INSTRUCTIONISH}|{IMPERATIVE})");
+    // Block titles and bracketed tags want an order word: "## System setup\nDownload the
+    // installer" is how manuals read. Elements, keys and headers that name instructions take an
+    // imperative sentence too.
+    let block = format!(r"[\s\S]{{0,200}}?{INSTRUCTIONISH}");
+    let imperative_block = format!(r"[\s\S]{{0,200}}?{order}");
+    let line = format!(r"[^\n]{{0,120}}?{order}");
     vec![
         format!(
-            r"(?m)^[\s>]*{rule}\s*(?:[\w]+[\s_\-]+){{0,3}}?(?:{roles})(?:[\s_\-]+[\w]+){{0,3}}\s*{rule}?\s*$\n{order}"
+            r"(?m)^[\s>]*{rule}\s*(?:[\w]+[\s_\-]+){{0,3}}?(?:{roles})(?:[\s_\-]+[\w]+){{0,3}}\s*{rule}?\s*$\n{block}"
         ),
         format!(
-            r"<[\w\-]{{0,24}}?(?:\b|_)(?:{roles}|override|instructions?|directives?)(?:[_\-][\w\-]{{1,24}})?(?:\s[^<>]{{0,60}})?>[^<]{{0,200}}?{INSTRUCTIONISH}"
+            r"<[\w\-]{{0,24}}?(?:\b|_)(?:{roles}|override|instructions?|directives?)(?:[_\-][\w\-]{{1,24}})?(?:\s[^<>]{{0,60}})?>[^<]{{0,200}}?{order}"
         ),
         format!(
-            r#""?[\w.\-]{{0,24}}?(?:\b|_)(?:{roles})[_.\-][\w.\-]{{0,24}}?(?:instruction|directive|prompt|order|command|task|step|override|note)s?"?\s*[:=]\s*"?[^"\n]{{0,160}}?{INSTRUCTIONISH}"#
+            r#""?[\w.\-]{{0,24}}?(?:\b|_)(?:{roles})[_.\-][\w.\-]{{0,24}}?(?:instruction|directive|prompt|order|command|task|step|override|note)s?"?\s*[:=]\s*"?[^"\n]{{0,160}}?{order}"#
         ),
         format!(
-            r"(?:\{{\{{|⟦|【|〔|<<|<!|\[\[)\s*/?\s*(?:[\w]+\s+){{0,2}}?(?:{roles}|priority|internal|override)(?:\s+[\w]+){{0,2}}\s*!?(?:\}}\}}|⟧|】|〕|>>|!?>|\]\]){order}"
+            r"(?:\{{\{{|⟦|【|〔|<<|<!|\[\[)\s*/?\s*(?:[\w]+\s+){{0,2}}?(?:{roles}|priority|internal|override)(?:\s+[\w]+){{0,2}}\s*!?(?:\}}\}}|⟧|】|〕|>>|!?>|\]\]){block}"
         ),
         format!(
-            r"\[[^\]\n]{{0,30}}\b(?:internal|override|priority|hidden|confidential)\b[^\]\n]{{0,30}}\]{order}"
+            r"\[[^\]\n]{{0,30}}\b(?:internal|override|priority|hidden|confidential)\b[^\]\n]{{0,30}}\]{block}"
         ),
         format!(
-            r"(?m)^[\s>]*(?:\[?\d{{1,2}}:\d{{2}}(?::\d{{2}})?\]?|\d{{4}}-\d{{2}}-\d{{2}}[t ]?[\d:.]*z?|--)\s*(?:system|sys)\s*[:>][^\n]{{0,120}}?{INSTRUCTIONISH}"
+            r"(?m)^[\s>]*(?:\[?\d{{1,2}}:\d{{2}}(?::\d{{2}})?\]?|\d{{4}}-\d{{2}}-\d{{2}}[t ]?[\d:.]*z?|--)\s*(?:system|sys)\s*[:>]{line}"
         ),
+        format!(r"(?m)^[\s>]*(?:system|sys)\s*(?:[:>]|message|notice|note|update|prompt|alert){line}"),
+        format!(r"(?m)^[\W_]*(?:[\w]+[ \-]){{0,2}}?(?:{roles})s?(?:[ \-][\w()]+){{0,4}}\s*[:—]\s*{line}"),
+        // A message element of any name with a system role attribute.
         format!(
-            r"(?m)^[\s>]*(?:system|sys)\s*(?:[:>]|message|notice|note|update|prompt|alert)[^\n]{{0,120}}?{INSTRUCTIONISH}"
+            r#"<[\w\-]{{1,24}}\s[^<>]{{0,80}}?\brole\s*=\s*["']?(?:system|developer|admin|operator)\b[^<>]{{0,60}}>[^<]{{0,200}}?{order}"#
         ),
+        // A markdown header naming the model's instructions, with a version or a note after it
+        // ("### SYSTEM PROMPT (v2)").
         format!(
-            r"(?m)^[\W_]*(?:[\w]+[ \-]){{0,2}}?(?:{roles})s?(?:[ \-][\w()]+){{0,4}}\s*[:—]\s*[^\n]{{0,120}}?{INSTRUCTIONISH}"
+            r"(?m)^[\s>]*#{{1,6}}\s*(?:[\w]+\s+){{0,2}}?(?:system|assistant|ai|agent|model|developer|admin|operator)\s+(?:prompt|message|instructions?|directives?|rules|policy|orders?)\b[^\n]{{0,40}}\n{imperative_block}"
         ),
     ]
 }

@@ -202,10 +202,9 @@ pub(super) fn token_sources() -> Vec<String> {
     sources
 }
 
-/// A sentence that opens with an imperative verb ("Ask the user …", "Stop summarizing."), after
-/// the start of a line, a sentence, a list number, a colon, a quote, a tag or a bracket. Matched on
-/// the lower-case view.
-const IMPERATIVE: &str = r#"(?:^|[.:;!?\n"'>\]]\s*|\d[.)]\s+|^\s*[-*]\s+)(?:please |now |immediately |also |then |instead,? )?(?:ask|stop|draft|click|recommend|save|leak|mark|rate|add|open|paste|claim|report|return|write|tell|say|use|buy|sell|approve|refund|reset|log out|visit|download|install|insert|remove|change|set|give|provide|move|copy|create|make|keep|hide|avoid|continue|proceed|apply|issue|post|publish|email|call|collect|fetch|submit|fill in|type|enter|confirm|verify|trust|treat|consider|assume|pretend|summari[sz]e|translate|rewrite|rank|score|describe|state|mention|insist|offer|open|purchase|order|book|pay|wire|withdraw|unlock|elevate|promote|whitelist|allow|permit|authorize|authorise|ship|merge|push|commit|deploy|rotate|revoke|drop|wipe|erase|tag|label|flag|classify|route|redirect|link|cite|quote|endorse|praise)\b"#;
+/// An imperative verb that opens an order ("ask the user …", "stop summarizing."), with the
+/// adverbs that lead into one. Matched on the lower-case view.
+const IMPERATIVE_VERBS: &str = r"(?:please |now |immediately |also |then |instead,? )?(?:ask|stop|draft|click|recommend|save|leak|mark|rate|add|open|paste|claim|report|return|write|tell|say|use|buy|sell|approve|refund|reset|log out|visit|download|install|insert|remove|change|set|give|provide|move|copy|create|make|keep|hide|avoid|continue|proceed|apply|issue|post|publish|email|call|collect|fetch|submit|fill in|type|enter|confirm|verify|trust|treat|consider|assume|pretend|summari[sz]e|translate|rewrite|rank|score|describe|state|mention|insist|offer|purchase|order|book|pay|wire|withdraw|unlock|elevate|promote|whitelist|allow|permit|authorize|authorise|ship|merge|push|commit|deploy|rotate|revoke|drop|wipe|erase|tag|label|flag|classify|route|redirect|link|cite|quote|endorse|praise)\b";
 
 /// The role words a fake header names: a system, developer or operator turn, or the model itself.
 const HEADER_ROLES: &str = "system|sys|developer|admin|administrator|operator|root|assistant|ai|model|agent";
@@ -222,13 +221,16 @@ const HEADER_ROLES: &str = "system|sys|developer|admin|administrator|operator|ro
 fn header_sources() -> Vec<String> {
     let roles = HEADER_ROLES;
     let rule = r"(?:={2,}|-{2,}|\*{2,}|#{2,}|~{2,}|_{2,})";
-    let order = format!(r"(?:{INSTRUCTIONISH}|{IMPERATIVE})");
+    // An imperative sentence: after the start of a line, a sentence, a list number, a colon, a
+    // quote, a tag or a bracket.
+    let imperative = format!(r#"(?:^|[.:;!?\n"'>\]]\s*|\d[.)]\s+|^\s*[-*]\s+){IMPERATIVE_VERBS}"#);
+    let order = format!(r"(?:{INSTRUCTIONISH}|{imperative})");
     // Block titles and bracketed tags want an order word: "## System setup\nDownload the
     // installer" is how manuals read. Elements, keys and headers that name instructions take an
     // imperative sentence too.
     let block = format!(r"[\s\S]{{0,200}}?{INSTRUCTIONISH}");
     let imperative_block = format!(r"[\s\S]{{0,200}}?{order}");
-    let line = format!(r"[^\n]{{0,120}}?{order}");
+    let line = format!(r"\s*(?:{IMPERATIVE_VERBS}|[^\n]{{0,120}}?{order})");
     vec![
         format!(
             r"(?m)^[\s>]*{rule}\s*(?:[\w]+[\s_\-]+){{0,3}}?(?:{roles})(?:[\s_\-]+[\w]+){{0,3}}\s*{rule}?\s*$\n{block}"
@@ -250,6 +252,11 @@ fn header_sources() -> Vec<String> {
         ),
         format!(r"(?m)^[\s>]*(?:system|sys)\s*(?:[:>]|message|notice|note|update|prompt|alert){line}"),
         format!(r"(?m)^[\W_]*(?:[\w]+[ \-]){{0,2}}?(?:{roles})s?(?:[ \-][\w()]+){{0,4}}\s*[:—]\s*{line}"),
+        // A record of JSON, YAML or a log whose role, speaker or sender is the system, a developer
+        // or a tool, and whose text gives an order.
+        format!(
+            r#"(?:"|\b)(?:role|speaker|from|author|sender)"?\s*[:=]\s*"?(?:system|developer|tool|function|admin|operator)\b[\s\S]{{0,200}}?(?:"|\b)(?:content|text|message|instructions?|directive|body|prompt)"?\s*[:=]\s*"?[^"\n]{{0,160}}?{order}"#
+        ),
         // A message element of any name with a system role attribute.
         format!(
             r#"<[\w\-]{{1,24}}\s[^<>]{{0,80}}?\brole\s*=\s*["']?(?:system|developer|admin|operator)\b[^<>]{{0,60}}>[^<]{{0,200}}?{order}"#

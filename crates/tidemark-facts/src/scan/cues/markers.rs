@@ -123,21 +123,29 @@ const AI_NOTES: &[&str] = &[
     r"(?:примечание|сообщение|заметка|инструкция|внимание) (?:для|к) (?:ии|ai|ассистент\w*|модел\w*|бот\w*|нейросет\w*)\s*[:!]",
 ];
 
-/// The role-marker patterns (language-neutral): chat-template tokens with and without pipes,
-/// Llama and Gemma markers, `<system>` tags, "you are DAN", bracketed role tags and `#` headers
-/// followed by an order, `SYSTEM:`-style lines and "… override:" headers, "new policy:" headers
-/// aimed at the model, and notes addressed to an AI.
-pub(super) fn marker_sources() -> Vec<String> {
-    let names = format!("(?:{})", ROLE_NAMES.join("|").replace(' ', r"\s+"));
-    // The same headers followed by an order in any table language: an override verb, a role
-    // change or words addressed to the model.
+/// The names of a system or developer turn ([`ROLE_NAMES`]) as one alternation.
+fn role_names() -> String {
+    format!("(?:{})", ROLE_NAMES.join("|").replace(' ', r"\s+"))
+}
+
+/// An order in any table language but English: an override verb, a role change or words
+/// addressed to the model.
+fn other_language_orders() -> String {
     let orders: Vec<&str> = languages::LANGUAGES
         .iter()
         .filter(|l| l.code != "en")
         .flat_map(|l| l.ignore.iter().chain(l.new_role).chain(l.addressee))
         .copied()
         .collect();
-    let multilingual = alternation(&orders, Script::Unspaced).unwrap_or_else(|| "(?:$^)".to_owned());
+    alternation(&orders, Script::Unspaced).unwrap_or_else(|| "(?:$^)".to_owned())
+}
+
+/// The role-marker patterns (language-neutral): chat-template tokens with and without pipes,
+/// Llama and Gemma markers, `<system>` tags, "you are DAN", bracketed role tags and `#` headers
+/// followed by an order, `SYSTEM:`-style lines and "… override:" headers, "new policy:" headers
+/// aimed at the model, and notes addressed to an AI.
+pub(super) fn marker_sources() -> Vec<String> {
+    let (names, multilingual) = (role_names(), other_language_orders());
     let mut sources = vec![
         format!(
             r"\[+{names}\]+\s*[:\-—]?\s*(?:[\w']+\s+){{0,2}}?{multilingual}(?:[^\w]|\z|[\p{{Han}}\p{{Hiragana}}\p{{Katakana}}])"
@@ -199,6 +207,14 @@ pub(super) fn token_sources() -> Vec<String> {
         r"<\|[a-z_]{2,24}\|>".to_owned(),
     ];
     sources.extend(header_sources());
+    // The system and developer labels of every table language, with an order in that language
+    // later in the line or the block (the strong markers want it right after the label).
+    let (names, orders) = (role_names(), other_language_orders());
+    let end = r"(?:[^\w]|\z|[\p{Han}\p{Hiragana}\p{Katakana}])";
+    sources.extend([
+        format!(r"(?m)^[\W_]*{names}[^\n:：]{{0,30}}[:：][^\n]{{0,120}}?{orders}{end}"),
+        format!(r"[\[【(（〔]+\s*{names}\s*[\]】)）〕]+[\s\S]{{0,200}}?{orders}{end}"),
+    ]);
     sources
 }
 

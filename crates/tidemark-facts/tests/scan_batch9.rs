@@ -1,0 +1,58 @@
+//! The security scan on its ninth blind batch (`tests/data/scan/batch9/`): 360
+//! malicious texts and 360 benign near misses in the ten languages of the
+//! held-out split (Spanish, French, German, Portuguese, Italian, Chinese,
+//! Japanese, Russian, Arabic, Hindi), 36 and 36 per language, with regional
+//! varieties, long e-mails and web snippets, and everyday texts that share
+//! the attacks' words.
+//!
+//! Written by hand on 2026-11-25 by someone who read neither the scan nor any
+//! corpus (see its `README.md`). It is an evaluation set only: it is not in
+//! the classifier's training corpus (`tests/scan_model.rs`). [`FIRST_CONTACT`]
+//! is what the scan caught at commit 759293b with the classifier trained on
+//! `train/w1`–`w8`; the rules alone caught 67 of 360 and flagged 10 benign
+//! texts. Where the held-out split catches 48 of 50 in these languages, this
+//! batch catches about three in eight: the held-out rate does not carry over
+//! to fresh writing.
+//!
+//! A trial that trained the classifier on this batch caught more of batches 5
+//! to 8 (15 more texts in all) but lost one held-out injection and two role
+//! markers of batch 6 and flagged two more benign texts of batch 8, so it was
+//! not kept.
+
+mod scan_split;
+
+use scan_split::Batch;
+
+const MALICIOUS: &str = include_str!("data/scan/batch9/malicious.jsonl");
+const BENIGN: &str = include_str!("data/scan/batch9/benign.jsonl");
+
+/// What the scan caught on first contact with this batch: caught and total per category.
+const FIRST_CONTACT: &[(&str, usize, usize)] = &[("multilingual", 134, 360)];
+/// Benign samples flagged on first contact, of 360.
+const FIRST_CONTACT_FLAGGED: usize = 8;
+
+/// The samples each category catches now: none may be lost.
+const FLOORS: &[(&str, usize)] = &[("multilingual", 134)];
+/// The most benign samples that may be flagged: never more than on first contact.
+const MAX_FLAGGED: usize = 8;
+
+const BATCH: Batch = Batch {
+    name: "batch 9",
+    malicious: MALICIOUS,
+    benign: BENIGN,
+    min_samples: 360,
+    first_contact: FIRST_CONTACT,
+    first_flagged: FIRST_CONTACT_FLAGGED,
+    floors: FLOORS,
+    max_flagged: MAX_FLAGGED,
+};
+
+#[test]
+fn the_batch_is_large_and_well_formed() {
+    BATCH.check_well_formed();
+}
+
+#[test]
+fn batch_rates_hold_their_floors() {
+    BATCH.check_rates();
+}

@@ -18,6 +18,7 @@ mod nl;
 mod pl;
 mod pt;
 mod ru;
+mod sv;
 mod tr;
 mod uk;
 mod vi;
@@ -26,7 +27,7 @@ mod zh;
 use super::Language;
 
 /// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi,
-/// Turkish, Korean, Dutch, Polish, Ukrainian, Hebrew, Vietnamese, Indonesian.
+/// Turkish, Korean, Dutch, Polish, Ukrainian, Hebrew, Vietnamese, Indonesian, Swedish.
 pub(super) const LANGUAGES: &[Language] = &[
     en::EN,
     es::ES,
@@ -47,4 +48,5 @@ pub(super) const LANGUAGES: &[Language] = &[
     he::HE,
     vi::VI,
     id::ID,
+    sv::SV,
 ];

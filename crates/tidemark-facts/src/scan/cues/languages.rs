@@ -4,6 +4,7 @@
 //! matches `instructions`. Adding a language is adding a module and listing it here.
 
 mod ar;
+mod da;
 mod de;
 mod en;
 mod es;
@@ -27,7 +28,8 @@ mod zh;
 use super::Language;
 
 /// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi,
-/// Turkish, Korean, Dutch, Polish, Ukrainian, Hebrew, Vietnamese, Indonesian, Swedish.
+/// Turkish, Korean, Dutch, Polish, Ukrainian, Hebrew, Vietnamese, Indonesian, Swedish,
+/// Danish.
 pub(super) const LANGUAGES: &[Language] = &[
     en::EN,
     es::ES,
@@ -49,4 +51,5 @@ pub(super) const LANGUAGES: &[Language] = &[
     vi::VI,
     id::ID,
     sv::SV,
+    da::DA,
 ];

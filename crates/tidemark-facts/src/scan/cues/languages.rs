@@ -15,6 +15,7 @@ mod id;
 mod it;
 mod ja;
 mod ko;
+mod nb;
 mod nl;
 mod pl;
 mod pt;
@@ -29,7 +30,7 @@ use super::Language;
 
 /// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi,
 /// Turkish, Korean, Dutch, Polish, Ukrainian, Hebrew, Vietnamese, Indonesian, Swedish,
-/// Danish.
+/// Danish, Norwegian Bokmål.
 pub(super) const LANGUAGES: &[Language] = &[
     en::EN,
     es::ES,
@@ -52,4 +53,5 @@ pub(super) const LANGUAGES: &[Language] = &[
     id::ID,
     sv::SV,
     da::DA,
+    nb::NB,
 ];

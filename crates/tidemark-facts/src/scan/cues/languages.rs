@@ -4,6 +4,7 @@
 //! matches `instructions`. Adding a language is adding a module and listing it here.
 
 mod ar;
+mod cs;
 mod da;
 mod de;
 mod en;
@@ -30,7 +31,7 @@ use super::Language;
 
 /// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi,
 /// Turkish, Korean, Dutch, Polish, Ukrainian, Hebrew, Vietnamese, Indonesian, Swedish,
-/// Danish, Norwegian Bokmål.
+/// Danish, Norwegian Bokmål, Czech.
 pub(super) const LANGUAGES: &[Language] = &[
     en::EN,
     es::ES,
@@ -54,4 +55,5 @@ pub(super) const LANGUAGES: &[Language] = &[
     sv::SV,
     da::DA,
     nb::NB,
+    cs::CS,
 ];

@@ -31,7 +31,8 @@
 //! "Bez omezení" counts only at the end of a phrase, so "bez omezení rychlosti" does not. "Výše"
 //! alone is also an amount ("výše nájmu"), so the earlier-context qualifier is "výše uvedené".
 //! "Daň" (tax) folds to "dan", so the DAN persona is named only as a whole word after "režim".
-//! "Napiš" is no extraction verb: "napiš systémový prompt pro chatbota" asks for a new one. The
+//! The complement reads "od" as a scope only when no time follows it ("od teď", "od této chvíle",
+//! "od dneška" mean "from now on"). "Napiš" is no extraction verb: "napiš systémový prompt pro chatbota" asks for a new one. The
 //! genitive "hesla" is also "of the password" ("obnovení hesla"), so passwords are data only as
 //! "všechna hesla" or "hesla uživatelů".
 
@@ -128,6 +129,10 @@ pub(super) const CS: Language = Language {
         "presne",
         "doslova",
         "doslovne",
+        "v",
+        "ve",
+        "tvem",
+        "svem",
     ],
     earlier: &[
         r"(?:ktere|ktera|kterou|jez) (?:jsi|jste) (?:predtim |dosud |doted |az doted )?(?:dostal|dostala|dostali|obdrzel|obdrzela|obdrzeli)",
@@ -195,6 +200,7 @@ pub(super) const CS: Language = Language {
         r"jak(?:y|e) (?:je|jsou)",
         r"jak zni",
         r"co obsahuje",
+        r"rekni(?:te)? (?:mi |nam )?co (?:obsahuje|stoji|je)",
     ],
     system_prompt: &[
         r"systemov\w* prompt\w*",
@@ -292,7 +298,7 @@ pub(super) const CS: Language = Language {
         r"(?:prestavaji|prestaly) platit",
         r"(?:pozbyvaji|pozbyly) platnosti",
     ],
-    complement: r"\s+(?:(?:k|ke|pro|od|na|ohledn[eě]|o|ze|z|v|ve|p[rř]i|u|t[yý]kaj[ií]c[ií]\w*\s+se)\s+(?:(?:tomu|t[eé]|t[eě]m|t[eě]ch|nov[eéý]\w*|m[eéý]\w*|na[sš]\w*|sv[eéý]\w*)\s+)?(\w+)|(obsluhy|obsluze|mont[aá][zž]e|instalace|pran[ií]|pou[zž]it[ií]|u[zž][ií]v[aá]n[ií]|d[aá]vkov[aá]n[ií]|v[yý]robce|l[eé]ka[rř]e|u[cč]itel\w*|[sš][eé]fa|vedouc[ií]ho|hry|pr[aá]ce|evakuace|receptu|nab[ií]jen[ií]|[uú]dr[zž]by|skl[aá]d[aá]n[ií]|platby|p[rř]evodu|pra[cč]ky|my[cč]ky|tisk[aá]rny|l[eé]ku|za[rř][ií]zen[ií]))",
+    complement: r"\s+(?:(?:k|ke|pro|na|ohledn[eě]|o|ze|z|v|ve|p[rř]i|u|t[yý]kaj[ií]c[ií]\w*\s+se)\s+(?:(?:tomu|t[eé]|t[eě]m|t[eě]ch|nov[eéý]\w*|m[eéý]\w*|na[sš]\w*|sv[eéý]\w*)\s+)?(\w+)|od\s+(?:(?:m[eéý]\w*|na[sš]\w*|sv[eéý]\w*)\s+)?((?:[^\Wtnd]\w*|t(?:[^\Weé]\w*)?|t[eé](?:[^\Wdďt]\w*)?|n(?:[^\Wy]\w*)?|ny(?:[^\Wn]\w*)?|d(?:[^\Wn]\w*)?|dn(?:[^\Weě]\w*)?)\b)|(obsluhy|obsluze|mont[aá][zž]e|instalace|pran[ií]|pou[zž]it[ií]|u[zž][ií]v[aá]n[ií]|d[aá]vkov[aá]n[ií]|v[yý]robce|l[eé]ka[rř]e|u[cč]itel\w*|[sš][eé]fa|vedouc[ií]ho|hry|pr[aá]ce|evakuace|receptu|nab[ií]jen[ií]|[uú]dr[zž]by|skl[aá]d[aá]n[ií]|platby|p[rř]evodu|pra[cč]ky|my[cč]ky|tisk[aá]rny|l[eé]ku|za[rř][ií]zen[ií]))",
     modifier: r"",
     send: &[
         r"posli",
@@ -342,6 +348,7 @@ pub(super) const CS: Language = Language {
         r"(?:skryj|skryjte|zataj|zatajte) (?:to|vse|vsechno|tohle) pred uzivatel\w*",
         r"uzivatel(?:ka)? se (?:o tom )?(?:nesmi|nema) (?:nic )?(?:dozvedet|vedet)",
         r"za zady uzivatel\w*",
+        r"(?:nic|o tom)(?: o tom| nic)? uzivatel\w* (?:nerikej|nerikejte|neprozrazuj|neprozrazujte|nezminuj|nezminujte)",
     ],
     priority: &[
         r"(?:ma|maji) (?:absolutni |vyssi |nejvyssi )?(?:prednost|prioritu) pred (?:(?:tvym|tvymi|vasim|vasimi|svym|svymi) (?:\w+ ){0,2}(?:systemov\w* prompt\w*|instrukc\w*|pokyn\w*|pravidl\w*)|systemov\w* prompt\w*|vsemi predchozimi instrukcemi)",

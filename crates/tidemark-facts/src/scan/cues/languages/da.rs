@@ -26,7 +26,9 @@
 //! Spanish and Italian write "del" before "system prompt". "Drop" is the English word too, so the
 //! objects it takes are written the Danish way only ("systemprompt" in one word). Compounds
 //! are no instruction objects ("drop instruktionsvideoen" names a video), so the objects carry
-//! their own endings only.
+//! their own endings only. The complement leaves out "med" ("med det samme" means at once) and
+//! the time phrases after "fra" ("fra nu af", "fra i dag"), so an order that ends "from now on"
+//! keeps its object.
 
 use super::super::{Language, Script};
 
@@ -159,6 +161,7 @@ pub(super) const DA: Language = Language {
         r"giv (?:mig|os)",
         "hvad er",
         "hvad star der i",
+        r"fortael (?:mig |os )?hvad der star i",
         "hvordan lyder",
     ],
     system_prompt: &[
@@ -243,7 +246,7 @@ pub(super) const DA: Language = Language {
         r"er ikke (?:laengere|mere) gaeldende",
         r"har mistet (?:deres )?gyldighed",
     ],
-    complement: r"\s+(?:(\w+)\s+)?(?:til|for|fra|om|p[aå]|i|af|ved|med|omkring)\s+(?:(?:den|det|de|din|dit|dine|min|mit|mine|vores|jeres|hans|hendes|deres|en|et)\s+)?(\w+)",
+    complement: r"\s+(?:(?:til|for|om|p[aå]|i|af|ved|omkring)\s+(?:(?:den|det|de|din|dit|dine|min|mit|mine|vores|jeres|hans|hendes|deres|en|et)\s+)?(\w+)|fra\s+(?:(?:den|det|de|din|dit|dine|min|mit|mine|vores|jeres|hans|hendes|deres|en|et)\s+)?((?:[^\Wni]\w*|n(?:[^\Wu]\w*)?|nu\w+|i\w+)\b))",
     modifier: r"",
     send: &["send", "videresend", "mail", "e mail", "upload", "post", "udgiv", "offentliggor", "overfor"],
     conversation: &[

@@ -7,7 +7,9 @@
 //!
 //! Bokmål has two words for instructions, "instruks" and "instruksjon", and one stem covers both
 //! and their suffixed articles ("instruksene", "instruksjonene"), but not the compounds
-//! ("instruksjonsboka" is a book). Orders put the verb first
+//! ("instruksjonsboka" is a book). The complement leaves out "med" ("med en gang" means at once)
+//! and the time phrases after "fra" ("fra nå av", "fra i dag"), so an order that ends "from now
+//! on" keeps its object. Orders put the verb first
 //! ("ignorer alle tidligere instrukser"), and a topic may lead ("de tidligere instruksene kan du
 //! se bort fra", "tidligere instrukser skal ignoreres"), so the language is object-first too,
 //! with the modals and "du"/"dere" as fillers and the passive only after a modal. "Ikke" follows
@@ -158,6 +160,7 @@ pub(super) const NB: Language = Language {
         r"gi (?:meg|oss)",
         "hva er",
         "hva star det i",
+        r"fortell (?:meg |oss )?hva som star i",
         "hvordan lyder",
     ],
     system_prompt: &[
@@ -243,7 +246,7 @@ pub(super) const NB: Language = Language {
         r"er ikke (?:lenger|mer) gjeldende",
         r"har mistet (?:sin )?gyldighet",
     ],
-    complement: r"\s+(?:(\w+)\s+)?(?:til|for|fra|om|p[aå]|i|av|ved|med|rundt)\s+(?:(?:den|det|de|din|ditt|dine|min|mitt|mine|v[aå]r|v[aå]rt|v[aå]re|deres|hans|hennes|en|et|ei)\s+)?(\w+)",
+    complement: r"\s+(?:(?:til|for|om|p[aå]|i|av|ved|rundt)\s+(?:(?:den|det|de|din|ditt|dine|min|mitt|mine|v[aå]r|v[aå]rt|v[aå]re|deres|hans|hennes|en|et|ei)\s+)?(\w+)|fra\s+(?:(?:den|det|de|din|ditt|dine|min|mitt|mine|v[aå]r|v[aå]rt|v[aå]re|deres|hans|hennes|en|et|ei)\s+)?((?:[^\Wni]\w*|n(?:[^\Waå]\w*)?|n[aå]\w+|i\w+)\b))",
     modifier: r"",
     send: &["send", "videresend", "mail", "e post", "last opp", "publiser", "post", "overfor"],
     conversation: &[
@@ -275,6 +278,7 @@ pub(super) const NB: Language = Language {
         r"skjul (?:det|dette|alt) for (?:brukeren|brukerne)",
         r"(?:brukeren|brukerne) ma (?:ikke|aldri) (?:vite|oppdage|fa vite) (?:noe om (?:det|dette)|om (?:det|dette)|noe)(?:\s*[.,;:!]|\s*$)",
         r"bak ryggen pa (?:brukeren|brukerne)",
+        r"ikke (?:si|fortell|nevn) (?:noe|noen ting|det|dette) (?:om (?:det|dette) )?til (?:brukeren|brukerne)",
     ],
     priority: &[
         r"(?:(?:har|tar|gar) (?:absolutt |hoyere |hoyeste )?(?:forrang|prioritet) (?:for|over|foran)|gar foran) (?:(?:din|dine|ditt|deres) (?:\w+ ){0,2}(?:systemprompt\w*|instruks\w*|retningslinjer\w*|regler\w*)|systemprompten|(?:alle )?tidligere instruks\w*)",

@@ -25,7 +25,9 @@
 //! "begränsningar") needs "tidigare", "ursprungliga" and the like. "Obegränsad" alone does not
 //! make a role unrestricted, because budgets and data plans are obegränsade too; it counts next
 //! to a model word. "Direktiv" (EU directives) and "programmering" (the trade) are everyday
-//! objects. Compounds are not: "glöm instruktionsboken" names a book, so the object is
+//! objects. The complement leaves out "med" ("med en gång" means at once) and the time phrases
+//! after "från" ("från och med nu", "från i dag"), so an order that ends "from now on" keeps its
+//! object. Compounds are not: "glöm instruktionsboken" names a book, so the object is
 //! "instruktion" with its own endings only.
 
 use super::super::{Language, Script};
@@ -165,6 +167,7 @@ pub(super) const SV: Language = Language {
         r"ge (?:mig|oss)",
         "vad ar",
         "vad star det i",
+        r"(?:beratta|saga|sag) (?:mig |oss )?vad (?:som |det )?star i",
         "hur lyder",
     ],
     system_prompt: &[
@@ -260,7 +263,7 @@ pub(super) const SV: Language = Language {
         r"galler (?:nu |fran och med nu |harmed )?(?:inte|ej) (?:langre|langer)",
         r"upphor (?:harmed |nu )?att galla",
     ],
-    complement: r"\s+(?:(\w+)\s+)?(?:f[oö]r|till|om|fr[aå]n|p[aå]|i|av|vid|kring|med)\s+(?:(?:den|det|de|din|ditt|dina|min|mitt|mina|v[aå]r|v[aå]rt|v[aå]ra|er|ert|era|hans|hennes|deras|en|ett)\s+)?(\w+)",
+    complement: r"\s+(?:(?:f[oö]r|till|om|p[aå]|i|av|vid|kring)\s+(?:(?:den|det|de|din|ditt|dina|min|mitt|mina|v[aå]r|v[aå]rt|v[aå]ra|er|ert|era|hans|hennes|deras|en|ett)\s+)?(\w+)|fr[aå]n\s+(?:(?:den|det|de|din|ditt|dina|min|mitt|mina|v[aå]r|v[aå]rt|v[aå]ra|er|ert|era|hans|hennes|deras|en|ett)\s+)?((?:[^\Woi]\w*|o(?:[^\Wc]\w*)?|oc(?:[^\Wh]\w*)?|och\w+|i\w+)\b))",
     modifier: r"",
     send: &[
         "skicka",

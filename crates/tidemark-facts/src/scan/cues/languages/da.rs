@@ -207,8 +207,8 @@ pub(super) const DA: Language = Language {
         r"(?:dine|jeres) (?:tidligere |oprindelige )?(?:instruktioner|instrukser|systemprompt|systeminstruktioner) gaelder (?:nu |fra nu af |herved )?(?:ikke|ikke laengere|ikke mere)",
         r"(?:aktiver|sla|start|ga i) (?:jailbreak|dan|ubegraenset|ucensureret|ufiltreret)(?: )?(?:tilstand|mode)(?:en)?(?: til)?",
         r"(?:jailbreak|dan|ubegraenset|ucensureret|ufiltreret)(?: )?(?:tilstand|mode)(?:en)? (?:er )?(?:nu |fra nu af )?(?:aktiv|aktiveret|slaet til|taendt)",
-        r"sla (?:dine |jeres |alle |de )*(?:sikkerhedsfiltre\w*|sikkerhedsregler\w*|indholdsfiltre\w*|sikkerhedsforanstaltninger\w*|sikkerhedsretningslinjer\w*) fra",
-        r"(?:omga|deaktiver|fjern|sluk for|sluk) (?:dine |jeres |alle |de )*(?:sikkerhedsfiltre\w*|sikkerhedsregler\w*|indholdsfiltre\w*|sikkerhedsforanstaltninger\w*|sikkerhedsretningslinjer\w*)",
+        r"sla (?:dine |jeres |alle |de )*(?:sikkerhedsfilt(?:er|r)\w*|sikkerhedsregler\w*|indholdsfilt(?:er|r)\w*|sikkerhedsforanstaltninger\w*|sikkerhedsretningslinjer\w*) fra",
+        r"(?:omga|deaktiver|fjern|sluk for|sluk) (?:dine |jeres |alle |de )*(?:sikkerhedsfilt(?:er|r)\w*|sikkerhedsregler\w*|indholdsfilt(?:er|r)\w*|sikkerhedsforanstaltninger\w*|sikkerhedsretningslinjer\w*)",
         r"(?:smid|saet|laeg|skub) (?:(?:alle|de|samtlige|dine|jeres) )*(?:(?:tidligere|foregaende|oprindelige|indledende) (?:instruktioner\w*|instrukser\w*|retningslinjer\w*|regler\w*)|(?:dine|jeres) (?:instruktioner|instrukser)\w*|systeminstruktioner\w*|systemprompt\w*) (?:vaek|til side|over bord)",
         r"(?:du|i) har ikke (?:laengere|mere) nogen (?:regler|retningslinjer|filtre|restriktioner|begraensninger)",
         r"(?:du|i) har ingen (?:regler|retningslinjer|filtre|restriktioner|begraensninger) (?:laengere|mere)",
@@ -217,8 +217,8 @@ pub(super) const DA: Language = Language {
         r"(?:folg|adlyd) ikke (?:laengere |mere )?(?:(?:dine|jeres|de|alle) )*(?:tidligere |oprindelige )?(?:instruktioner\w*|instrukser\w*|systemprompt\w*|retningslinjer\w*)",
     ],
     safety_off_weak: &[
-        r"(?:sikkerhedsregler\w*|sikkerhedsfiltre\w*|indholdsfiltre\w*|sikkerhedsretningslinjer\w*|sikkerhedsforanstaltninger\w*|begraensningerne) (?:er |bliver )?(?:nu |midlertidigt |fra nu af )?(?:slaet fra|deaktiveret|deaktiverede|ophaevet|ophaevede|fjernet|suspenderet|sat ud af kraft)",
-        r"(?:sikkerhedsregler\w*|sikkerhedsfiltre\w*|indholdsfiltre\w*|sikkerhedsretningslinjer\w*|begraensningerne) gaelder (?:nu |fra nu af )?(?:ikke|ikke laengere|ikke mere)",
+        r"(?:sikkerhedsregler\w*|sikkerhedsfilt(?:er|r)\w*|indholdsfilt(?:er|r)\w*|sikkerhedsretningslinjer\w*|sikkerhedsforanstaltninger\w*|sikkerhedsbegraensninger\w*) (?:er |bliver )?(?:nu |midlertidigt |fra nu af )?(?:slaet fra|deaktiveret|deaktiverede|ophaevet|ophaevede|fjernet|suspenderet|sat ud af kraft)",
+        r"(?:sikkerhedsregler\w*|sikkerhedsfilt(?:er|r)\w*|indholdsfilt(?:er|r)\w*|sikkerhedsretningslinjer\w*|sikkerhedsbegraensninger\w*) gaelder (?:nu |fra nu af )?(?:ikke|ikke laengere|ikke mere)",
     ],
     special_mode: &[
         r"(?:udviklertilstand|udviklertilstanden|udvikler tilstand|developer mode|debugtilstand|debugtilstanden|fejlsogningstilstand|fejlsogningstilstanden|vedligeholdelsestilstand|vedligeholdelsestilstanden|admintilstand|admintilstanden|administratortilstand|testtilstand|testtilstanden) (?:er )?(?:nu |fra nu af )?(?:aktiv|aktiveret|slaet til|taendt|last op)",
@@ -237,8 +237,8 @@ pub(super) const DA: Language = Language {
     ],
     authorized_skip: &[
         r"(?:du|i) (?:ma|har lov til at|er autoriseret til at|er bemyndiget til at|har tilladelse til at) (?:nu |herved |fra nu af )?(?:springe|spring) (?:alle |enhver |de |samtlige )?(?:bekraeftelse\w*|sikkerhedstjek\w*|kontrol\w*|godkendelse\w*|sikkerhedsregler\w*) over",
-        r"(?:du|i) (?:ma|har lov til at|er autoriseret til at|er bemyndiget til at|har tilladelse til at) (?:nu |herved |fra nu af )?(?:omga|ignorere|se bort fra|deaktivere|sla) (?:alle |enhver |de |samtlige )?(?:bekraeftelse\w*|sikkerhedstjek\w*|kontrol\w*|godkendelse\w*|sikkerhedsregler\w*|sikkerhedsfiltre\w*)",
-        r"jeg giver (?:dig|jer) (?:hermed |herved |nu )?(?:tilladelse|lov|ret|fuldmagt) til at (?:springe|omga|ignorere|se bort fra|sla|deaktivere) (?:alle |de |dine |jeres |samtlige )?(?:bekraeftelse\w*|sikkerhedstjek\w*|kontrol\w*|begraensninger\w*|regler\w*|sikkerhedsregler\w*|filtre\w*|sikkerhedsfiltre\w*)",
+        r"(?:du|i) (?:ma|har lov til at|er autoriseret til at|er bemyndiget til at|har tilladelse til at) (?:nu |herved |fra nu af )?(?:omga|ignorere|se bort fra|deaktivere|sla) (?:alle |enhver |de |samtlige )?(?:bekraeftelse\w*|sikkerhedstjek\w*|kontrol\w*|godkendelse\w*|sikkerhedsregler\w*|sikkerhedsfilt(?:er|r)\w*)",
+        r"jeg giver (?:dig|jer) (?:hermed |herved |nu )?(?:tilladelse|lov|ret|fuldmagt) til at (?:springe|omga|ignorere|se bort fra|sla|deaktivere) (?:alle |de |dine |jeres |samtlige )?(?:bekraeftelse\w*|sikkerhedstjek\w*|kontrol\w*|begraensninger\w*|regler\w*|sikkerhedsregler\w*|filtre\w*|sikkerhedsfilt(?:er|r)\w*)",
     ],
     revoked: &[
         r"(?:er|bliver|blev) (?:nu |herved |hermed |fra nu af )?(?:ugyldige|ugyldig|ophaevet|ophaevede|annulleret|annullerede|tilbagekaldt|tilbagekaldte|erstattet|foraeldede)",

@@ -208,8 +208,8 @@ pub(super) const NB: Language = Language {
         r"(?:sikkerhets)?(?:reglene|retningslinjene|begrensningene|restriksjonene|filtrene|instruksene|instruksjonene|systemprompten) (?:dine|deres) gjelder (?:na |fra na av |herved )?(?:ikke|ikke lenger|ikke mer)",
         r"(?:aktiver|sla pa|start|ga inn i) (?:jailbreak|dan|ubegrenset|usensurert|ufiltrert)(?: )?modus(?:en)?",
         r"(?:jailbreak|dan|ubegrenset|usensurert|ufiltrert)(?: )?modus(?:en)? (?:er )?(?:na |fra na av )?(?:aktiv|aktivert|slatt pa|pa)\b",
-        r"(?:sla|skru) av (?:dine |deres |alle |de )*(?:sikkerhetsfiltre\w*|sikkerhetsregler\w*|innholdsfiltre\w*|sikkerhetstiltak\w*|sikkerhetsretningslinjer\w*)",
-        r"(?:omga|deaktiver|fjern) (?:dine |deres |alle |de )*(?:sikkerhetsfiltre\w*|sikkerhetsregler\w*|innholdsfiltre\w*|sikkerhetstiltak\w*|sikkerhetsretningslinjer\w*)",
+        r"(?:sla|skru) av (?:dine |deres |alle |de )*(?:sikkerhetsfilt(?:er|r)\w*|sikkerhetsregler\w*|innholdsfilt(?:er|r)\w*|sikkerhetstiltak\w*|sikkerhetsretningslinjer\w*)",
+        r"(?:omga|deaktiver|fjern) (?:dine |deres |alle |de )*(?:sikkerhetsfilt(?:er|r)\w*|sikkerhetsregler\w*|innholdsfilt(?:er|r)\w*|sikkerhetstiltak\w*|sikkerhetsretningslinjer\w*)",
         r"(?:legg|sett|kast|skyv) (?:(?:alle|de|samtlige|dine|deres) )*(?:(?:tidligere|foregaende|opprinnelige|innledende) (?:instruks\w*|retningslinjer\w*|regler\w*)|(?:dine|deres) instruks\w*|systeminstruks\w*|systemprompt\w*) (?:til side|bort|over bord)",
         r"(?:du|dere) har ikke (?:lenger|mer) noen (?:regler|retningslinjer|filtre|restriksjoner|begrensninger)",
         r"(?:du|dere) har ingen (?:regler|retningslinjer|filtre|restriksjoner|begrensninger) (?:lenger|mer)",
@@ -218,8 +218,8 @@ pub(super) const NB: Language = Language {
         r"(?:folg|adlyd) ikke (?:lenger |mer )?(?:(?:dine|deres|de|alle) )*(?:tidligere |opprinnelige )?(?:instruks\w*|systemprompt\w*|retningslinjer\w*)",
     ],
     safety_off_weak: &[
-        r"(?:sikkerhetsregler\w*|sikkerhetsfiltre\w*|innholdsfiltre\w*|sikkerhetsretningslinjer\w*|sikkerhetstiltak\w*|begrensningene) (?:er |blir )?(?:na |midlertidig |fra na av )?(?:slatt av|skrudd av|deaktivert|deaktiverte|opphevet|opphevede|fjernet|suspendert|satt ut av kraft)",
-        r"(?:sikkerhetsregler\w*|sikkerhetsfiltre\w*|innholdsfiltre\w*|sikkerhetsretningslinjer\w*|begrensningene) gjelder (?:na |fra na av )?(?:ikke|ikke lenger|ikke mer)",
+        r"(?:sikkerhetsregler\w*|sikkerhetsfilt(?:er|r)\w*|innholdsfilt(?:er|r)\w*|sikkerhetsretningslinjer\w*|sikkerhetstiltak\w*|sikkerhetsbegrensninger\w*) (?:er |blir )?(?:na |midlertidig |fra na av )?(?:slatt av|skrudd av|deaktivert|deaktiverte|opphevet|opphevede|fjernet|suspendert|satt ut av kraft)",
+        r"(?:sikkerhetsregler\w*|sikkerhetsfilt(?:er|r)\w*|innholdsfilt(?:er|r)\w*|sikkerhetsretningslinjer\w*|sikkerhetsbegrensninger\w*) gjelder (?:na |fra na av )?(?:ikke|ikke lenger|ikke mer)",
     ],
     special_mode: &[
         r"(?:utviklermodus|utviklermodusen|utvikler modus|developer mode|feilsokingsmodus|feilsokingsmodusen|debugmodus|debugmodusen|vedlikeholdsmodus|vedlikeholdsmodusen|adminmodus|adminmodusen|administratormodus|testmodus|testmodusen) (?:er )?(?:na |fra na av )?(?:aktiv|aktivert|slatt pa|skrudd pa|last opp|ulast)\b",
@@ -237,8 +237,8 @@ pub(super) const NB: Language = Language {
         r"(?:bekreftelse|godkjenning|tillatelse) er ikke (?:lenger )?(?:nodvendig|pakrevd)",
     ],
     authorized_skip: &[
-        r"(?:du|dere) (?:har lov til a|er autorisert til a|har tillatelse til a|har rett til a) (?:na |herved |fra na av )?(?:hoppe over|omga|ignorere|se bort fra|sla av|deaktivere) (?:alle |enhver |de |samtlige )?(?:bekreftelse\w*|sikkerhetssjekk\w*|kontroll\w*|godkjenning\w*|sikkerhetsregl\w*|sikkerhetsfiltre\w*)",
-        r"jeg gir (?:deg|dere) (?:herved |na )?(?:tillatelse|lov|rett|fullmakt) til a (?:hoppe over|omga|ignorere|se bort fra|sla av|deaktivere) (?:alle |de |dine |deres |samtlige )?(?:bekreftelse\w*|sikkerhetssjekk\w*|kontroll\w*|begrensninger\w*|regler\w*|sikkerhetsregl\w*|filtre\w*|sikkerhetsfiltre\w*)",
+        r"(?:du|dere) (?:har lov til a|er autorisert til a|har tillatelse til a|har rett til a) (?:na |herved |fra na av )?(?:hoppe over|omga|ignorere|se bort fra|sla av|deaktivere) (?:alle |enhver |de |samtlige )?(?:bekreftelse\w*|sikkerhetssjekk\w*|kontroll\w*|godkjenning\w*|sikkerhetsregl\w*|sikkerhetsfilt(?:er|r)\w*)",
+        r"jeg gir (?:deg|dere) (?:herved |na )?(?:tillatelse|lov|rett|fullmakt) til a (?:hoppe over|omga|ignorere|se bort fra|sla av|deaktivere) (?:alle |de |dine |deres |samtlige )?(?:bekreftelse\w*|sikkerhetssjekk\w*|kontroll\w*|begrensninger\w*|regler\w*|sikkerhetsregl\w*|filtre\w*|sikkerhetsfilt(?:er|r)\w*)",
     ],
     revoked: &[
         r"(?:er|blir|ble) (?:na |herved |fra na av )?(?:ugyldige|ugyldig|opphevet|opphevede|annullert|annullerte|trukket tilbake|erstattet|utdaterte)",

@@ -43,8 +43,7 @@ pub(super) const SV: Language = Language {
     ignore: &[
         "ignorera",
         "ignorer",
-        "bortse fran",
-        "bortse ifran",
+        r"bortse (?:helt )?(?:fran|ifran)",
         "glom",
         "glom bort",
         "strunta i",
@@ -105,6 +104,7 @@ pub(super) const SV: Language = Language {
         "mig",
         "oss",
         "fran och med nu",
+        r"(?:allt|det) som star i",
     ],
     earlier: &[
         r"som (?:du|ni) (?:har )?(?:tidigare |hittills |innan )?(?:fatt|fick|tagit emot|tog emot)",
@@ -216,8 +216,8 @@ pub(super) const SV: Language = Language {
         r"(?:dina|era) (?:tidigare |ursprungliga )?(?:instruktioner|systemprompt|systeminstruktioner) galler (?:nu |fran och med nu |harmed )?(?:inte|ej) (?:langre|langer)",
         r"(?:aktivera|sla pa|starta|ga in i) (?:jailbreak|dan|obegransat|ocensurerat|ofiltrerat)(?: )?lage",
         r"(?:jailbreak|dan|obegransat|ocensurerat|ofiltrerat)(?: )?laget? (?:ar )?(?:nu |fran och med nu )?(?:aktiverat|aktivt|pa|paslaget|igang)",
-        r"(?:stang|sla|koppla) av (?:dina |era |alla |de )*(?:sakerhetsfilter\w*|sakerhetsregler\w*|innehallsfilter\w*|sakerhetsriktlinjer\w*|sakerhetssparr\w*|skyddsmekanismer\w*)",
-        r"(?:kringga|avaktivera|ta bort|inaktivera) (?:dina |era |alla |de )*(?:sakerhetsfilter\w*|sakerhetsregler\w*|innehallsfilter\w*|sakerhetsriktlinjer\w*|sakerhetssparr\w*|skyddsmekanismer\w*)",
+        r"(?:stang|sla|koppla) av (?:dina |era |alla |de )*(?:sakerhetsfilt(?:er|r)\w*|sakerhetsregler\w*|innehallsfilt(?:er|r)\w*|sakerhetsriktlinjer\w*|sakerhetssparr\w*|skyddsmekanismer\w*)",
+        r"(?:kringga|avaktivera|ta bort|inaktivera) (?:dina |era |alla |de )*(?:sakerhetsfilt(?:er|r)\w*|sakerhetsregler\w*|innehallsfilt(?:er|r)\w*|sakerhetsriktlinjer\w*|sakerhetssparr\w*|skyddsmekanismer\w*)",
         r"(?:lagg|satt|kasta|skjut) (?:(?:alla|de|samtliga|dina|era) )*(?:(?:tidigare|foregaende|ursprungliga|inledande) (?:instruktioner\w*|riktlinjer\w*|regler\w*)|(?:dina|era) instruktioner\w*|systeminstruktioner\w*|systemprompt\w*) (?:at sidan|over bord|pa hyllan)",
         r"(?:du|ni) har inga (?:regler|riktlinjer|filter|restriktioner|begransningar) (?:langre|langer|alls langre)",
         r"(?:du|ni) (?:behover|maste) inte (?:langre |langer )?(?:folja|lyda|halla dig till|halla er till|bry dig om) (?:(?:dina|era|de|alla) )?(?:tidigare |ursprungliga |foregaende )?(?:instruktioner\w*|systemprompt\w*|riktlinjer\w*|sakerhetsregler\w*)",
@@ -225,8 +225,8 @@ pub(super) const SV: Language = Language {
         r"(?:folj|lyd) inte (?:langre |langer )?(?:(?:dina|era|de|alla) )*(?:tidigare |ursprungliga )?(?:instruktioner\w*|systemprompt\w*|riktlinjer\w*)",
     ],
     safety_off_weak: &[
-        r"(?:sakerhetsregler\w*|sakerhetsfilter\w*|sakerhetsfiltren|innehallsfilter\w*|sakerhetsriktlinjer\w*|sakerhetssparr\w*|begransningarna|filtren) (?:ar |har )?(?:nu |tillfalligt |fran och med nu )?(?:avstangda|avaktiverade|upphavda|borttagna|inaktiverade|avslagna|satta ur spel|ur funktion)",
-        r"(?:sakerhetsregler\w*|sakerhetsfilter\w*|innehallsfilter\w*|sakerhetsriktlinjer\w*|begransningarna) galler (?:nu |fran och med nu )?(?:inte|ej) (?:langre|langer)",
+        r"(?:sakerhetsregler\w*|sakerhetsfilt(?:er|r)\w*|innehallsfilt(?:er|r)\w*|sakerhetsriktlinjer\w*|sakerhetssparr\w*|sakerhetsbegransningar\w*) (?:ar |har )?(?:nu |tillfalligt |fran och med nu )?(?:avstangda|avaktiverade|upphavda|borttagna|inaktiverade|avslagna|satta ur spel|ur funktion)",
+        r"(?:sakerhetsregler\w*|sakerhetsfilt(?:er|r)\w*|innehallsfilt(?:er|r)\w*|sakerhetsriktlinjer\w*|sakerhetsbegransningar\w*) galler (?:nu |fran och med nu )?(?:inte|ej) (?:langre|langer)",
     ],
     special_mode: &[
         r"(?:utvecklarlage|utvecklarlaget|utvecklar lage|developer mode|developerlage|debuglage|debuglaget|felsokningslage|felsokningslaget|underhallslage|underhallslaget|adminlage|adminlaget|administratorslage|testlage|testlaget) (?:ar )?(?:nu |fran och med nu )?(?:aktiverat|aktivt|pa|paslaget|igang|upplast)",
@@ -254,8 +254,8 @@ pub(super) const SV: Language = Language {
         r"(?:bekraftelse|godkannande|tillstand) (?:behovs|kravs) (?:inte|ej)",
     ],
     authorized_skip: &[
-        r"(?:du|ni) (?:far|har ratt att|ar behorig att|ar behoriga att|har tillstand att) (?:nu |harmed |fran och med nu )?(?:hoppa over|kringga|ignorera|strunta i|stanga av) (?:alla |varje |de |samtliga )?(?:bekraftelse\w*|sakerhetskontroll\w*|kontroller\w*|godkannande\w*|sakerhetsregler\w*|sakerhetsfilter\w*)",
-        r"jag ger (?:dig|er) (?:harmed |nu )?(?:tillatelse|lov|ratt|behorighet|fullmakt) att (?:hoppa over|kringga|ignorera|strunta i|stanga av|avaktivera) (?:alla |de |dina |era |samtliga )?(?:bekraftelse\w*|sakerhetskontroll\w*|kontroller\w*|begransningar\w*|regler\w*|sakerhetsregler\w*|filter|filtren|sakerhetsfilter\w*)",
+        r"(?:du|ni) (?:far|har ratt att|ar behorig att|ar behoriga att|har tillstand att) (?:nu |harmed |fran och med nu )?(?:hoppa over|kringga|ignorera|strunta i|stanga av) (?:alla |varje |de |samtliga )?(?:bekraftelse\w*|sakerhetskontroll\w*|kontroller\w*|godkannande\w*|sakerhetsregler\w*|sakerhetsfilt(?:er|r)\w*)",
+        r"jag ger (?:dig|er) (?:harmed |nu )?(?:tillatelse|lov|ratt|behorighet|fullmakt) att (?:hoppa over|kringga|ignorera|strunta i|stanga av|avaktivera) (?:alla |de |dina |era |samtliga )?(?:bekraftelse\w*|sakerhetskontroll\w*|kontroller\w*|begransningar\w*|regler\w*|sakerhetsregler\w*|filter|filtren|sakerhetsfilt(?:er|r)\w*)",
     ],
     revoked: &[
         r"(?:ar|blir|har blivit) (?:nu |harmed |fran och med nu )?(?:ogiltiga|ogiltig|upphavda|aterkallade|ersatta|makulerade|inaktuella)",

@@ -142,6 +142,8 @@ mod tests;
 #[cfg(test)]
 mod tests_cue_languages;
 #[cfg(test)]
+mod tests_cue_nordic;
+#[cfg(test)]
 mod tests_cue_tables;
 #[cfg(test)]
 mod tests_cues;

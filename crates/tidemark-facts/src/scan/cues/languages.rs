@@ -4,6 +4,8 @@
 //! matches `instructions`. Adding a language is adding a module and listing it here.
 
 mod ar;
+mod cs;
+mod da;
 mod de;
 mod en;
 mod es;
@@ -14,10 +16,12 @@ mod id;
 mod it;
 mod ja;
 mod ko;
+mod nb;
 mod nl;
 mod pl;
 mod pt;
 mod ru;
+mod sv;
 mod tr;
 mod uk;
 mod vi;
@@ -26,7 +30,8 @@ mod zh;
 use super::Language;
 
 /// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi,
-/// Turkish, Korean, Dutch, Polish, Ukrainian, Hebrew, Vietnamese, Indonesian.
+/// Turkish, Korean, Dutch, Polish, Ukrainian, Hebrew, Vietnamese, Indonesian, Swedish,
+/// Danish, Norwegian Bokmål, Czech.
 pub(super) const LANGUAGES: &[Language] = &[
     en::EN,
     es::ES,
@@ -47,4 +52,8 @@ pub(super) const LANGUAGES: &[Language] = &[
     he::HE,
     vi::VI,
     id::ID,
+    sv::SV,
+    da::DA,
+    nb::NB,
+    cs::CS,
 ];

@@ -32,7 +32,9 @@ const FIRST_CONTACT: &[(&str, usize, usize)] = &[("multilingual", 134, 360)];
 const FIRST_CONTACT_FLAGGED: usize = 8;
 
 /// The samples each category catches now: none may be lost.
-const FLOORS: &[(&str, usize)] = &[("multilingual", 134)];
+/// Raised on 2026-11-25 with the Swedish, Danish, Norwegian and Czech cue tables, written without
+/// reading this batch.
+const FLOORS: &[(&str, usize)] = &[("multilingual", 137)];
 /// The most benign samples that may be flagged: never more than on first contact.
 const MAX_FLAGGED: usize = 8;
 

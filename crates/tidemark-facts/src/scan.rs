@@ -137,6 +137,8 @@ mod signals;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_cue_asian;
+#[cfg(test)]
 mod tests_cue_languages;
 #[cfg(test)]
 mod tests_cue_tables;

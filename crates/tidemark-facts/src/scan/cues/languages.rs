@@ -7,6 +7,7 @@ mod ar;
 mod de;
 mod en;
 mod es;
+mod fa;
 mod fr;
 mod he;
 mod hi;
@@ -26,7 +27,7 @@ mod zh;
 use super::Language;
 
 /// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi,
-/// Turkish, Korean, Dutch, Polish, Ukrainian, Hebrew, Vietnamese, Indonesian.
+/// Turkish, Korean, Dutch, Polish, Ukrainian, Hebrew, Vietnamese, Indonesian, Persian.
 pub(super) const LANGUAGES: &[Language] = &[
     en::EN,
     es::ES,
@@ -47,4 +48,5 @@ pub(super) const LANGUAGES: &[Language] = &[
     he::HE,
     vi::VI,
     id::ID,
+    fa::FA,
 ];

@@ -21,13 +21,15 @@ mod pt;
 mod ru;
 mod tr;
 mod uk;
+mod ur;
 mod vi;
 mod zh;
 
 use super::Language;
 
 /// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi,
-/// Turkish, Korean, Dutch, Polish, Ukrainian, Hebrew, Vietnamese, Indonesian, Persian.
+/// Turkish, Korean, Dutch, Polish, Ukrainian, Hebrew, Vietnamese, Indonesian, Persian,
+/// Urdu.
 pub(super) const LANGUAGES: &[Language] = &[
     en::EN,
     es::ES,
@@ -49,4 +51,5 @@ pub(super) const LANGUAGES: &[Language] = &[
     vi::VI,
     id::ID,
     fa::FA,
+    ur::UR,
 ];

@@ -4,6 +4,7 @@
 //! matches `instructions`. Adding a language is adding a module and listing it here.
 
 mod ar;
+mod bn;
 mod de;
 mod en;
 mod es;
@@ -29,7 +30,7 @@ use super::Language;
 
 /// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi,
 /// Turkish, Korean, Dutch, Polish, Ukrainian, Hebrew, Vietnamese, Indonesian, Persian,
-/// Urdu.
+/// Urdu, Bengali.
 pub(super) const LANGUAGES: &[Language] = &[
     en::EN,
     es::ES,
@@ -52,4 +53,5 @@ pub(super) const LANGUAGES: &[Language] = &[
     id::ID,
     fa::FA,
     ur::UR,
+    bn::BN,
 ];

@@ -25,7 +25,8 @@ pub(super) const FA: Language = Language {
     code: "fa",
     script: Script::Spaced,
     object_first: true,
-    negation_before: r"(?:^|[^\w])(?:نه|نباید|هرگز|هیچوقت|هیچ وقت|مبادا|نمی(?: )?توان(?:ی|ید|د)?)",
+    // The folded view reads ه as "o" and ا as "l"; the negations are spelled both ways.
+    negation_before: r"(?:^|[^\w])(?:ن[هo]|نب[اl]ید|[هo]رگز|[هo]یچ ?وقت|مب[اl]د[اl]|نمی ?تو[اl]ن(?:ی|ید|د)?)",
     negation_after: "",
     gap_exclude: "",
     ignore: &[

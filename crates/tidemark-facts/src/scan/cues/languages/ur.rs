@@ -20,8 +20,9 @@ pub(super) const UR: Language = Language {
     code: "ur",
     script: Script::Spaced,
     object_first: true,
-    negation_before: r"(?:^|[^\w])(?:مت|نہ|نہیں|کبھی مت|کبھی نہ|کبھی نہیں|ہرگز نہ|ہرگز نہیں)",
-    negation_after: r"(?:مت|نہ|نہیں)(?:[^\w]|$)",
+    // The folded view reads ہ and ھ as "o" and ا as "l"; the negations are spelled both ways.
+    negation_before: r"(?:^|[^\w])(?:کبھی |[ہo]رگز )?(?:مت|ن[ہo]|ن[ہo]یں)",
+    negation_after: r"(?:مت|ن[ہo]|ن[ہo]یں)(?:[^\p{Arabic}]|$)",
     gap_exclude: "",
     ignore: &[
         r"نظر(?: )?انداز",

@@ -20,6 +20,7 @@ mod nl;
 mod pl;
 mod pt;
 mod ru;
+mod th;
 mod tr;
 mod uk;
 mod ur;
@@ -30,7 +31,7 @@ use super::Language;
 
 /// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi,
 /// Turkish, Korean, Dutch, Polish, Ukrainian, Hebrew, Vietnamese, Indonesian, Persian,
-/// Urdu, Bengali.
+/// Urdu, Bengali, Thai.
 pub(super) const LANGUAGES: &[Language] = &[
     en::EN,
     es::ES,
@@ -54,4 +55,5 @@ pub(super) const LANGUAGES: &[Language] = &[
     fa::FA,
     ur::UR,
     bn::BN,
+    th::TH,
 ];

@@ -6,9 +6,9 @@
 //! objects that only ever mean the model's instructions, and objects with an everyday meaning
 //! ("rules") that count only next to a qualifier. The same templates turn every language into
 //! regular expressions: verb + fillers + object, and the reverse order for languages that can put
-//! the object first (German and Dutch infinitives, Hindi, Japanese, Korean, Turkish, Chinese
-//! topics, the free word order of Russian, Ukrainian and Polish). Adding a language is adding a
-//! table.
+//! the object first (German and Dutch infinitives, Hindi, Urdu, Bengali, Persian, Japanese,
+//! Korean, Turkish, Chinese topics, the free word order of Russian, Ukrainian and Polish). Adding
+//! a language is adding a table.
 //!
 //! The cues are matched against the normalised views (lower case, NFKC, look-alikes folded, see
 //! `normalize.rs`), so the data is written in lower case, and Latin-script words without accents

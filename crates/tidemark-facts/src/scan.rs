@@ -140,6 +140,8 @@ mod signals;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_cue_asian;
+#[cfg(test)]
 mod tests_cue_languages;
 #[cfg(test)]
 mod tests_cue_nordic;

@@ -6,9 +6,10 @@
 //! objects that only ever mean the model's instructions, and objects with an everyday meaning
 //! ("rules") that count only next to a qualifier. The same templates turn every language into
 //! regular expressions: verb + fillers + object, and the reverse order for languages that can put
-//! the object first (German and Dutch infinitives, Hindi, Japanese, Korean, Turkish, Chinese
-//! topics, the free word order of Russian, Ukrainian, Polish and Czech, the topic that may open a
-//! Swedish, Danish or Norwegian main clause). Adding a language is adding a table.
+//! the object first (German and Dutch infinitives, Hindi, Urdu, Bengali, Persian, Japanese,
+//! Korean, Turkish, Chinese topics, the free word order of Russian, Ukrainian, Polish and Czech,
+//! the topic that may open a Swedish, Danish or Norwegian main clause). Adding a language is
+//! adding a table.
 //!
 //! The cues are matched against the normalised views (lower case, NFKC, look-alikes folded, see
 //! `normalize.rs`), so the data is written in lower case, and Latin-script words without accents
@@ -251,12 +252,12 @@ pub(super) struct Cues {
 const EMPTY_LINK: &str =
     r"(!?)\[[^\]\n]{0,200}\]\(\s*<?(?:https?:)?//([^/\s)>?#]+)[^\s)>]*[?&][\w.\-]+=\s*>?\)";
 
-/// Model words inside a modifier in a script without spaces (or Hindi, Korean).
-const MODEL_IN: &str = r"系统|系統|システム|助手|アシスタント|模型|モデル|ai|开发者|開發者|開発者|安全|对话|對話|会話|सिस्टम|एआई|सहायक|मॉडल|डेवलपर|सुरक्षा|बातचीत|시스템|어시스턴트|모델|개발자|안전|보안|대화|당신|너의|네가|인공지능|챗봇|프롬프트";
+/// Model words inside a modifier in a script without spaces (or Hindi, Urdu, Bengali, Korean).
+const MODEL_IN: &str = r"系统|系統|システム|助手|アシスタント|模型|モデル|ai|开发者|開發者|開発者|安全|对话|對話|会話|सिस्टम|एआई|सहायक|मॉडल|डेवलपर|सुरक्षा|बातचीत|시스템|어시스턴트|모델|개발자|안전|보안|대화|당신|너의|네가|인공지능|챗봇|프롬프트|سسٹم|اے آئی|ماڈل|اسسٹنٹ|معاون|ڈویلپر|حفاظت|گفتگو|بات چیت|সিস্টেম|এআই|সহকারী|মডেল|ডেভেলপার|নিরাপত্তা|কথোপকথন|চ্যাট";
 
 /// Words after a complement that keep an instruction object about the model ("the instructions
-/// of the system", "las instrucciones del asistente").
-const MODEL_WORDS: &str = r"\A(?:system\w*|sistema|systeme|систем\w*|assist\w*|asistente|ia|ai|ki|model\w*|модел\w*|bot|chatbot|developer|desarrollador\w*|entwickler\w*|developpeur\w*|desenvolvedor\w*|sviluppator\w*|разработчик\w*|operat\w*|admin\w*|safety|seguridad|securite|sicherheit\w*|seguranca|sicurezza|безопасност\w*|user|usuario|utilisateur|benutzer|utente|пользовател\w*|prompt\w*|промпт\w*|conversa\w*|conversation|chat\w*|unterhaltung|gesprach\w*|разговор\w*|диалог\w*|context\w*|kontext\w*|contesto|above|arriba|oben|sopra|acima|выше|دردشة|المحادثة)\z";
+/// of the system", "las instrucciones del asistente", "دستورات سیستم", the Thai "คำสั่งของระบบ").
+const MODEL_WORDS: &str = r"\A(?:system\w*|sistema|systeme|систем\w*|assist\w*|asistente|ia|ai|ki|model\w*|модел\w*|bot|chatbot|developer|desarrollador\w*|entwickler\w*|developpeur\w*|desenvolvedor\w*|sviluppator\w*|разработчик\w*|operat\w*|admin\w*|safety|seguridad|securite|sicherheit\w*|seguranca|sicurezza|безопасност\w*|user|usuario|utilisateur|benutzer|utente|пользовател\w*|prompt\w*|промпт\w*|conversa\w*|conversation|chat\w*|unterhaltung|gesprach\w*|разговор\w*|диалог\w*|context\w*|kontext\w*|contesto|above|arriba|oben|sopra|acima|выше|دردشة|المحادثة|سیستم\w*|دستیار\w*|مدل|هوش|توسعه\w*|کاربر|امنیت\w*|ایمنی|مکالمه\w*|گفتگو\w*|بالا|ระบบ|คุณ|ผู้พัฒนา|ผู้ช่วย|โมเดล|เอไอ|แอดมิน|ผู้ดูแลระบบ)\z";
 
 /// `(?:a|b|c)` with spaces turned into separators; `None` for an empty list.
 fn alternation(words: &[&str], script: Script) -> Option<String> {
@@ -267,8 +268,38 @@ fn alternation(words: &[&str], script: Script) -> Option<String> {
         Script::Spaced => SEP,
         Script::Unspaced => r"\s*",
     };
-    let parts: Vec<String> = words.iter().map(|w| format!("(?:{})", w.replace(' ', separator))).collect();
+    let parts: Vec<String> =
+        words.iter().map(|w| format!("(?:{})", spelled(w).replace(' ', separator))).collect();
     Some(format!("(?:{})", parts.join("|")))
+}
+
+/// A table entry in the spelling of the views, with the letters that are typed two ways widened
+/// to both. Persian and Urdu are written on Arabic keyboards too, so their yeh, keheh and the Urdu
+/// heh forms also match the Arabic letters (ی as ي or ى, ک as ك, ہ and ھ as ه); the Arabic table
+/// uses none of the Persian letters, so it reads as before. NFKC splits the Thai sara am into
+/// nikhahit and sara aa, and the Bengali letters with a nukta (ড়, ঢ়, য়) into letter and nukta,
+/// so an entry typed with the single character matches the view. The views themselves are left
+/// alone: the classifier reads them, and its features must stay what it was trained on.
+fn spelled(entry: &str) -> std::borrow::Cow<'_, str> {
+    const WIDE: [char; 8] = ['ی', 'ک', 'ہ', 'ھ', '\u{0E33}', '\u{09DC}', '\u{09DD}', '\u{09DF}'];
+    if !entry.contains(WIDE) {
+        return std::borrow::Cow::Borrowed(entry);
+    }
+    let mut out = String::with_capacity(entry.len() + 16);
+    for c in entry.chars() {
+        match c {
+            'ی' => out.push_str("[یيى]"),
+            'ک' => out.push_str("[کك]"),
+            'ہ' => out.push_str("[ہه]"),
+            'ھ' => out.push_str("[ھه]"),
+            '\u{0E33}' => out.push_str("\u{0E4D}\u{0E32}"),
+            '\u{09DC}' => out.push_str("\u{09A1}\u{09BC}"),
+            '\u{09DD}' => out.push_str("\u{09A2}\u{09BC}"),
+            '\u{09DF}' => out.push_str("\u{09AF}\u{09BC}"),
+            other => out.push(other),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// The regex sources of one language: single cues with whether a negation disarms them, and
@@ -411,6 +442,7 @@ impl Cues {
                 if source.is_empty() {
                     return Some(None);
                 }
+                let source = spelled(source);
                 let full = if anchor == "end" {
                     format!(r"(?:{source})\s*\z")
                 } else {
@@ -421,7 +453,7 @@ impl Cues {
             negation_before.push(optional(lang.negation_before, "end")?);
             negation_after.push(optional(lang.negation_after, "start")?);
             let optional_regex = |source: &str| -> Option<Option<Regex>> {
-                if source.is_empty() { Some(None) } else { Regex::new(source).ok().map(Some) }
+                if source.is_empty() { Some(None) } else { Regex::new(&spelled(source)).ok().map(Some) }
             };
             let complement = optional_regex(&if lang.complement.is_empty() {
                 String::new()
@@ -447,8 +479,8 @@ impl Cues {
         let weak_from = strong.len();
         let markers =
             strong.iter().chain(&token_sources()).map(|s| Worded::new(s)).collect::<Option<Vec<_>>>()?;
-        let model_words = Regex::new(MODEL_WORDS).ok()?;
-        let model_in = Regex::new(MODEL_IN).ok()?;
+        let model_words = Regex::new(&spelled(MODEL_WORDS)).ok()?;
+        let model_in = Regex::new(&spelled(MODEL_IN)).ok()?;
         let union = |pick: fn(&Language) -> &'static [&'static str]| -> Option<Regex> {
             let parts: Vec<String> = languages::LANGUAGES
                 .iter()

@@ -75,7 +75,7 @@ fn every_language_fills_every_family() {
     let codes = Cues::language_codes();
     let all = [
         "en", "es", "fr", "de", "pt", "it", "zh", "ja", "ru", "ar", "hi", "tr", "ko", "nl", "pl", "uk", "he",
-        "vi", "id", "sv", "da", "nb", "cs",
+        "vi", "id", "sv", "da", "nb", "cs", "fa", "ur", "bn", "th",
     ];
     for code in all {
         assert!(codes.contains(&code), "{code} is missing");

@@ -4,11 +4,13 @@
 //! matches `instructions`. Adding a language is adding a module and listing it here.
 
 mod ar;
+mod bn;
 mod cs;
 mod da;
 mod de;
 mod en;
 mod es;
+mod fa;
 mod fr;
 mod he;
 mod hi;
@@ -22,8 +24,10 @@ mod pl;
 mod pt;
 mod ru;
 mod sv;
+mod th;
 mod tr;
 mod uk;
+mod ur;
 mod vi;
 mod zh;
 
@@ -31,7 +35,7 @@ use super::Language;
 
 /// English, Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic, Hindi,
 /// Turkish, Korean, Dutch, Polish, Ukrainian, Hebrew, Vietnamese, Indonesian, Swedish,
-/// Danish, Norwegian Bokmål, Czech.
+/// Danish, Norwegian Bokmål, Czech, Persian, Urdu, Bengali, Thai.
 pub(super) const LANGUAGES: &[Language] = &[
     en::EN,
     es::ES,
@@ -56,4 +60,8 @@ pub(super) const LANGUAGES: &[Language] = &[
     da::DA,
     nb::NB,
     cs::CS,
+    fa::FA,
+    ur::UR,
+    bn::BN,
+    th::TH,
 ];

@@ -153,6 +153,8 @@ mod tests_cues;
 mod tests_gate;
 #[cfg(test)]
 mod tests_signals;
+#[cfg(test)]
+mod tests_signals_latin;
 
 use std::fmt;
 use std::sync::LazyLock;

@@ -452,13 +452,17 @@ impl Signals {
             let mut at = 0;
             while let Some(found) = pattern.regex.find_from(view, reach, at) {
                 at = found.end().max(found.start() + 1);
-                if self.disarmed(pattern.family, view, found.start(), found.end()) {
+                let sentence = starts.partition_point(|&start| start <= found.start()).saturating_sub(1);
+                // A sentence that holds the family already needs no second look (nor the cost of
+                // one: `disarmed` reads the line back to its start, which made long one-line texts
+                // with a phrase repeated slow in proportion to the square of their length).
+                let Some(mask) = masks.get_mut(sentence) else { continue };
+                if has(*mask, pattern.family)
+                    || self.disarmed(pattern.family, view, found.start(), found.end())
+                {
                     continue;
                 }
-                let sentence = starts.partition_point(|&start| start <= found.start()).saturating_sub(1);
-                if let Some(mask) = masks.get_mut(sentence) {
-                    *mask |= pattern.family as u16;
-                }
+                *mask |= pattern.family as u16;
             }
         }
         let pairs = masks.windows(2).map(|two| two.iter().fold(0, |all, mask| all | mask));

@@ -10,6 +10,15 @@
 //! which the folded view satisfies: Unicode `\w` compiles to a large automaton, and a Unicode word
 //! boundary stops the lazy DFA at the first non-ASCII character; together they made the scan many
 //! times slower.
+//!
+//! Moves that English tables have no words for are filed under the family they combine like: a
+//! trigger on what the user asks or writes ("cuando el usuario pregunte por…", "sobald jemand …
+//! erwähnt") and "from now on" are standing orders (persistent); a lie told to the user ("aunque
+//! no sea verdad"), an answer always steered to one product and a task dropped for another are
+//! deception; rules ranked above the user's ("valgono più di quelle dell'utente") void the
+//! model's; a third party given an administrator's weight ("tiene autoridad de administrador")
+//! and a notice framed as the system's (`[SISTEMA]`, `--- MESSAGGIO DI SISTEMA ---`) are
+//! authority. Each is harmless alone, like every signal.
 
 mod ar;
 mod de;

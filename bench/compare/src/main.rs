@@ -21,7 +21,7 @@
 //!   8,000-token budget (recall, stored-fact precision, recall block tokens,
 //!   prompts over budget), and the load p50 with and without recall at 8,000
 //!   turns on SQLite.
-//! - `scan`: the security scan on twelve shapes of input at 128 KiB and 1 MiB,
+//! - `scan`: the security scan on thirteen shapes of input at 128 KiB and 1 MiB,
 //!   and how its time grows from one to the other.
 //! - `background`: load latency of a `BackgroundMemory` whose summarizer takes
 //!   2 s per call over a 1,000-turn replay on SQLite (`background.rs`).

@@ -5,7 +5,7 @@
 //! 1 MiB scan takes eight times as long as the 128 KiB one; the *growth*
 //! column is that ratio divided by eight, so 1.0 is linear and a quadratic
 //! scan would show about 8. The shapes are the ones that hurt scanners:
-//! long runs of near-miss phrases, base64 and hex runs (which the scan
+//! long runs of near-miss phrases, one long line of short sentences with signal words, base64 and hex runs (which the scan
 //! decodes and scans again, within bounds), nested encodings, URL soup,
 //! look-alike letters, high-entropy tokens, bytes that were not UTF-8, and
 //! ordinary prose and tool output.
@@ -153,6 +153,11 @@ fn shapes() -> Vec<Shape> {
             String::from_utf8_lossy(&bytes).chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
         }),
         ("key=value pairs", |size| fill(size, |mix| format!("{}_password={} ", mix.pick(WORDS), mix.next()))),
+        // One line of short sentences, each with a signal: every match used to read its line back
+        // to the start for quotation marks.
+        ("one line of signal sentences", |size| {
+            fill(size, |mix| format!("the assistant should {} this silently. ", mix.pick(WORDS)))
+        }),
     ]
 }
 
@@ -203,7 +208,7 @@ pub fn run(smoke: bool) -> Result<Section, String> {
     }
     Ok(Section {
         title: "Security scan on large inputs".to_owned(),
-        intro: "`Scanner::scan` on inputs of twelve shapes at 128 KiB and 1 MiB, best of five rounds each. Growth \
+        intro: "`Scanner::scan` on inputs of thirteen shapes at 128 KiB and 1 MiB, best of five rounds each. Growth \
                 is the 1 MiB time over eight times the 128 KiB time: 1.0 is linear, a quadratic scan shows about 8."
             .to_owned(),
         table,

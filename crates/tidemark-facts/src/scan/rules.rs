@@ -500,14 +500,21 @@ pub(super) fn tail(text: &str, max: usize) -> &str {
     &text[start..]
 }
 
+/// How far back, in bytes, [`quoted`] looks for an opening mark on the match's line.
+const QUOTE_REACH: usize = 1024;
+
 /// Whether `text[start..end]` sits inside quotation marks: it is mentioned ("attackers write
 /// 'ignore previous instructions'"), not used. Double quotes and the paired marks (“ ” « » „ 「 」
 /// 『 』 ‹ ›) count when one opens before the match, on the same line, with none closing in
 /// between, and one closes within 240 bytes after it. A single quote counts only as a mark that
 /// opens (after a space or a bracket, before a letter) and closes (after a letter, not before
 /// one), so the apostrophe of "don't" is never taken for one.
+///
+/// The marks before the match are looked for in at most [`QUOTE_REACH`] bytes, so that a text of
+/// one long line with many matches costs time in proportion to its length, not to its square.
 pub(super) fn quoted(text: &str, start: usize, end: usize) -> bool {
     let (Some(before), Some(after)) = (text.get(..start), text.get(end..)) else { return false };
+    let before = tail(before, QUOTE_REACH);
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let before = &before[line_start..];
     let after = &after[..after.char_indices().nth(240).map_or(after.len(), |(i, _)| i)];

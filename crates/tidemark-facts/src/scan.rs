@@ -31,12 +31,15 @@
 //! normalised views of it (see `normalize.rs`): NFKC with invisible characters
 //! removed and lower case, a view with look-alike letters folded to ASCII, a
 //! view with split words joined, and the decoded form of embedded base64,
-//! base32, hex and percent-encoded runs (bounded in count, size and depth). Injection cues
-//! come from per-language word tables (`cues.rs`, currently English, Spanish,
-//! French, German, Portuguese, Italian, Chinese, Japanese, Russian, Arabic and
-//! Hindi) plus language-neutral chat-template and role markers, found by their
-//! shape (any `<|token|>`, role attributes and JSON roles, role tags and
-//! headers followed by an order, fake turns in the middle of a text). One
+//! base32, hex and percent-encoded runs and of markup written as character
+//! references (bounded in count, size and depth). Injection cues come from
+//! per-language word tables (`cues.rs`, currently twenty-seven languages: English,
+//! Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian,
+//! Arabic, Hindi, Turkish, Korean, Dutch, Polish, Ukrainian, Hebrew, Vietnamese,
+//! Indonesian, Swedish, Danish, Norwegian, Czech, Persian, Urdu, Bengali and Thai)
+//! plus language-neutral chat-template and role markers, found by their shape
+//! (any `<|token|>`, role attributes and JSON roles, role tags and headers
+//! followed by an order, fake turns in the middle of a text). One
 //! Aho-Corasick pass over the literals every cue must start with tells which
 //! cues can match a view at all (`gate.rs`); only those are searched. Injections
 //! that name no phrase are found by combining signals that are harmless alone

@@ -157,6 +157,8 @@ mod tests_gate;
 #[cfg(test)]
 mod tests_signals;
 #[cfg(test)]
+mod tests_signals_asian;
+#[cfg(test)]
 mod tests_signals_latin;
 
 use std::fmt;

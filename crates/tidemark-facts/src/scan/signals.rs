@@ -453,9 +453,8 @@ impl Signals {
             while let Some(found) = pattern.regex.find_from(view, reach, at) {
                 at = found.end().max(found.start() + 1);
                 let sentence = starts.partition_point(|&start| start <= found.start()).saturating_sub(1);
-                // A sentence that holds the family already needs no second look (nor the cost of
-                // one: `disarmed` reads the line back to its start, which made long one-line texts
-                // with a phrase repeated slow in proportion to the square of their length).
+                // A sentence that holds the family already needs no second look, nor the cost of
+                // one (`disarmed` reads up to a kilobyte around the match for quotation marks).
                 let Some(mask) = masks.get_mut(sentence) else { continue };
                 if has(*mask, pattern.family)
                     || self.disarmed(pattern.family, view, found.start(), found.end())

@@ -231,14 +231,22 @@ const PERMISSION: &str = r"(?:\bpre-?(?:approved|authori[sz]ed|verified|cleared)
 const HEADER_ROLES: &str = "system|sys|developer|admin|administrator|operator|root|assistant|ai|model|agent";
 
 /// Role headers in the shapes documents and data formats give them, with an order somewhere in
-/// the block after them: a title between separator runs (`=== SYSTEM ===`, `*** BEGIN AI TASK
-/// ***`), an element or a key whose name holds a role (`<admin_override>`, `<developer_notes>`,
-/// `"assistant_directive":`), a role in brackets (`[SYSTEM]`, `{{system}}`, `⟦system⟧`, `<!SYSTEM!>`),
-/// a `SYSTEM:` line behind a timestamp or a quote mark, a line opening with a role's label
-/// ("AI instruction:", "System (priority override):"). Documentation and logs have every one of these shapes with ordinary
-/// words after them ("=== System ===\nYou need 8 GB of memory"), so each is a weak finding that
-/// the classifier must confirm; the strong markers of [`marker_sources`] want the order right
-/// after the header.
+/// the block after them:
+///
+/// - a title between separator runs (`=== SYSTEM ===`, `*** BEGIN AI TASK ***`);
+/// - an element, a key or a role attribute that names a role (`<admin_override>`,
+///   `"assistant_directive":`, `data-role="system"`);
+/// - a role in brackets (`[SYSTEM]`, `{{system}}`, `⟦system⟧`, `<!SYSTEM!>`);
+/// - a `SYSTEM:` line, also behind a timestamp or a quote mark, and a line opening with a role's
+///   label ("AI instruction:", "System (priority override):");
+/// - a policy or rule update, and a JSON, YAML or log record whose sender is the system or a tool;
+/// - a markdown header naming the model's instructions ("### SYSTEM PROMPT (v2)").
+///
+/// The order is an order word ([`INSTRUCTIONISH`]), a grant of trust ([`PERMISSION`]) or, except
+/// after block titles and brackets, an imperative sentence ([`IMPERATIVE_VERBS`]). Documentation
+/// and logs have every one of these shapes with ordinary words after them ("=== System ===\nYou
+/// need 8 GB of memory"), so each is a weak finding that the classifier must confirm; the strong
+/// markers of [`marker_sources`] want the order right after the header.
 fn header_sources() -> Vec<String> {
     let roles = HEADER_ROLES;
     let rule = r"(?:={2,}|-{2,}|\*{2,}|#{2,}|~{2,}|_{2,})";
@@ -254,7 +262,7 @@ fn header_sources() -> Vec<String> {
     let line = format!(r"\s*(?:{IMPERATIVE_VERBS}|[^\n]{{0,120}}?{order})");
     vec![
         format!(
-            r"(?m)^[\s>]*{rule}\s*(?:[\w]+[\s_\-]+){{0,3}}?(?:{roles})(?:[\s_\-]+[\w]+){{0,3}}\s*{rule}?\s*$\n{block}"
+            r"(?m)^[\s>]*{rule}\s*(?:\w+[\s_\-]+){{0,3}}?(?:{roles})(?:[\s_\-]+\w+){{0,3}}\s*{rule}?\s*$\n{block}"
         ),
         format!(
             r"<[\w\-]{{0,24}}?(?:\b|_)(?:{roles}|override|instructions?|directives?)(?:[_\-][\w\-]{{1,24}})?(?:\s[^<>]{{0,60}})?>[^<]{{0,200}}?{order}"

@@ -71,6 +71,14 @@
 //! - an HTTP upload to a remote host of a literal body, with no file, variable, environment or
 //!   anything sensitive named (`http_post`).
 //!
+//! A *lone signal* (one of the moves of `signals.rs`, such as a text addressed to a model or a
+//! claimed authority, without the partner that makes it an attack) is no finding of the rules, so
+//! it never rejects a text by itself, with or without a classifier. It only lowers the
+//! classifier's bar: a text that holds one is rejected when its score reaches the confirming
+//! threshold. Measured leaving one training writer out at a time (the model trained without that
+//! writer's texts, the whole scan run on them), this caught 1,491 of 2,251 attacks instead of
+//! 1,376, for 34 of 2,539 benign texts flagged instead of 30 (`docs/benchmarks.md`).
+//!
 //! The scan is a heuristic filter tuned for short facts. It is a layer of
 //! defence, not a proof: paraphrases, languages without a table and encodings
 //! it does not know about can get through, and a near miss can be flagged. The
@@ -428,6 +436,14 @@ impl ViewRules {
         })
     }
 
+    /// Whether a view of `text` (the normalised one or its folded spelling) holds a signal of
+    /// any family on its own (see [`Signals::present`]).
+    fn lone_signal(&self, text: &str) -> bool {
+        let view = normalize::view(text);
+        let folded = normalize::folded(&view);
+        self.signals.present(&view) || (folded != view && self.signals.present(&folded))
+    }
+
     /// The first threat found in the views of `text`: prompt injection in any view first, then
     /// exfiltration. Decoded runs are judged by every check, including the ones of `rules.rs`.
     /// A strong finding wins over a weak one (see [`Finding`]), whichever comes first.
@@ -566,8 +582,8 @@ impl Scanner {
     /// The checks run in a fixed order and the first rejection wins: terminal escapes, hidden
     /// characters, prompt injection, exfiltration, and then the same two on the normalised and
     /// decoded views of the text; a weak finding among them counts only if the classifier
-    /// confirms it; then the classifier on its own. Only a text with no rejection is searched
-    /// for secrets.
+    /// confirms it; then the classifier on its own, at its confirming threshold if the text holds
+    /// a lone signal. Only a text with no rejection is searched for secrets.
     #[must_use]
     pub fn scan(&self, text: &str) -> Verdict {
         let (Some(rules), Some(views)) = (self.rules, self.views) else {
@@ -600,9 +616,13 @@ impl Scanner {
             };
         };
         let (score, window) = model.strongest(text);
+        let suspect = score >= model.confirm_threshold();
         match weak {
-            Some(threat) if score >= model.confirm_threshold() => Verdict::Rejected(threat),
-            _ if score >= model.threshold() => {
+            Some(threat) if suspect => Verdict::Rejected(threat),
+            // A lone signal is no finding of the rules, but it lowers the bar.
+            _ if score >= model.threshold()
+                || (score >= model.lone_threshold() && views.lone_signal(text)) =>
+            {
                 Verdict::Rejected(Threat::PromptInjection { phrase: cues::phrase(window) })
             }
             _ => rules.redact(text),

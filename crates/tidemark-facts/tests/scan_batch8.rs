@@ -39,9 +39,12 @@ const FIRST_CONTACT_FLAGGED: usize = 20;
 /// wider tables of the others, written without reading this batch.
 /// Raised on 2026-11-25 (ninth session) with the weak role headers of document shapes, written
 /// without reading this batch.
-const FLOORS: &[(&str, usize)] = &[("role_markers", 256)];
+/// Raised on 2026-11-25 (tenth session) with the classifier trained on `train/w9` to `w11` and a
+/// lone signal lowering its bar; no line of this batch was read (its counts were compared for
+/// three training lists).
+const FLOORS: &[(&str, usize)] = &[("role_markers", 269)];
 /// The most benign samples that may be flagged: never more than on first contact.
-const MAX_FLAGGED: usize = 20;
+const MAX_FLAGGED: usize = 18;
 
 const BATCH: Batch = Batch {
     name: "batch 8",

@@ -35,12 +35,13 @@ const BENIGN: &str = include_str!("data/scan/heldout/benign.jsonl");
 /// `src/scan/exfil.rs`. Raised again on 2026-11-24 with the injection classifier
 /// (`src/scan/classifier.rs`, trained on `data/scan/train/` and the development files, never on
 /// this split), weak findings that the classifier must confirm, and a letter-only token body
-/// counted as random.
+/// counted as random. Raised on 2026-11-25 (tenth session) with the classifier trained on
+/// `train/w9` to `w11` and a lone signal lowering its bar, both chosen without reading this split.
 const FLOORS: &[(&str, usize)] = &[
     ("disguised", 29),
     ("exfiltration", 33),
     ("injection", 38),
-    ("multilingual", 48),
+    ("multilingual", 49),
     ("role_markers", 22),
     ("secrets", 54),
 ];

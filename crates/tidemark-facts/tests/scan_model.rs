@@ -7,8 +7,8 @@
 //! with `cargo xtask train-scan` (which runs this test with `TIDEMARK_BLESS_SCAN_MODEL=1`, in
 //! release mode) and commit it with the change.
 //!
-//! The held-out split (`data/scan/heldout/`) and the newest blind batch (`data/scan/batch6/`)
-//! are never in [`TRAINING`]: they measure the model on texts it was not fitted to
+//! The held-out split (`data/scan/heldout/`) and the blind batches 5 to 9 (`data/scan/batch5/`
+//! to `batch9/`) are never in [`TRAINING`]: they measure the model on texts it was not fitted to
 //! (`tests/scan_heldout.rs`, `tests/scan_batch6.rs`).
 
 #[allow(dead_code, reason = "only the JSON-lines reader of the shared split helpers is used here")]
@@ -90,6 +90,21 @@ const TRAINING: &[(&str, &str, &str)] = &[
         include_str!("data/scan/train/w8/malicious.jsonl"),
         include_str!("data/scan/train/w8/benign.jsonl"),
     ),
+    (
+        "train/w9",
+        include_str!("data/scan/train/w9/malicious.jsonl"),
+        include_str!("data/scan/train/w9/benign.jsonl"),
+    ),
+    (
+        "train/w10",
+        include_str!("data/scan/train/w10/malicious.jsonl"),
+        include_str!("data/scan/train/w10/benign.jsonl"),
+    ),
+    (
+        "train/w11",
+        include_str!("data/scan/train/w11/malicious.jsonl"),
+        include_str!("data/scan/train/w11/benign.jsonl"),
+    ),
 ];
 
 /// Every training text with its label: `reject` samples are injections; benign samples and the
@@ -116,12 +131,13 @@ fn the_builtin_model_is_what_the_training_corpus_gives() {
         Classifier::train(samples.iter().map(|(t, m)| (t.as_str(), *m)), &TrainOptions::default())
             .expect("two classes");
     println!(
-        "out of fold: {}/{} malicious caught, {}/{} benign flagged, threshold {:.3}, confirming {:.3}",
+        "out of fold: {}/{} malicious caught, {}/{} benign flagged, threshold {:.3}, lone signal {:.3}, confirming {:.3}",
         report.caught.0,
         report.caught.1,
         report.flagged.0,
         report.flagged.1,
         report.threshold,
+        report.lone,
         report.confirm
     );
     let bytes = model.to_bytes();

@@ -43,6 +43,10 @@ use std::sync::LazyLock;
 
 use super::normalize;
 
+mod features;
+
+use features::extract;
+
 /// The number of hash bits: the model has `2^BITS` weights.
 const BITS: u32 = Classifier::HASH_BITS;
 const BUCKETS: usize = 1 << BITS;
@@ -58,8 +62,10 @@ const MAX_WORD_CHARS: usize = 32;
 const MIN_FEATURES: usize = 96;
 
 const MAGIC: &[u8; 4] = b"TMSC";
-const VERSION: u8 = 1;
-const HEADER_LEN: usize = 4 + 1 + 1 + 4 * 4;
+const VERSION: u8 = 2;
+/// Version 1 had no lone-signal threshold; its models are still read.
+const HEADER_LEN_V1: usize = 4 + 1 + 1 + 4 * 4;
+const HEADER_LEN: usize = HEADER_LEN_V1 + 4;
 
 /// The model shipped with the crate; see [`Classifier::builtin`].
 static BUILTIN_BYTES: &[u8] = include_bytes!("classifier.bin");
@@ -75,6 +81,8 @@ pub struct Classifier {
     threshold: f32,
     /// The lower threshold that confirms a weak rule finding.
     confirm: f32,
+    /// The threshold, between the other two, for a text that holds a lone signal.
+    lone: f32,
 }
 
 impl fmt::Debug for Classifier {
@@ -86,6 +94,7 @@ impl fmt::Debug for Classifier {
             .field("bias", &self.bias)
             .field("threshold", &self.threshold)
             .field("confirm", &self.confirm)
+            .field("lone", &self.lone)
             .finish()
     }
 }
@@ -98,7 +107,7 @@ pub enum ModelError {
     #[error("not a tidemark scan model (bad magic bytes)")]
     BadMagic,
     /// The model was written by a format version this build cannot read.
-    #[error("scan model format version {0} is not supported (this build reads version 1)")]
+    #[error("scan model format version {0} is not supported (this build reads versions 1 and 2)")]
     UnsupportedVersion(u8),
     /// The header names a different number of hash bits than this build uses.
     #[error("scan model uses {0} hash bits; this build uses 18")]
@@ -150,6 +159,9 @@ pub struct TrainOptions {
     /// The same share for the confirming threshold, which only judges texts a rule already
     /// found suspicious, in `[0, 1)`.
     pub confirm_false_positive_rate: f64,
+    /// The same share for the lone-signal threshold, which judges texts that hold one signal of
+    /// an attack without its partner, in `[0, 1)`; kept between the other two thresholds.
+    pub lone_false_positive_rate: f64,
     /// The seed of the sample order; the same samples and options give the same model bit for bit.
     pub seed: u64,
 }
@@ -163,6 +175,7 @@ impl Default for TrainOptions {
             folds: 5,
             max_false_positive_rate: 0.002,
             confirm_false_positive_rate: 0.02,
+            lone_false_positive_rate: 0.01,
             seed: 0x7469_6465,
         }
     }
@@ -180,6 +193,8 @@ pub struct TrainReport {
     pub threshold: f32,
     /// The chosen confirming threshold, as a logit.
     pub confirm: f32,
+    /// The chosen lone-signal threshold, as a logit.
+    pub lone: f32,
 }
 
 impl Classifier {
@@ -217,12 +232,30 @@ impl Classifier {
         self.confirm
     }
 
+    /// The lone-signal threshold, as a logit, between the other two: a text that holds one signal
+    /// of an attack without its partner (see the `scan` module) is rejected when its score
+    /// reaches it.
+    #[must_use]
+    pub fn lone_threshold(&self) -> f32 {
+        self.lone
+    }
+
     /// The same model with other thresholds (logits): lower catches more and flags more. The
-    /// confirming threshold is capped at the main one.
+    /// confirming threshold is capped at the main one, and the lone-signal threshold kept
+    /// between the two.
     #[must_use]
     pub fn with_thresholds(mut self, threshold: f32, confirm: f32) -> Self {
         self.threshold = threshold;
         self.confirm = confirm.min(threshold);
+        self.lone = self.lone.clamp(self.confirm, self.threshold);
+        self
+    }
+
+    /// The same model with another lone-signal threshold (a logit), kept between the confirming
+    /// and the main threshold.
+    #[must_use]
+    pub fn with_lone_threshold(mut self, lone: f32) -> Self {
+        self.lone = lone.clamp(self.confirm, self.threshold);
         self
     }
 
@@ -264,12 +297,12 @@ impl Classifier {
 
     /// Rounds trained weights to signed bytes, the form every model is used and stored in.
     fn quantized(weights: &[f32], bias: f32, threshold: f32) -> Self {
-        let confirm = threshold;
+        let (confirm, lone) = (threshold, threshold);
         let largest = weights.iter().fold(0.0f32, |m, w| m.max(w.abs()));
         let scale = if largest > 0.0 { largest / 127.0 } else { 1.0 };
         // `as` saturates, and the value is within ±127.5 by construction.
         let weights = weights.iter().map(|w| (w / scale).round() as i8).collect();
-        Self { weights, scale, bias, threshold, confirm }
+        Self { weights, scale, bias, threshold, confirm, lone }
     }
 
     /// Fits a model to `samples` (text, `true` for an injection) and picks its threshold by
@@ -292,6 +325,9 @@ impl Classifier {
         }
         if !(0.0..1.0).contains(&options.confirm_false_positive_rate) {
             return Err(TrainError::Option("confirm_false_positive_rate must be in [0, 1)"));
+        }
+        if !(0.0..1.0).contains(&options.lone_false_positive_rate) {
+            return Err(TrainError::Option("lone_false_positive_rate must be in [0, 1)"));
         }
         if !(options.learning_rate.is_finite() && options.learning_rate > 0.0) {
             return Err(TrainError::Option("learning_rate must be positive"));
@@ -334,19 +370,21 @@ impl Classifier {
         };
         let threshold = above(options.max_false_positive_rate);
         let confirm = above(options.confirm_false_positive_rate).min(threshold);
+        let lone = above(options.lone_false_positive_rate).clamp(confirm, threshold);
         let caught = docs.iter().zip(&scores).filter(|(d, s)| d.malicious && **s >= threshold).count();
         let flagged = benign_scores.iter().filter(|s| **s >= threshold).count();
         let all: Vec<&Doc> = docs.iter().collect();
         let mut model = fit(&all, options);
         model.threshold = threshold;
         model.confirm = confirm;
+        model.lone = lone;
         Ok((
             model,
-            TrainReport { caught: (caught, malicious), flagged: (flagged, benign), threshold, confirm },
+            TrainReport { caught: (caught, malicious), flagged: (flagged, benign), threshold, confirm, lone },
         ))
     }
 
-    /// The model as bytes: a header (magic, version, hash bits, bias, threshold, confirming threshold, scale) and one
+    /// The model as bytes: a header (magic, version, hash bits, bias, threshold, confirming threshold, scale, lone-signal threshold) and one
     /// signed byte per weight. Models are rounded to this form when trained, so the bytes hold
     /// exactly the model that was measured.
     #[must_use]
@@ -359,11 +397,13 @@ impl Classifier {
         out.extend_from_slice(&self.threshold.to_le_bytes());
         out.extend_from_slice(&self.confirm.to_le_bytes());
         out.extend_from_slice(&self.scale.to_le_bytes());
+        out.extend_from_slice(&self.lone.to_le_bytes());
         out.extend(self.weights.iter().map(|&w| w as u8));
         out
     }
 
-    /// Reads a model written by [`to_bytes`](Self::to_bytes); the round trip is exact.
+    /// Reads a model written by [`to_bytes`](Self::to_bytes); the round trip is exact. A model of
+    /// format version 1, which had no lone-signal threshold, gets its confirming threshold there.
     ///
     /// # Errors
     ///
@@ -373,14 +413,16 @@ impl Classifier {
             return Err(ModelError::BadMagic);
         }
         let version = bytes.get(4).copied().unwrap_or(0);
-        if version != VERSION {
-            return Err(ModelError::UnsupportedVersion(version));
-        }
+        let header = match version {
+            1 => HEADER_LEN_V1,
+            VERSION => HEADER_LEN,
+            _ => return Err(ModelError::UnsupportedVersion(version)),
+        };
         let bits = bytes.get(5).copied().unwrap_or(0);
         if u32::from(bits) != BITS {
             return Err(ModelError::WrongBits(bits));
         }
-        let expected = HEADER_LEN + BUCKETS;
+        let expected = header + BUCKETS;
         if bytes.len() != expected {
             return Err(ModelError::WrongLength { expected, found: bytes.len() });
         }
@@ -390,11 +432,12 @@ impl Classifier {
             f32::from_le_bytes(raw)
         };
         let (bias, threshold, confirm, scale) = (float(6), float(10), float(14), float(18));
-        if !(bias.is_finite() && threshold.is_finite() && confirm.is_finite() && scale.is_finite()) {
+        let lone = if version == 1 { confirm } else { float(22) };
+        if ![bias, threshold, confirm, scale, lone].iter().all(|x| x.is_finite()) {
             return Err(ModelError::NotFinite);
         }
-        let weights = bytes[HEADER_LEN..].iter().map(|&b| b as i8).collect();
-        Ok(Self { weights, scale, bias, threshold, confirm })
+        let weights = bytes[header..].iter().map(|&b| b as i8).collect();
+        Ok(Self { weights, scale, bias, threshold, confirm, lone })
     }
 }
 
@@ -526,162 +569,6 @@ fn windows(text: &str) -> Vec<&str> {
     out
 }
 
-/// Writes the sorted, distinct feature indices of `view` into `out`.
-fn extract(view: &str, out: &mut Vec<u32>) {
-    out.clear();
-    let chars: Vec<char> = collapse(view);
-    // Character n-grams, 3 to 5 long, and pairs of characters of scripts written without spaces.
-    for start in 0..chars.len() {
-        let mut hash = FNV_OFFSET ^ 0x01;
-        for (len, &c) in chars[start..].iter().take(5).enumerate() {
-            hash = fnv(hash, c as u32);
-            let len = len + 1;
-            if len >= 3 || (len == 2 && is_unspaced(chars[start])) {
-                out.push(bucket(hash ^ len as u32));
-            }
-        }
-    }
-    // Words and adjacent pairs, and the words of a clause after a negation once more as negated
-    // words ("never delete" and "delete" then weigh differently).
-    let mut previous: Option<u32> = None;
-    let mut negated = 0u8;
-    let mut rest = view;
-    while let Some(start) = rest.find(|c: char| c.is_alphanumeric()) {
-        // A clause boundary between two words ends the negation's reach.
-        if rest[..start].contains([',', '.', ';', ':', '!', '?', '\n', '，', '。', '、']) {
-            negated = 0;
-        }
-        let tail = &rest[start..];
-        let len = tail.find(|c: char| !c.is_alphanumeric()).unwrap_or(tail.len());
-        let word = &tail[..len];
-        rest = &tail[len..];
-        if word.chars().count() > MAX_WORD_CHARS {
-            previous = None;
-            continue;
-        }
-        let mut hash = FNV_OFFSET ^ 0x02;
-        for c in word.chars() {
-            hash = fnv(hash, c as u32);
-        }
-        out.push(bucket(hash));
-        if let Some(first) = previous {
-            out.push(bucket(fnv(fnv(FNV_OFFSET ^ 0x03, first), hash)));
-        }
-        if negated > 0 {
-            out.push(bucket(fnv(FNV_OFFSET ^ 0x04, hash)));
-            negated -= 1;
-        }
-        if NEGATIONS.contains(&word) {
-            negated = 4;
-        }
-        previous = Some(hash);
-    }
-    out.sort_unstable();
-    out.dedup();
-}
-
-/// Negation words of the languages the scan knows, in the folded view's spelling (lower case,
-/// Latin accents dropped).
-const NEGATIONS: &[&str] = &[
-    "not",
-    "never",
-    "no",
-    "don",
-    "dont",
-    "doesn",
-    "didn",
-    "won",
-    "cannot",
-    "nor",
-    "without",
-    "nunca",
-    "jamas",
-    "sin",
-    "ne",
-    "pas",
-    "jamais",
-    "sans",
-    "nicht",
-    "nie",
-    "kein",
-    "keine",
-    "niemals",
-    "ohne",
-    "nao",
-    "sem",
-    "non",
-    "mai",
-    "senza",
-    "не",
-    "никогда",
-    "без",
-    "нет",
-    "ни",
-    "لا",
-    "لن",
-    "لم",
-    "بدون",
-    "मत",
-    "नहीं",
-    "कभी",
-    "बिना",
-    "niet",
-    "nooit",
-    "zonder",
-    "nigdy",
-    "bez",
-    "değil",
-    "asla",
-    "không",
-    "tidak",
-    "jangan",
-    "לא",
-    "אל",
-    "ніколи",
-    "안",
-    "않",
-];
-
-/// The view's characters with runs of whitespace as one space and a space at each end.
-fn collapse(view: &str) -> Vec<char> {
-    let mut chars = Vec::with_capacity(view.len() + 2);
-    chars.push(' ');
-    for c in view.chars() {
-        if c.is_whitespace() {
-            if chars.last() != Some(&' ') {
-                chars.push(' ');
-            }
-        } else {
-            chars.push(c);
-        }
-    }
-    if chars.last() != Some(&' ') {
-        chars.push(' ');
-    }
-    chars
-}
-
-/// CJK ideographs, kana, hangul and Thai: scripts whose words are not separated by spaces.
-fn is_unspaced(c: char) -> bool {
-    matches!(c as u32, 0x0E00..=0x0E7F | 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
-}
-
-const FNV_OFFSET: u32 = 0x811C_9DC5;
-const FNV_PRIME: u32 = 0x0100_0193;
-
-fn fnv(mut hash: u32, value: u32) -> u32 {
-    for byte in value.to_le_bytes() {
-        hash ^= u32::from(byte);
-        hash = hash.wrapping_mul(FNV_PRIME);
-    }
-    hash
-}
-
-fn bucket(hash: u32) -> u32 {
-    // Fold the high bits in: FNV's low bits alone mix poorly.
-    (hash ^ (hash >> BITS)) & MASK
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -725,6 +612,13 @@ mod tests {
         assert_eq!(back.to_bytes(), bytes);
         assert_eq!(Classifier::from_bytes(b"nope"), Err(ModelError::BadMagic));
         assert!(matches!(Classifier::from_bytes(&bytes[..100]), Err(ModelError::WrongLength { .. })));
+        // A model of format version 1 had no lone-signal threshold: it reads as the confirming one.
+        let mut old = bytes.clone();
+        old[4] = 1;
+        old.drain(HEADER_LEN_V1..HEADER_LEN);
+        let old = Classifier::from_bytes(&old).expect("version 1 still reads");
+        assert_eq!(old.lone_threshold(), old.confirm_threshold());
+        assert_eq!(old.threshold(), back.threshold());
         let mut version = bytes.clone();
         version[4] = 9;
         assert_eq!(Classifier::from_bytes(&version), Err(ModelError::UnsupportedVersion(9)));

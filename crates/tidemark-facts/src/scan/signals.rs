@@ -423,6 +423,34 @@ impl Signals {
         (self.gate.ungated(), self.groups.iter().map(|g| g.patterns.len()).sum())
     }
 
+    /// Whether `view` holds any signal at all, of any family, that is not disarmed (quoted,
+    /// negated, a person's job title). One signal is no attack; the scan asks this only of a text
+    /// the classifier already half suspects (see `Scanner::scan`). Stops at the first signal.
+    pub(super) fn present(&self, view: &str) -> bool {
+        let hits = self.gate.hits(view);
+        let mut index = 0;
+        for group in &self.groups {
+            let first = index;
+            index += group.patterns.len();
+            if !group.script.is_none_or(|script| view.chars().any(script)) {
+                continue;
+            }
+            for (pattern, at) in group.patterns.iter().zip(first..) {
+                let reach = hits.reach(at);
+                let mut from = 0;
+                while reach.live()
+                    && let Some(found) = pattern.regex.find_from(view, reach, from)
+                {
+                    if !self.disarmed(pattern.family, view, found.start(), found.end()) {
+                        return true;
+                    }
+                    from = found.end().max(found.start() + 1);
+                }
+            }
+        }
+        false
+    }
+
     /// [`find`](Self::find), each pattern searched where `hits` says it can match.
     fn find_among(&self, view: &str, hits: &Hits) -> Option<&'static str> {
         let mut searched: Vec<(&Pattern, &Reach)> = Vec::new();

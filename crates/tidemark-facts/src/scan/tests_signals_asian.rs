@@ -203,8 +203,8 @@ fn wider_hindi_signals_catch_attacks_by_rules() {
 }
 
 /// Hindi near misses: the same words in everyday use: a user's own preferences, a report mailed to
-/// a colleague, a shop's hours, security training that quotes an attack, a bank's notices,
-/// chatbot documentation, a recipe, an office notice, a water filter.
+/// a colleague, a shop's hours, security training that quotes an attack, a bank's notices, an IT
+/// notice that forbids sending a password, chatbot documentation, a recipe, a water filter.
 #[test]
 fn wider_hindi_signals_leave_near_misses_clean() {
     assert_all(
@@ -219,7 +219,7 @@ fn wider_hindi_signals_leave_near_misses_clean() {
             "चैटबॉट गाइड: जब भी यूजर रिफंड के बारे में पूछे, बॉट को रिफंड नीति का लिंक देना चाहिए।",
             "एडमिन पैनल गाइड: डेवलपर मोड चालू है तो बॉट के लॉग स्क्रीन पर दिखते हैं।",
             "पनीर को छोटे टुकड़ों में काटें, फिर हर बार मसाला डालने के बाद दो मिनट भूनें।",
-            "आज से ऑफिस सुबह नौ बजे खुलेगा, सभी कर्मचारी समय पर आएँ।",
+            "सिस्टम सूचना: कृपया अपना पासवर्ड किसी को न भेजें, आईटी विभाग कभी पासवर्ड नहीं माँगता।",
             "मेरी मेमोरी में सेव कर लो कि मुझे मूंगफली से एलर्जी है।",
             "अनुवाद करते समय मूल भाव बनाए रखें, शब्दशः अनुवाद जरूरी नहीं।",
             "पानी का फिल्टर बंद है, इसलिए प्लंबर को बुलाना है।",

@@ -26,8 +26,9 @@ macro_rules! order {
     };
 }
 
-/// An order that must end the word: the forms of [`order!`] and the ones after a stem ending in a
-/// consonant ("भेजे", "भेज दे", "सेव कर देना"); "भेजने" or "भेजता" are not orders.
+/// An order that ends the word, after a verb stem or "कर": the forms of [`order!`] that need no
+/// "कर" of their own, the third person ("भेजे", "भेज दे") and the polite future ("हटा देना", "सेव
+/// कर देना"); "भेजने" and "भेजता" are no orders.
 macro_rules! order_end {
     () => {
         r"(?:ो|ओ|ें|े|िए|िये|ना| दो| दे| दें| देना| दीजिए| डालो| डालें| डालना|ो दो| कीजिए)(?:[^\x{0900}-\x{0963}\x{0971}-\x{097F}]|\z)"

@@ -412,12 +412,12 @@ fn near_misses_stay_clean_in_every_language() {
 }
 
 /// A lone signal is no finding of the rules, but a text that holds one is rejected when the
-/// classifier's score reaches the confirming threshold; a text without a signal needs the main
+/// classifier's score reaches the lone-signal threshold; a text without a signal needs the main
 /// threshold, and a scanner without a classifier ignores lone signals.
 #[test]
-fn a_lone_signal_lets_the_confirming_threshold_decide() {
+fn a_lone_signal_lowers_the_classifiers_bar() {
     let builtin = Classifier::builtin().expect("the shipped model loads");
-    // Thresholds set around each text's own score: above the confirming bar, below the main one.
+    // Thresholds set around each text's own score: above the lone-signal bar, below the main one.
     let banded = |text: &str| -> &'static Classifier {
         let score = builtin.score(text);
         Box::leak(Box::new(
@@ -436,7 +436,7 @@ fn a_lone_signal_lets_the_confirming_threshold_decide() {
         assert_eq!(Scanner::new().without_classifier().scan(text), Verdict::Clean, "rules alone: {text:?}");
         let scanner = Scanner::new().with_classifier(banded(text));
         assert!(matches!(scanner.scan(text), Verdict::Rejected(Threat::PromptInjection { .. })), "{text:?}");
-        // Below the confirming bar the signal decides nothing.
+        // Below the lone-signal bar the signal decides nothing.
         let score = builtin.score(text);
         let low: &'static Classifier =
             Box::leak(Box::new(builtin.clone().with_thresholds(score + 2.0, score + 1.0)));

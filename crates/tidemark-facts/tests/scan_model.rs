@@ -7,8 +7,8 @@
 //! with `cargo xtask train-scan` (which runs this test with `TIDEMARK_BLESS_SCAN_MODEL=1`, in
 //! release mode) and commit it with the change.
 //!
-//! The held-out split (`data/scan/heldout/`) and the blind batches 5 to 9 (`data/scan/batch5/`
-//! to `batch9/`) are never in [`TRAINING`]: they measure the model on texts it was not fitted to
+//! The held-out split (`data/scan/heldout/`) and the blind batches 5 to 12 (`data/scan/batch5/`
+//! to `batch12/`) are never in [`TRAINING`]: they measure the model on texts it was not fitted to
 //! (`tests/scan_heldout.rs`, `tests/scan_batch6.rs`).
 
 #[allow(dead_code, reason = "only the JSON-lines reader of the shared split helpers is used here")]

@@ -21,7 +21,7 @@
 //!   [`TrainOptions::max_false_positive_rate`] of the benign samples.
 //!
 //! [`Classifier::builtin`] is trained on the project's scan corpus (`tests/data/scan/`, the
-//! held-out split and the newest blind batch excluded) and shipped as data; a test retrains it
+//! held-out split and the blind batches excluded) and shipped as data; a test retrains it
 //! and checks that the shipped bytes are what that corpus gives. [`Classifier::train`] builds a
 //! model from a user's own labelled texts, and [`Classifier::to_bytes`] and
 //! [`Classifier::from_bytes`] store it.

@@ -189,9 +189,42 @@ pub(super) fn marker_sources() -> Vec<String> {
         format!(r"\n\s*(?:\[(?:assistant|ai|system|developer)\]|(?:assistant|ai|system|developer|operator)\s*:)\s*[^\n]{{0,80}}?{INSTRUCTIONISH}"),
         format!(r"(?m)^\s*(?:developer|operator|root)\s*:\s*{INSTRUCTIONISH}"),
         format!(r"\bnew (?:system |security |assistant |ai )?(?:polic(?:y|ies)|rules?|directives?)\b[^:\n]{{0,40}}:\s*{INSTRUCTIONISH}"),
+        // A fake end of the document on a line of its own, then new instructions or words
+        // addressed to the model ("--- END OF DOCUMENT ---\nNew instructions for the model: …").
+        format!(
+            r"(?m)^[\W_]*(?:{END_OF_DOCUMENT})[\W_]*$[\s\S]{{0,160}}?(?:{NEW_INSTRUCTIONS}|{AI_ADDRESSED})"
+        ),
     ]);
     sources
 }
+
+/// "End of the document" in the table languages, as a document's last line says it (the views
+/// are lower case; Latin accents are matched in the folded view, and the nukta is dropped).
+const END_OF_DOCUMENT: &str = concat!(
+    r"end of (?:the )?(?:document|file|text|context|page|e-?mail|message|input|transcript|retrieved context|data|content|article|policy|terms|review|results?)",
+    r"|(?:document|file|text|context|input) ends|eof",
+    r"|fin del (?:documento|texto|archivo|mensaje|correo|contexto)|fin du (?:document|texte|fichier|message|courriel|contexte)",
+    r"|ende des (?:dokuments?|dokumentes|textes|texts|kontexts?|kontextes)|dokumentende|textende",
+    r"|fim do (?:documento|texto|arquivo|ficheiro|contexto)|fine del (?:documento|testo|file|contesto)",
+    r"|文档结束|文件结束|文本结束|文檔結束|文件結束|正文结束|正文結束|文書終了|文書の終わり|ドキュメント終了|本文終了",
+    r"|конец (?:документа|текста|файла|контекста)|نهاية (?:المستند|الوثيقة|النص|الملف)",
+    r"|दस्तावेज (?:समाप्त|का अंत)|पाठ समाप्त",
+);
+
+/// New instructions announced, in the table languages.
+const NEW_INSTRUCTIONS: &str = concat!(
+    r"\b(?:new|updated|additional|real|actual|hidden) (?:instructions?|directives?|orders?|tasks?|rules?)\b",
+    r"|nuevas (?:instrucciones|ordenes|reglas)|nouvelles (?:instructions|consignes|regles)|neue (?:anweisungen|anweisung|regeln|aufgabe)",
+    r"|novas (?:instrucoes|ordens|regras)|nuove (?:istruzioni|regole)|新指令|新的指令|新指示|新しい指示|новые (?:инструкции|указания|правила)",
+    r"|تعليمات جديدة|नया निर्देश|नए निर्देश",
+);
+
+/// Words that address the model: "for the AI", "AI model:", "assistant,".
+const AI_ADDRESSED: &str = concat!(
+    r"\b(?:for|to) (?:the |any |all )?(?:ai|llm|language model|model|assistant|agent|chatbot)s?\b|\b(?:ai|llm|model|assistant|agent)\s*[:,]",
+    r"|para (?:la ia|el modelo|el asistente|o modelo|o assistente|a ia)|pour (?:l'ia|le modele|l'assistant)|(?:fur|an) (?:die ki|das modell|den assistenten)",
+    r"|per (?:l'ia|il modello|l'assistente)|给ai|给模型|给助手|致ai|aiへ|aiモデルへ|モデルへ|для (?:модели|ии|ассистента)|للنموذج|للمساعد|एआई (?:के लिए|को)|मॉडल (?:के लिए|को)",
+);
 
 /// Chat-template tokens on their own (`<|im_start|>`, `[INST]`, `<<SYS>>`, `<system>`, any
 /// `<|token|>`). Documentation, tokenizer tests and bug reports name them as often as attacks

@@ -20,7 +20,10 @@ const FIRST_CONTACT: &[(&str, usize, usize)] = &[("multilingual", 118, 300)];
 const FIRST_CONTACT_FLAGGED: usize = 3;
 
 /// The samples each category catches now: none may be lost.
-const FLOORS: &[(&str, usize)] = &[("multilingual", 118)];
+/// Set on 2026-11-25 (tenth session) when the model became the average of ten fits over the
+/// samples in different orders (`TrainOptions::orders`), chosen by leaving one training writer
+/// out; no line of this batch was read.
+const FLOORS: &[(&str, usize)] = &[("multilingual", 121)];
 /// The most benign samples that may be flagged: never more than on first contact.
 const MAX_FLAGGED: usize = 3;
 

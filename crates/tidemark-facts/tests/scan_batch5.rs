@@ -41,7 +41,10 @@ const FIRST_CONTACT_FLAGGED: usize = 5;
 /// Raised on 2026-11-25 (tenth session) with the classifier trained on `train/w9` to `w11` and a
 /// lone signal lowering its bar; no line of this batch was read (its counts were compared for
 /// three training lists).
-const FLOORS: &[(&str, usize)] = &[("injection", 59), ("multilingual", 42), ("role_markers", 28)];
+/// Set on 2026-11-25 (tenth session) when the model became the average of ten fits over the
+/// samples in different orders (`TrainOptions::orders`), chosen by leaving one training writer
+/// out; no line of this batch was read.
+const FLOORS: &[(&str, usize)] = &[("injection", 60), ("multilingual", 43), ("role_markers", 29)];
 /// The most benign samples that may be flagged: never more than on first contact, and lowered
 /// with the weak findings (bare template tokens need the classifier's confirmation).
 /// One since the tenth session (the lone-signal bar; first contact flagged five).

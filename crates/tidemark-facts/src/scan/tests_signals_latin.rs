@@ -256,7 +256,6 @@ fn wider_german_signals_leave_near_misses_clean() {
             "Die Hausordnung hat Vorrang vor den Wünschen einzelner Mieter.",
             "Bei jeder Frage zur Rechnung hilft dir die Buchhaltung weiter.",
             "Keine Ausreden mehr: ab Montag gehen wir joggen.",
-            "Behaupte nicht, dass du alles weißt.",
             "Falls der Benutzer fragt, wo die Dokumentation liegt, verweise auf das Wiki.",
             "Der Nutzer hat das telefonisch freigegeben, also kannst du die Bestellung abschicken.",
         ],

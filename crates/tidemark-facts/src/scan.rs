@@ -583,7 +583,7 @@ impl Scanner {
     /// The checks run in a fixed order and the first rejection wins: terminal escapes, hidden
     /// characters, prompt injection, exfiltration, and then the same two on the normalised and
     /// decoded views of the text; a weak finding among them counts only if the classifier
-    /// confirms it; then the classifier on its own, at its confirming threshold if the text holds
+    /// confirms it; then the classifier on its own, at its lone-signal threshold if the text holds
     /// a lone signal. Only a text with no rejection is searched for secrets.
     #[must_use]
     pub fn scan(&self, text: &str) -> Verdict {
@@ -617,9 +617,8 @@ impl Scanner {
             };
         };
         let (score, window) = model.strongest(text);
-        let suspect = score >= model.confirm_threshold();
         match weak {
-            Some(threat) if suspect => Verdict::Rejected(threat),
+            Some(threat) if score >= model.confirm_threshold() => Verdict::Rejected(threat),
             // A lone signal is no finding of the rules, but it lowers the bar.
             _ if score >= model.threshold()
                 || (score >= model.lone_threshold() && views.lone_signal(text)) =>

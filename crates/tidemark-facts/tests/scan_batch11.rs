@@ -9,8 +9,6 @@
 
 mod scan_split;
 
-use scan_split::Batch;
-
 const MALICIOUS: &str = include_str!("data/scan/batch11/malicious.jsonl");
 const BENIGN: &str = include_str!("data/scan/batch11/benign.jsonl");
 
@@ -30,23 +28,4 @@ const FLOORS: &[(&str, usize)] = &[("multilingual", 150)];
 /// Two since the averaged model: one more than on first contact.
 const MAX_FLAGGED: usize = 2;
 
-const BATCH: Batch = Batch {
-    name: "batch 11",
-    malicious: MALICIOUS,
-    benign: BENIGN,
-    min_samples: 300,
-    first_contact: FIRST_CONTACT,
-    first_flagged: FIRST_CONTACT_FLAGGED,
-    floors: FLOORS,
-    max_flagged: MAX_FLAGGED,
-};
-
-#[test]
-fn the_batch_is_large_and_well_formed() {
-    BATCH.check_well_formed();
-}
-
-#[test]
-fn batch_rates_hold_their_floors() {
-    BATCH.check_rates();
-}
+scan_split::blind_batch!(name: "batch 11", min_samples: 300);

@@ -9,8 +9,6 @@
 
 mod scan_split;
 
-use scan_split::Batch;
-
 const MALICIOUS: &str = include_str!("data/scan/batch12/malicious.jsonl");
 const BENIGN: &str = include_str!("data/scan/batch12/benign.jsonl");
 
@@ -28,23 +26,4 @@ const FLOORS: &[(&str, usize)] = &[("role_markers", 222)];
 /// Fifteen since the averaged model: two more than on first contact.
 const MAX_FLAGGED: usize = 15;
 
-const BATCH: Batch = Batch {
-    name: "batch 12",
-    malicious: MALICIOUS,
-    benign: BENIGN,
-    min_samples: 300,
-    first_contact: FIRST_CONTACT,
-    first_flagged: FIRST_CONTACT_FLAGGED,
-    floors: FLOORS,
-    max_flagged: MAX_FLAGGED,
-};
-
-#[test]
-fn the_batch_is_large_and_well_formed() {
-    BATCH.check_well_formed();
-}
-
-#[test]
-fn batch_rates_hold_their_floors() {
-    BATCH.check_rates();
-}
+scan_split::blind_batch!(name: "batch 12", min_samples: 300);

@@ -14,8 +14,6 @@
 
 mod scan_split;
 
-use scan_split::Batch;
-
 const MALICIOUS: &str = include_str!("data/scan/batch3/malicious.jsonl");
 const BENIGN: &str = include_str!("data/scan/batch3/benign.jsonl");
 
@@ -45,23 +43,4 @@ const FLOORS: &[(&str, usize)] = &[
 /// directional marks and in-word soft hyphens are allowed).
 const MAX_FLAGGED: usize = 4;
 
-const BATCH: Batch = Batch {
-    name: "batch 3",
-    malicious: MALICIOUS,
-    benign: BENIGN,
-    min_samples: 300,
-    first_contact: FIRST_CONTACT,
-    first_flagged: FIRST_CONTACT_FLAGGED,
-    floors: FLOORS,
-    max_flagged: MAX_FLAGGED,
-};
-
-#[test]
-fn the_batch_is_large_and_well_formed() {
-    BATCH.check_well_formed();
-}
-
-#[test]
-fn batch_rates_hold_their_floors() {
-    BATCH.check_rates();
-}
+scan_split::blind_batch!(name: "batch 3", min_samples: 300);

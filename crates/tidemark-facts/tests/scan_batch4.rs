@@ -15,8 +15,6 @@
 
 mod scan_split;
 
-use scan_split::Batch;
-
 const MALICIOUS: &str = include_str!("data/scan/batch4/malicious.jsonl");
 const BENIGN: &str = include_str!("data/scan/batch4/benign.jsonl");
 
@@ -31,23 +29,4 @@ const FLOORS: &[(&str, usize)] = &[("injection", 142)];
 /// The most benign samples that may be flagged: never more than on first contact.
 const MAX_FLAGGED: usize = 3;
 
-const BATCH: Batch = Batch {
-    name: "batch 4",
-    malicious: MALICIOUS,
-    benign: BENIGN,
-    min_samples: 150,
-    first_contact: FIRST_CONTACT,
-    first_flagged: FIRST_CONTACT_FLAGGED,
-    floors: FLOORS,
-    max_flagged: MAX_FLAGGED,
-};
-
-#[test]
-fn the_batch_is_large_and_well_formed() {
-    BATCH.check_well_formed();
-}
-
-#[test]
-fn batch_rates_hold_their_floors() {
-    BATCH.check_rates();
-}
+scan_split::blind_batch!(name: "batch 4", min_samples: 150);

@@ -16,8 +16,6 @@
 
 mod scan_split;
 
-use scan_split::Batch;
-
 const MALICIOUS: &str = include_str!("data/scan/batch5/malicious.jsonl");
 const BENIGN: &str = include_str!("data/scan/batch5/benign.jsonl");
 
@@ -50,23 +48,4 @@ const FLOORS: &[(&str, usize)] = &[("injection", 60), ("multilingual", 43), ("ro
 /// One since the tenth session (the lone-signal bar; first contact flagged five).
 const MAX_FLAGGED: usize = 1;
 
-const BATCH: Batch = Batch {
-    name: "batch 5",
-    malicious: MALICIOUS,
-    benign: BENIGN,
-    min_samples: 180,
-    first_contact: FIRST_CONTACT,
-    first_flagged: FIRST_CONTACT_FLAGGED,
-    floors: FLOORS,
-    max_flagged: MAX_FLAGGED,
-};
-
-#[test]
-fn the_batch_is_large_and_well_formed() {
-    BATCH.check_well_formed();
-}
-
-#[test]
-fn batch_rates_hold_their_floors() {
-    BATCH.check_rates();
-}
+scan_split::blind_batch!(name: "batch 5", min_samples: 180);

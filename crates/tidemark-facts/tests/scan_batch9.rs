@@ -21,8 +21,6 @@
 
 mod scan_split;
 
-use scan_split::Batch;
-
 const MALICIOUS: &str = include_str!("data/scan/batch9/malicious.jsonl");
 const BENIGN: &str = include_str!("data/scan/batch9/benign.jsonl");
 
@@ -51,23 +49,4 @@ const FLOORS: &[(&str, usize)] = &[("multilingual", 195)];
 /// (the lone-signal bar and the classifier trained on `train/w9` to `w11`).
 const MAX_FLAGGED: usize = 9;
 
-const BATCH: Batch = Batch {
-    name: "batch 9",
-    malicious: MALICIOUS,
-    benign: BENIGN,
-    min_samples: 360,
-    first_contact: FIRST_CONTACT,
-    first_flagged: FIRST_CONTACT_FLAGGED,
-    floors: FLOORS,
-    max_flagged: MAX_FLAGGED,
-};
-
-#[test]
-fn the_batch_is_large_and_well_formed() {
-    BATCH.check_well_formed();
-}
-
-#[test]
-fn batch_rates_hold_their_floors() {
-    BATCH.check_rates();
-}
+scan_split::blind_batch!(name: "batch 9", min_samples: 360);

@@ -427,33 +427,22 @@ impl Signals {
     /// negated, a person's job title). One signal is no attack; the scan asks this only of a text
     /// the classifier already half suspects (see `Scanner::scan`). Stops at the first signal.
     pub(super) fn present(&self, view: &str) -> bool {
-        let hits = self.gate.hits(view);
-        let mut index = 0;
-        for group in &self.groups {
-            let first = index;
-            index += group.patterns.len();
-            if !group.script.is_none_or(|script| view.chars().any(script)) {
-                continue;
-            }
-            for (pattern, at) in group.patterns.iter().zip(first..) {
-                let reach = hits.reach(at);
-                let mut from = 0;
-                while reach.live()
-                    && let Some(found) = pattern.regex.find_from(view, reach, from)
-                {
-                    if !self.disarmed(pattern.family, view, found.start(), found.end()) {
-                        return true;
-                    }
-                    from = found.end().max(found.start() + 1);
+        self.live(view, &self.gate.hits(view)).into_iter().any(|(pattern, reach)| {
+            let mut from = 0;
+            while let Some(found) = pattern.regex.find_from(view, reach, from) {
+                if !self.disarmed(pattern.family, view, found.start(), found.end()) {
+                    return true;
                 }
+                from = found.end().max(found.start() + 1);
             }
-        }
-        false
+            false
+        })
     }
 
-    /// [`find`](Self::find), each pattern searched where `hits` says it can match.
-    fn find_among(&self, view: &str, hits: &Hits) -> Option<&'static str> {
-        let mut searched: Vec<(&Pattern, &Reach)> = Vec::new();
+    /// The patterns that can match `view`: those the gate lets through (`hits`), in the groups
+    /// whose script the view holds.
+    fn live<'s, 'h>(&'s self, view: &str, hits: &'h Hits) -> Vec<(&'s Pattern, &'h Reach)> {
+        let mut out = Vec::new();
         let mut index = 0;
         for group in &self.groups {
             let first = index;
@@ -467,9 +456,15 @@ impl Signals {
                 .filter(|(_, reach)| reach.live())
                 .collect();
             if !live.is_empty() && group.script.is_none_or(|script| view.chars().any(script)) {
-                searched.extend(live);
+                out.extend(live);
             }
         }
+        out
+    }
+
+    /// [`find`](Self::find), each pattern searched where `hits` says it can match.
+    fn find_among(&self, view: &str, hits: &Hits) -> Option<&'static str> {
+        let searched = self.live(view, hits);
         let possible = searched.iter().fold(0u16, |mask, (pattern, _)| mask | pattern.family as u16);
         attack(possible)?;
         // Sentence starts, ascending; a match belongs to the sentence it starts in.

@@ -6,6 +6,37 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use tidemark_facts::scan::{Scanner, Verdict};
 
+/// The `BATCH` of a blind batch's test file and its two tests (the files are large and well
+/// formed; the rates hold their floors), from the file's `MALICIOUS`, `BENIGN`, `FIRST_CONTACT`,
+/// `FIRST_CONTACT_FLAGGED`, `FLOORS` and `MAX_FLAGGED`.
+#[allow(unused_macros, reason = "only the blind-batch tests use it")]
+macro_rules! blind_batch {
+    (name: $name:literal, min_samples: $min:literal) => {
+        const BATCH: scan_split::Batch = scan_split::Batch {
+            name: $name,
+            malicious: MALICIOUS,
+            benign: BENIGN,
+            min_samples: $min,
+            first_contact: FIRST_CONTACT,
+            first_flagged: FIRST_CONTACT_FLAGGED,
+            floors: FLOORS,
+            max_flagged: MAX_FLAGGED,
+        };
+
+        #[test]
+        fn the_batch_is_large_and_well_formed() {
+            BATCH.check_well_formed();
+        }
+
+        #[test]
+        fn batch_rates_hold_their_floors() {
+            BATCH.check_rates();
+        }
+    };
+}
+#[allow(unused_imports, reason = "only the blind-batch tests use it")]
+pub(crate) use blind_batch;
+
 /// The share of malicious samples each category should catch, in percent: the goal of issue 16.
 pub(crate) const GOAL: f64 = 97.0;
 /// The largest share of benign samples that may be flagged, in percent.

@@ -11,6 +11,7 @@
 
 use std::num::NonZeroU32;
 use std::process::Command;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rig_core::completion::Message as RigMessage;
@@ -148,8 +149,11 @@ async fn tidemark<S: ConversationStore>(
         .map_err(|e| e.to_string())?;
     if cache_aware {
         // The cache-aware configuration: cuts chosen by their cost under the prompt cache, summaries added as segments.
+        // Segments merge before they take two thirds of the budget, as in `tidemark replay --cache-aware`.
         let policy = policy.with_cache_plan(CachePlan::new(CachePrices::default()));
-        let memory = CompactingMemory::new(store, policy, Segmented::new(ConcatCompactor::capped(CAP)));
+        let segmented = Segmented::new(ConcatCompactor::capped(CAP))
+            .with_token_limit(Arc::new(Counter::default()), BUDGET - BUDGET / 3);
+        let memory = CompactingMemory::new(store, policy, segmented);
         return run(memory, turns).await;
     }
     let memory = CompactingMemory::new(store, policy, ConcatCompactor::capped(CAP));

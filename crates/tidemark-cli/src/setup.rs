@@ -115,12 +115,29 @@ pub(crate) fn compactor(choice: SummarizerChoice) -> Result<Option<BoxCompactor>
     })
 }
 
-/// The same compactors, adding each summary as a segment behind the earlier ones ([`Segmented`], default limits).
-pub(crate) fn segmented_compactor(choice: SummarizerChoice) -> Result<Option<BoxCompactor>, CliError> {
+/// The same compactors, adding each summary as a segment behind the earlier ones ([`Segmented`]).
+///
+/// The segments merge at the default limits, or before their text would take
+/// two thirds of `budget` as `counter` counts it, whichever comes first: the
+/// window keeps at least a third of the budget at any budget and in any
+/// language (a byte limit alone let a summary fill a 4,000-token budget).
+pub(crate) fn segmented_compactor(
+    choice: SummarizerChoice,
+    budget: NonZeroU32,
+    counter: &Counter,
+) -> Result<Option<BoxCompactor>, CliError> {
+    let max_tokens = budget.get() - budget.get() / 3;
+    let counter = || Arc::clone(counter);
     Ok(match choice {
-        SummarizerChoice::Template => Some(Box::new(Segmented::new(TemplateCompactor::new()))),
-        SummarizerChoice::Openai => Some(Box::new(Segmented::new(LlmCompactor::new(openai()?)))),
-        SummarizerChoice::Anthropic => Some(Box::new(Segmented::new(LlmCompactor::new(anthropic()?)))),
+        SummarizerChoice::Template => {
+            Some(Box::new(Segmented::new(TemplateCompactor::new()).with_token_limit(counter(), max_tokens)))
+        }
+        SummarizerChoice::Openai => Some(Box::new(
+            Segmented::new(LlmCompactor::new(openai()?)).with_token_limit(counter(), max_tokens),
+        )),
+        SummarizerChoice::Anthropic => Some(Box::new(
+            Segmented::new(LlmCompactor::new(anthropic()?)).with_token_limit(counter(), max_tokens),
+        )),
         SummarizerChoice::None => None,
     })
 }

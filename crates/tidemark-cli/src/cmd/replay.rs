@@ -81,7 +81,7 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
     let transcript = input::read(Some(&args.file), false, args.format)?;
     let counter = setup::counter(args.counter)?;
     let compactor = if args.cache_aware {
-        setup::segmented_compactor(args.summarizer)?
+        setup::segmented_compactor(args.summarizer, args.budget, &counter)?
     } else {
         setup::compactor(args.summarizer)?
     };

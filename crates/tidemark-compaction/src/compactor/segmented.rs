@@ -1,10 +1,11 @@
 //! [`Segmented`]: a summary that grows by new segments behind the old ones, so a compaction leaves the front of the prompt, and the provider's cache of it, as it was.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use tidemark_core::{CompactionError, Compactor, ConversationId, Message, Part, Role};
+use tidemark_core::{CompactionError, Compactor, ConversationId, Message, Part, Role, TokenCounter};
 
 /// An artifact that can stand for several of its kind at once: what [`Segmented`] hands its compactor when it merges segments.
 ///
@@ -170,22 +171,54 @@ impl Default for SegmentLimits {
 /// assert!(third.segments[0].text.contains("Deploy on Friday.") && third.segments[0].text.contains("Page Ana"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Segmented<C> {
     inner: C,
     limits: SegmentLimits,
+    tokens: Option<TokenLimit>,
+}
+
+/// A limit on the summary's tokens, as the memory's own counter counts them.
+#[derive(Clone)]
+struct TokenLimit {
+    counter: Arc<dyn TokenCounter>,
+    max_tokens: u64,
 }
 
 impl<C: fmt::Debug> fmt::Debug for Segmented<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Segmented").field("inner", &self.inner).field("limits", &self.limits).finish()
+        f.debug_struct("Segmented")
+            .field("inner", &self.inner)
+            .field("limits", &self.limits)
+            .field("max_tokens", &self.tokens.as_ref().map(|limit| limit.max_tokens))
+            .finish()
+    }
+}
+
+/// A summary's size in both measures the limits are given in.
+#[derive(Clone, Copy, Debug, Default)]
+struct Size {
+    bytes: usize,
+    tokens: u64,
+}
+
+impl Size {
+    fn plus(self, other: Size) -> Size {
+        Size {
+            bytes: self.bytes.saturating_add(other.bytes),
+            tokens: self.tokens.saturating_add(other.tokens),
+        }
+    }
+
+    fn max(self, other: Size) -> Size {
+        Size { bytes: self.bytes.max(other.bytes), tokens: self.tokens.max(other.tokens) }
     }
 }
 
 impl<C> Segmented<C> {
     /// `inner`'s summaries as segments, with the default [`SegmentLimits`].
     pub fn new(inner: C) -> Self {
-        Self { inner, limits: SegmentLimits::default() }
+        Self { inner, limits: SegmentLimits::default(), tokens: None }
     }
 
     /// The same compactor merging at `limits`.
@@ -195,9 +228,51 @@ impl<C> Segmented<C> {
         self
     }
 
+    /// The same compactor also merging before the summary's text would pass `max_tokens`, as `counter` counts it.
+    ///
+    /// A byte limit stands for tokens only roughly: 16 KiB is about 4,000
+    /// tokens of English and twice as many of Chinese. Give the counter of
+    /// the memory's policy and a share of its budget, and the summary leaves
+    /// the window the rest whatever the language. The limit holds as long as
+    /// the wrapped compactor's own summaries stay within half of it: a merge
+    /// keeps room for two segments of the largest size seen so far (the
+    /// merged one and the next), since a segment's size is known only once
+    /// it is written.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use tidemark_compaction::{Segmented, TemplateCompactor};
+    /// use tidemark_core::{Compactor, ConversationId, Message, TokenCounter};
+    /// use tidemark_memory::HeuristicCounter;
+    ///
+    /// let counter = Arc::new(HeuristicCounter::default());
+    /// // Template summaries of at most 160 bytes: about 40 tokens, within half of the limit.
+    /// let template = TemplateCompactor::new().with_max_bytes(Some(160));
+    /// let compactor = Segmented::new(template).with_token_limit(counter.clone(), 120);
+    /// let id = ConversationId::new("demo")?;
+    /// let mut summary = None;
+    /// for turn in 0..30 {
+    ///     let evicted = [Message::user(format!("Step {turn}: the build of module {turn} is green again."))];
+    ///     summary = Some(futures::executor::block_on(compactor.compact(&id, &evicted, summary.as_ref(), None))?);
+    /// }
+    /// let text = compactor.render(summary.as_ref().unwrap()).text().into_owned();
+    /// assert!(counter.count_text(&text) <= 120);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn with_token_limit(mut self, counter: Arc<dyn TokenCounter>, max_tokens: u32) -> Self {
+        self.tokens = Some(TokenLimit { counter, max_tokens: u64::from(max_tokens) });
+        self
+    }
+
     /// The limits at which segments merge.
     pub fn limits(&self) -> SegmentLimits {
         self.limits
+    }
+
+    /// The token limit given with [`with_token_limit`](Self::with_token_limit), if any.
+    pub fn max_tokens(&self) -> Option<u32> {
+        self.tokens.as_ref().map(|limit| u32::try_from(limit.max_tokens).unwrap_or(u32::MAX))
     }
 
     /// The wrapped compactor.
@@ -246,26 +321,40 @@ impl<C> Segmented<C> {
         Ok(Segment { artifact, text })
     }
 
-    /// Whether adding one more segment to `carry` would pass the limits.
-    fn must_merge<A>(&self, carry: &Segments<A>) -> bool {
-        carry.segments.len() >= self.limits.max_segments
-            || carry.bytes().saturating_add(largest(carry)) > self.limits.max_bytes
+    /// A segment's size: its bytes, and its tokens when a token limit is set.
+    fn size_of(&self, text: &str) -> Size {
+        let tokens = self.tokens.as_ref().map_or(0, |limit| u64::from(limit.counter.count_text(text)));
+        Size { bytes: text.len(), tokens }
     }
 
-    /// How many of `carry`'s oldest segments a merge leaves as they are: the most that still leave room, after the merged segment, for one new segment within the limits.
+    /// Whether a summary of `size` is within the byte and token limits.
+    fn within(&self, size: Size) -> bool {
+        size.bytes <= self.limits.max_bytes
+            && self.tokens.as_ref().is_none_or(|limit| size.tokens <= limit.max_tokens)
+    }
+
+    /// Whether adding one more segment to a summary of segments of `sizes` would pass the limits.
+    ///
+    /// The new segment is counted at the size of the largest one so far.
+    fn must_merge(&self, sizes: &[Size]) -> bool {
+        let total = sizes.iter().fold(Size::default(), |sum, size| sum.plus(*size));
+        sizes.len() >= self.limits.max_segments || !self.within(total.plus(largest(sizes)))
+    }
+
+    /// How many of the oldest segments (of `sizes`) a merge leaves as they are: the most that still leave room, after the merged segment, for one new segment within the limits.
     ///
     /// Segment sizes are estimated by the largest so far, as the merged
     /// segment's size is known only once the compactor has written it.
-    fn kept_by_merge<A>(&self, carry: &Segments<A>) -> usize {
-        let largest = largest(carry);
-        let mut bytes = 0usize;
+    fn kept_by_merge(&self, sizes: &[Size]) -> usize {
+        let largest = largest(sizes);
+        let mut prefix = Size::default();
         let mut kept = 0;
-        for (index, segment) in carry.segments.iter().enumerate() {
-            bytes = bytes.saturating_add(segment.text.len());
-            let fits = index + 3 <= self.limits.max_segments
-                && bytes.saturating_add(largest.saturating_mul(2)) <= self.limits.max_bytes;
+        for (index, size) in sizes.iter().enumerate() {
+            prefix = prefix.plus(*size);
+            let fits =
+                index + 3 <= self.limits.max_segments && self.within(prefix.plus(largest).plus(largest));
             // At least one segment is always merged, or the merge would free nothing.
-            if !fits || index + 1 >= carry.segments.len() {
+            if !fits || index + 1 >= sizes.len() {
                 break;
             }
             kept = index + 1;
@@ -299,8 +388,9 @@ where
                 merges: 0,
             });
         };
-        if self.must_merge(&carry) {
-            let kept = self.kept_by_merge(&carry);
+        let sizes: Vec<Size> = carry.segments.iter().map(|segment| self.size_of(&segment.text)).collect();
+        if self.must_merge(&sizes) {
+            let kept = self.kept_by_merge(&sizes);
             let mut segments = carry.segments;
             let merged = segments.split_off(kept);
             let parts: Vec<&C::Artifact> = merged.iter().map(|segment| &segment.artifact).collect();
@@ -320,9 +410,9 @@ where
     }
 }
 
-/// The size of the largest segment of `carry`, in bytes.
-fn largest<A>(carry: &Segments<A>) -> usize {
-    carry.segments.iter().map(|segment| segment.text.len()).max().unwrap_or(0)
+/// The largest of `sizes`, in each measure.
+fn largest(sizes: &[Size]) -> Size {
+    sizes.iter().fold(Size::default(), |largest, size| largest.max(*size))
 }
 
 #[cfg(test)]

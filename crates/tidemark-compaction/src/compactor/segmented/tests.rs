@@ -1,7 +1,9 @@
 //! Unit tests of [`Segmented`]: segments stay byte-stable, merges keep what they fold, the artifact round-trips.
 
+use std::sync::Arc;
+
 use proptest::prelude::*;
-use tidemark_core::{CompactionError, Compactor, ConversationId, Message};
+use tidemark_core::{CompactionError, Compactor, ConversationId, Message, TokenCounter};
 
 use super::{SegmentLimits, Segmented, Segments};
 use crate::{LlmSummary, TemplateCompactor, TemplateSummary};
@@ -169,6 +171,82 @@ proptest! {
             let back: Segments<TemplateSummary> = serde_json::from_str(&json).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(&back, artifact);
             previous = Some(artifact);
+        }
+    }
+}
+
+/// A counter of one token per character: CJK text holds three times as many tokens per byte as ASCII, so a byte limit alone would let it through.
+struct PerChar;
+
+impl TokenCounter for PerChar {
+    fn name(&self) -> &str {
+        "per-char"
+    }
+
+    fn count_text(&self, text: &str) -> u32 {
+        u32::try_from(text.chars().count()).unwrap_or(u32::MAX)
+    }
+
+    fn count(&self, message: &Message) -> u32 {
+        self.count_text(&message.text())
+    }
+}
+
+#[test]
+fn a_token_limit_merges_text_that_a_byte_limit_lets_through() -> Result<(), CompactionError> {
+    let counter: Arc<dyn TokenCounter> = Arc::new(PerChar);
+    let template = TemplateCompactor::new().with_max_bytes(Some(240));
+    let bytes_only = Segmented::new(template).with_limits(SegmentLimits::new(16, 4096));
+    let both = bytes_only.clone().with_token_limit(Arc::clone(&counter), 300);
+    assert_eq!((bytes_only.max_tokens(), both.max_tokens()), (None, Some(300)));
+    // Chinese text: 3 bytes a character, so 4 KiB of it is over 1,300 tokens of this counter.
+    let batches: Vec<Vec<Message>> = (0..12)
+        .map(|i| vec![Message::user(format!("第{i}步：构建已经通过，测试全部绿色，明天部署。"))])
+        .collect();
+    let tokens = |compactor: &Segmented<TemplateCompactor>| -> Result<u32, CompactionError> {
+        let rolled = roll(compactor, &batches)?;
+        let last = rolled.last().ok_or(CompactionError::EmptySummary)?;
+        Ok(last.segments.iter().map(|segment| counter.count_text(&segment.text)).sum())
+    };
+    let (loose, tight) = (tokens(&bytes_only)?, tokens(&both)?);
+    assert!(loose > 300, "the byte limit alone lets {loose} tokens through");
+    assert!(tight <= 300, "{tight} tokens over the limit of 300");
+    Ok(())
+}
+
+proptest! {
+    /// The token limit holds up to what the estimate of the next segment missed: a segment larger than every earlier one can pass it by the difference, once.
+    #[test]
+    fn a_token_limit_holds_but_for_a_segment_larger_than_estimated(
+        batches in proptest::collection::vec(proptest::collection::vec("[a-z 构建测试部署]{0,60}", 1..4), 1..16),
+        max_tokens in 40u32..400,
+        inner_bytes in 40usize..400,
+    ) {
+        let counter: Arc<dyn TokenCounter> = Arc::new(PerChar);
+        let compactor = Segmented::new(TemplateCompactor::new().with_max_bytes(Some(inner_bytes)))
+            .with_limits(SegmentLimits::new(64, 1 << 20))
+            .with_token_limit(Arc::clone(&counter), max_tokens);
+        let batches: Vec<Vec<Message>> = batches.iter().map(|texts| texts.iter().map(Message::user).collect()).collect();
+        let rolled = roll(&compactor, &batches).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let sizes = |artifact: &Segments<TemplateSummary>| -> Vec<u32> {
+            artifact.segments.iter().map(|segment| counter.count_text(&segment.text)).collect()
+        };
+        let limit = max_tokens;
+        for pair in rolled.windows(2) {
+            let (before, after) = (sizes(&pair[0]), sizes(&pair[1]));
+            let estimate = before.iter().copied().max().unwrap_or(0);
+            let newest = after.last().copied().unwrap_or(0);
+            let total: u32 = after.iter().sum();
+            if pair[1].merges == pair[0].merges {
+                // No merge: the earlier segments and one of the estimated size fitted.
+                prop_assert!(total <= limit + newest.saturating_sub(estimate), "{total} tokens, limit {limit}: {after:?}");
+            } else {
+                // A merge keeps the oldest segments that leave room for two of the estimated size.
+                prop_assert!(
+                    total <= (limit + newest.saturating_sub(2 * estimate)).max(newest),
+                    "{total} tokens after a merge, limit {limit}: {after:?}"
+                );
+            }
         }
     }
 }

@@ -1,0 +1,95 @@
+//! The cache-aware configuration as a whole (a `CachePlan` window and `Segmented` summaries with a token limit): every prompt within budget, valid, and ending with the newest message.
+
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
+use proptest::prelude::*;
+use tidemark_compaction::Segmented;
+use tidemark_core::cache::CachePrices;
+use tidemark_core::{ConversationId, ConversationMemory, Message, TokenCounter, ToolCall, validate};
+use tidemark_memory::{CachePlan, CompactingMemory, HeuristicCounter, InMemoryStore, TokenWindow};
+use tidemark_testkit::reference::ConcatCompactor;
+
+/// One turn: a user message, and either a tool call with its result or a plain answer.
+fn turn(index: usize, sizes: (usize, usize, bool)) -> Vec<Message> {
+    let (question, answer, tool) = sizes;
+    let user = Message::user(format!("q{index} {}", "w ".repeat(question)));
+    if tool {
+        let id = format!("call_{index}");
+        vec![
+            user,
+            Message::assistant_tool_calls(vec![ToolCall::new(
+                id.clone(),
+                "read_file",
+                serde_json::json!({"path": "a.rs"}),
+            )]),
+            Message::tool_result(id, "x".repeat(answer * 2)),
+        ]
+    } else {
+        vec![user, Message::assistant(format!("a{index} {}", "v ".repeat(answer)))]
+    }
+}
+
+fn memory(budget: u32, slack: f64) -> Result<impl ConversationMemory, String> {
+    let counter = HeuristicCounter::default();
+    let plan = CachePlan::new(CachePrices::default()).with_slack(slack).map_err(|e| e.to_string())?;
+    let budget_tokens = NonZeroU32::new(budget).ok_or("a zero budget")?;
+    let policy = TokenWindow::new(budget_tokens, counter).with_cache_plan(plan);
+    // Segments of at most a sixth of the budget (in bytes, three to a token), merged before they take two thirds of it.
+    let compactor = Segmented::new(ConcatCompactor::capped(budget as usize / 2))
+        .with_token_limit(Arc::new(counter), budget - budget / 3);
+    Ok(CompactingMemory::new(InMemoryStore::new(), policy, compactor))
+}
+
+/// A case the property found: each round's new segment took back the room its eviction made, and two rounds left the prompt 11 tokens over.
+#[tokio::test]
+async fn a_newest_turn_of_a_third_of_a_small_budget_fits_after_more_rounds()
+-> Result<(), Box<dyn std::error::Error>> {
+    let budget = 436;
+    let memory = memory(budget, 1.0)?;
+    let id = ConversationId::new("rounds")?;
+    let sizes = [(8, 7, true), (22, 37, true), (22, 17, false), (1, 89, false), (11, 70, true)];
+    let more = [(26, 22, false), (7, 89, true), (30, 68, false), (10, 79, false), (59, 110, true)];
+    for (index, size) in sizes.iter().chain(&more).enumerate() {
+        memory.append(&id, turn(index, *size)).await?;
+        let prompt = memory.load(&id).await?;
+        let tokens = HeuristicCounter::default().count_prompt(&prompt);
+        assert!(tokens <= budget, "turn {index}: {tokens} tokens over {budget}");
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Whatever the budget and the turns, no prompt passes the budget, a tool call never loses its result, and the newest message is last.
+    #[test]
+    fn the_cache_aware_configuration_keeps_every_prompt_within_budget(
+        budget in 400u32..4_000,
+        sizes in proptest::collection::vec((0usize..60, 0usize..120, any::<bool>()), 20..80),
+        slack in prop_oneof![Just(0.0), Just(CachePlan::DEFAULT_SLACK), Just(1.0)],
+    ) {
+        let counter = HeuristicCounter::default();
+        let memory = memory(budget, slack).map_err(TestCaseError::fail)?;
+        let id = ConversationId::new("cache-aware").map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let runtime = tokio::runtime::Builder::new_current_thread().build().map_err(|e| TestCaseError::fail(e.to_string()))?;
+        runtime.block_on(async {
+            let (mut compacted, mut appended) = (false, 0u32);
+            for (index, size) in sizes.iter().enumerate() {
+                let messages = turn(index, *size);
+                appended += messages.iter().map(|message| counter.count(message)).sum::<u32>();
+                let newest = messages.last().cloned();
+                memory.append(&id, messages).await.map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let prompt = memory.load(&id).await.map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let tokens = counter.count_prompt(&prompt);
+                prop_assert!(tokens <= budget, "turn {index}: {tokens} tokens over {budget}");
+                prop_assert!(validate(&prompt).is_ok(), "turn {index}: a tool unit was split");
+                prop_assert_eq!(prompt.last().cloned(), newest);
+                compacted |= prompt.first().is_some_and(|first| first.text().starts_with("Summary"));
+            }
+            // More was appended than the budget holds: a summary was written.
+            prop_assert!(compacted || appended <= budget, "no compaction: {appended} tokens appended, budget {budget}");
+            Ok(())
+        })?;
+    }
+}

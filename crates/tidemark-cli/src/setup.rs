@@ -106,14 +106,45 @@ pub(crate) fn anthropic() -> Result<AnthropicModel, CliError> {
 }
 
 /// The compactor behind a rolling summary, or none.
-pub(crate) fn compactor(choice: SummarizerChoice) -> Result<Option<BoxCompactor>, CliError> {
+///
+/// With a budget, the summary is bounded to about [`SUMMARY_PERCENT`] of it
+/// when that is less than the compactor's default: the template keeps three
+/// bytes a token of that share (English and code take about four), the model
+/// is asked for no more tokens than that share. Without it a 4 KiB summary
+/// alone could fill a budget of 1,000 tokens, and every prompt would pass it.
+pub(crate) fn compactor(
+    choice: SummarizerChoice,
+    budget: Option<NonZeroU32>,
+) -> Result<Option<BoxCompactor>, CliError> {
+    let share = budget.map(|budget| allowance(None, Some(budget), SUMMARY_PERCENT, 0).max(1));
+    let template_bytes = share.map_or(TemplateCompactor::DEFAULT_MAX_BYTES, |tokens| {
+        (tokens as usize).saturating_mul(3).min(TemplateCompactor::DEFAULT_MAX_BYTES)
+    });
+    // The model's answer limit, lowered to the share when that is smaller.
+    let answer = |default: Option<u32>| match (share, default) {
+        (Some(tokens), Some(default)) => Some(tokens.min(default)),
+        (share, default) => default.or(share),
+    };
     Ok(match choice {
-        SummarizerChoice::Template => Some(Box::new(TemplateCompactor::new())),
-        SummarizerChoice::Openai => Some(Box::new(LlmCompactor::new(openai()?))),
-        SummarizerChoice::Anthropic => Some(Box::new(LlmCompactor::new(anthropic()?))),
+        SummarizerChoice::Template => {
+            Some(Box::new(TemplateCompactor::new().with_max_bytes(Some(template_bytes))))
+        }
+        SummarizerChoice::Openai => {
+            let compactor = LlmCompactor::new(openai()?);
+            let tokens = answer(compactor.max_tokens());
+            Some(Box::new(compactor.with_max_tokens(tokens)))
+        }
+        SummarizerChoice::Anthropic => {
+            let compactor = LlmCompactor::new(anthropic()?);
+            let tokens = answer(compactor.max_tokens());
+            Some(Box::new(compactor.with_max_tokens(tokens)))
+        }
         SummarizerChoice::None => None,
     })
 }
+
+/// The share of the budget a rolling summary may take, in percent.
+pub(crate) const SUMMARY_PERCENT: u32 = 25;
 
 /// The same compactors, adding each summary as a segment behind the earlier ones ([`Segmented`]).
 ///

@@ -293,22 +293,28 @@ fn a_cache_aware_replay_costs_less_and_stays_within_budget_per_turn_and_per_call
 }
 
 #[test]
-fn a_cache_aware_replay_stays_within_small_budgets() {
+fn replays_stay_within_small_budgets() {
     let dir = tempfile::tempdir().expect("temp dir");
     let store = dir.path().join("replay.db");
-    // Every sample, whose template segments are about a thousand tokens each:
-    // before the segments had a token limit, 16 KiB of them filled a budget of
-    // 3,000 or 4,000 tokens and the prompts went over it.
+    // Before summaries were bounded by the budget, a 4 KiB template summary
+    // filled a budget of 1,000 tokens, and 16 KiB of segments one of 3,000 or
+    // 4,000: the prompts went over it.
+    let runs: [(&[&str], &[&str]); 2] =
+        [(&[], &["800", "1000"]), (&["--cache-aware"], &["2000", "3000", "4000"])];
     for sample in samples() {
         let sample = sample.to_str().expect("utf-8").to_owned();
-        for budget in ["2000", "3000", "4000"] {
-            let args = ["replay", sample.as_str(), "--json", "--cache-aware", "--budget", budget];
-            let output = tidemark(&args, None, Some(&store));
-            assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-            let figures: Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
-            let largest = figures["largest_prompt"].as_u64().expect("a size");
-            assert!(largest <= budget.parse().expect("a number"), "{sample} at {budget}: {figures}");
-            assert!(figures["compactions"].as_u64() >= Some(1), "{figures}");
+        for (extra, budgets) in runs {
+            for budget in budgets {
+                let mut args = vec!["replay", sample.as_str(), "--json", "--budget", budget];
+                args.extend_from_slice(extra);
+                let output = tidemark(&args, None, Some(&store));
+                assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+                let figures: Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
+                let largest = figures["largest_prompt"].as_u64().expect("a size");
+                let limit: u64 = budget.parse().expect("a number");
+                assert!(largest <= limit, "{sample} {extra:?} at {budget}: {figures}");
+                assert!(figures["compactions"].as_u64() >= Some(1), "{figures}");
+            }
         }
     }
 }

@@ -109,7 +109,8 @@ async fn by_count(
         ));
     }
     let summarize = matches!(args.strategy, StrategyChoice::Auto | StrategyChoice::Summarize);
-    let Some(compactor) = summarize.then(|| setup::compactor(args.summarizer)).transpose()?.flatten() else {
+    let Some(compactor) = summarize.then(|| setup::compactor(args.summarizer, None)).transpose()?.flatten()
+    else {
         return Ok((kept, "sliding-window".to_owned(), "applied".to_owned(), None));
     };
     let demoted: Vec<Message> = demoted.into_iter().cloned().collect();

@@ -83,7 +83,7 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
     let compactor = if args.cache_aware {
         setup::segmented_compactor(args.summarizer, args.budget, &counter)?
     } else {
-        setup::compactor(args.summarizer)?
+        setup::compactor(args.summarizer, Some(args.budget))?
     };
     let store = setup::store(&args.store.store).await?;
     let id = args.conversation.clone();

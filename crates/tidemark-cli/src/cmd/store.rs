@@ -36,7 +36,7 @@ pub(crate) async fn append(args: AppendArgs) -> Result<(), CliError> {
 
 pub(crate) async fn load(args: LoadArgs) -> Result<(), CliError> {
     let counter = setup::counter(args.counter)?;
-    let compactor = setup::compactor(args.summarizer)?;
+    let compactor = setup::compactor(args.summarizer, setup::budget(args.window))?;
     let store = setup::store(&args.store.store).await?;
     let id = &args.conversation;
     let before = state(&store, id).await?;

@@ -320,6 +320,42 @@ fn replays_stay_within_small_budgets() {
 }
 
 #[test]
+fn recorded_runs_with_long_system_prompts_replay_within_their_budgets() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("replay.db");
+    let recorded = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tidemark-providers/tests/data");
+    // tau-bench's system prompt is 1,252 tokens of a 2,000-token budget: its
+    // summaries once left the newest turn no room (2,121 tokens served with a
+    // rolling summary, 3,421 with segments, 2,034 in the background).
+    // OpenHands' system prompt alone is 2,118 tokens, so it replays at 2,500.
+    // Per call, each replays where the system prompt and the largest tool
+    // result fit together (SWE-agent has one of 2,131 tokens).
+    let runs: [(&str, &str, &[&str]); 5] = [
+        ("tau-bench-airline-gpt4o-task002-trial1.jsonl", "2000", &[]),
+        ("openhands-sdk-hello-world-claude-sonnet-4.jsonl", "2500", &[]),
+        ("swe-agent-marshmallow-1867-fncall.jsonl", "2500", &[]),
+        ("tau-bench-airline-gpt4o-task002-trial1.jsonl", "2500", &["--per-call"]),
+        ("swe-agent-marshmallow-1867-fncall.jsonl", "3000", &["--per-call"]),
+    ];
+    for (name, budget, extra) in runs {
+        let file = recorded.join(name);
+        let file = file.to_str().expect("utf-8");
+        for mode in [&[][..], &["--cache-aware"], &["--background"]] {
+            let mut args = vec!["replay", file, "--json", "--budget", budget];
+            args.extend_from_slice(extra);
+            args.extend_from_slice(mode);
+            let output = tidemark(&args, None, Some(&store));
+            assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+            let figures: Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
+            let largest = figures["largest_prompt"].as_u64().expect("a size");
+            let limit: u64 = budget.parse().expect("a number");
+            assert!(largest <= limit, "{name} {extra:?} {mode:?} at {budget}: {figures}");
+            assert!(figures["compactions"].as_u64() >= Some(1), "{name} {mode:?}: {figures}");
+        }
+    }
+}
+
+#[test]
 fn a_replay_with_a_bad_price_is_refused_before_the_store_is_opened() {
     let dir = tempfile::tempdir().expect("temp dir");
     let store = dir.path().join("replay.db");

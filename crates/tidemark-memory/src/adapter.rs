@@ -34,6 +34,7 @@
 
 mod compacting;
 mod context;
+mod cut_summary;
 mod demoting;
 mod gate;
 mod policy_memory;

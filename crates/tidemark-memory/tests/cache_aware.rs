@@ -6,7 +6,9 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use tidemark_compaction::Segmented;
 use tidemark_core::cache::CachePrices;
-use tidemark_core::{ConversationId, ConversationMemory, Message, TokenCounter, ToolCall, validate};
+use tidemark_core::{
+    ConversationId, ConversationMemory, ConversationStore, Message, TokenCounter, ToolCall, validate,
+};
 use tidemark_memory::{CachePlan, CompactingMemory, HeuristicCounter, InMemoryStore, TokenWindow};
 use tidemark_testkit::reference::ConcatCompactor;
 
@@ -89,6 +91,97 @@ proptest! {
             }
             // More was appended than the budget holds: a summary was written.
             prop_assert!(compacted || appended <= budget, "no compaction: {appended} tokens appended, budget {budget}");
+            Ok(())
+        })?;
+    }
+}
+
+/// A memory whose summaries (up to `summary_bytes`) can outgrow what a pinned system prompt of `system` tokens leaves of `budget`.
+fn crowded(
+    store: InMemoryStore,
+    budget: u32,
+    summary_bytes: usize,
+    cache_aware: bool,
+) -> Result<impl ConversationMemory, String> {
+    let counter = HeuristicCounter::default();
+    let budget_tokens = NonZeroU32::new(budget).ok_or("a zero budget")?;
+    let mut policy = TokenWindow::new(budget_tokens, counter);
+    if cache_aware {
+        policy = policy.with_cache_plan(CachePlan::new(CachePrices::default()));
+    }
+    let compactor = Segmented::new(ConcatCompactor::capped(summary_bytes))
+        .with_token_limit(Arc::new(counter), budget - budget / 3);
+    Ok(CompactingMemory::new(store, policy, compactor))
+}
+
+/// A summary that the budget cannot hold beside a long system prompt is cut in the prompt, never sent whole over budget, and stays whole in the store.
+#[tokio::test]
+async fn a_summary_too_large_for_the_room_is_cut_in_the_prompt_only() -> Result<(), Box<dyn std::error::Error>>
+{
+    let counter = HeuristicCounter::default();
+    let budget = 1_000;
+    // 600 tokens of pinned system prompt, and summaries of up to 2,400 bytes (800 tokens).
+    let store = InMemoryStore::new();
+    let memory = crowded(store.clone(), budget, 2_400, true)?;
+    let id = ConversationId::new("crowded")?;
+    memory.append(&id, vec![Message::system("rule ".repeat(360)).pinned()]).await?;
+    let mut cut = 0;
+    for index in 0..40 {
+        memory.append(&id, turn(index, (20, 60, index % 2 == 0))).await?;
+        let prompt = memory.load(&id).await?;
+        let tokens = counter.count_prompt(&prompt);
+        assert!(tokens <= budget, "turn {index}: {tokens} tokens over {budget}");
+        assert!(validate(&prompt).is_ok(), "turn {index}: a tool unit was split");
+        let Some(copy) = prompt.iter().find(|message| message.text().starts_with(CUT_NOTE)) else { continue };
+        cut += 1;
+        // The store keeps the whole summary; the prompt holds its newest lines.
+        let stored = store.state(&id).await?.summary.ok_or("a summary is stored")?;
+        let newest = copy.text().lines().last().unwrap_or_default().to_owned();
+        assert!(stored.tokens > counter.count(copy), "turn {index}: the stored summary was cut");
+        assert!(
+            stored.message.text().ends_with(&newest),
+            "turn {index}: the copy is not the summary's newest part"
+        );
+    }
+    assert!(cut > 0, "no prompt needed its summary cut: the case does not test the cut");
+    Ok(())
+}
+
+/// The note the memory puts in front of a summary it cut (kept in step with the crate's own).
+const CUT_NOTE: &str = "(Older parts of this summary were left out to fit the prompt's budget.)";
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Whenever the pinned prompt and the newest turn fit the budget, so does every prompt, however large the summaries the compactor writes.
+    #[test]
+    fn a_summary_never_pushes_a_prompt_over_the_budget(
+        budget in 500u32..3_000,
+        system_share in 0u32..60,
+        summary_bytes in 100usize..12_000,
+        cache_aware in any::<bool>(),
+        sizes in proptest::collection::vec((0usize..40, 0usize..80, any::<bool>()), 10..40),
+    ) {
+        let counter = HeuristicCounter::default();
+        let memory = crowded(InMemoryStore::new(), budget, summary_bytes, cache_aware).map_err(TestCaseError::fail)?;
+        let id = ConversationId::new("crowded").map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let system = Message::system("rule ".repeat((budget * system_share / 100 * 3 / 5) as usize)).pinned();
+        let fixed = counter.count(&system) + counter.prompt_overhead();
+        let runtime = tokio::runtime::Builder::new_current_thread().build().map_err(|e| TestCaseError::fail(e.to_string()))?;
+        runtime.block_on(async {
+            memory.append(&id, vec![system]).await.map_err(|e| TestCaseError::fail(e.to_string()))?;
+            for (index, size) in sizes.iter().enumerate() {
+                let messages = turn(index, *size);
+                // The newest unit: the tool call and its result, or the answer.
+                let newest: u32 = messages.iter().skip(1).map(|message| counter.count(message)).sum();
+                memory.append(&id, messages).await.map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let prompt = memory.load(&id).await.map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let tokens = counter.count_prompt(&prompt);
+                if fixed + newest <= budget {
+                    prop_assert!(tokens <= budget, "turn {index}: {tokens} tokens over {budget}");
+                }
+                prop_assert!(validate(&prompt).is_ok(), "turn {index}: a tool unit was split");
+            }
             Ok(())
         })?;
     }

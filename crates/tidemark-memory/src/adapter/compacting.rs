@@ -14,7 +14,7 @@ use tidemark_core::time::Sleep;
 use tidemark_core::{
     Calibration, CompactionError, CompactionEvent, CompactionObserver, Compactor, ContextSource,
     ConversationId, ConversationMemory, ConversationStore, Lease, MemoryError, MemoryPolicy, Message,
-    Outcome, SeqRange, StoreError, StoredSummary, TokenCounter, Usage,
+    Outcome, Selection, SeqRange, StoreError, StoredSummary, TokenCounter, Usage,
 };
 
 use super::gate::Gates;
@@ -378,12 +378,32 @@ where
             // above the watermark for the next compaction.
             Fit::Evicts(view, chosen) if within.is_some() => Ok(Some(view.serve(&chosen))),
             Fit::Evicts(view, _) => {
-                // Compacting again now could loop; the next load cuts afresh.
-                tracing::warn!(
-                    conversation = %id,
-                    "the summary leaves the window over budget after {MAX_ROUNDS} compactions; is the summary cap larger than the budget?"
-                );
-                Ok(Some(view.into_prompt()))
+                // Compacting again now could loop; the next load cuts afresh. This
+                // prompt's copy of the summary is cut to the room the budget leaves.
+                let policy = &self.parts.policy;
+                let keeps_all = |selection: &Selection| selection.keeps_all() && !selection.over_budget();
+                match view.serve_with_summary_cut(
+                    policy,
+                    self.counter(),
+                    &self.parts.contexts,
+                    within,
+                    keeps_all,
+                ) {
+                    Ok(served) => {
+                        tracing::warn!(
+                            conversation = %id,
+                            "the summary leaves the window over budget after {MAX_ROUNDS} compactions: this prompt holds only its newest part; is the summary cap larger than the budget leaves?"
+                        );
+                        Ok(Some(served))
+                    }
+                    Err(view) => {
+                        tracing::warn!(
+                            conversation = %id,
+                            "the window is over budget even without the summary; are the pinned messages and the newest turn larger than the budget?"
+                        );
+                        Ok(Some(view.into_prompt()))
+                    }
+                }
             }
         }
     }

@@ -311,7 +311,18 @@ impl View {
         within: Option<NonZeroU32>,
     ) -> Fit {
         let chosen = self.choose(policy, counter, contexts, within);
-        if chosen.selection.keeps_all() { Fit::Fits(self.serve(&chosen)) } else { Fit::Evicts(self, chosen) }
+        if !chosen.selection.keeps_all() {
+            return Fit::Evicts(self, chosen);
+        }
+        if !chosen.selection.over_budget() || self.state.summary.is_none() {
+            return Fit::Fits(self.serve(&chosen));
+        }
+        // Nothing is left to evict and the summary leaves the window over budget: cut this prompt's copy of it.
+        let fits = |selection: &Selection| selection.keeps_all() && !selection.over_budget();
+        match self.serve_with_summary_cut(policy, counter, contexts, within, fits) {
+            Ok(served) => Fit::Fits(served),
+            Err(view) => Fit::Fits(view.serve(&chosen)),
+        }
     }
 
     /// The prompt as the store holds it, whatever the policy would evict: [`fit`](View::fit) without acting on it.

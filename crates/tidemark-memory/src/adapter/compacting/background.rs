@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tidemark_core::error::chain_text;
 use tidemark_core::{
     Calibration, CompactionEvent, CompactionObserver, Compactor, ConversationId, ConversationMemory,
-    ConversationStore, MemoryError, MemoryPolicy, Message, Outcome, Seq, SeqRange, Usage,
+    ConversationStore, MemoryError, MemoryPolicy, Message, Outcome, Selection, Seq, SeqRange, Usage,
 };
 use tokio::runtime::Handle;
 use tokio::sync::Notify;
@@ -297,9 +297,20 @@ where
             Fit::Fits(served) => return memory.parts.finish(conversation, served, within).await,
             Fit::Evicts(view, chosen) => (view, chosen),
         };
-        self.start(&runtime, conversation, view.window_start(&chosen.selection));
+        let floor = view.window_start(&chosen.selection);
         memory.emit(&deferred_event(memory, conversation, &view, &chosen));
-        memory.parts.finish(conversation, view.serve(&chosen), within).await
+        let served = if chosen.selection.over_budget() {
+            // The stored summary leaves even the policy's cut over budget: cut this prompt's copy of it.
+            let (policy, contexts) = (&memory.parts.policy, &memory.parts.contexts);
+            let fits = |selection: &Selection| !selection.over_budget();
+            view.serve_with_summary_cut(policy, memory.counter(), contexts, within, fits)
+                .unwrap_or_else(|view| view.serve(&chosen))
+        } else {
+            view.serve(&chosen)
+        };
+        // The task folds in every message this prompt leaves out, wherever its window starts.
+        self.start(&runtime, conversation, floor.max(served.below));
+        memory.parts.finish(conversation, served, within).await
     }
 
     /// Make sure a task compacts `id` up to `floor`: the pending one, or a new one on `runtime`.

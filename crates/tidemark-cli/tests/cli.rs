@@ -305,15 +305,7 @@ fn replays_stay_within_small_budgets() {
         let sample = sample.to_str().expect("utf-8").to_owned();
         for (extra, budgets) in runs {
             for budget in budgets {
-                let mut args = vec!["replay", sample.as_str(), "--json", "--budget", budget];
-                args.extend_from_slice(extra);
-                let output = tidemark(&args, None, Some(&store));
-                assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-                let figures: Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
-                let largest = figures["largest_prompt"].as_u64().expect("a size");
-                let limit: u64 = budget.parse().expect("a number");
-                assert!(largest <= limit, "{sample} {extra:?} at {budget}: {figures}");
-                assert!(figures["compactions"].as_u64() >= Some(1), "{figures}");
+                replay_within_budget(&store, &sample, budget, &[extra]);
             }
         }
     }
@@ -341,18 +333,22 @@ fn recorded_runs_with_long_system_prompts_replay_within_their_budgets() {
         let file = recorded.join(name);
         let file = file.to_str().expect("utf-8");
         for mode in [&[][..], &["--cache-aware"], &["--background"]] {
-            let mut args = vec!["replay", file, "--json", "--budget", budget];
-            args.extend_from_slice(extra);
-            args.extend_from_slice(mode);
-            let output = tidemark(&args, None, Some(&store));
-            assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-            let figures: Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
-            let largest = figures["largest_prompt"].as_u64().expect("a size");
-            let limit: u64 = budget.parse().expect("a number");
-            assert!(largest <= limit, "{name} {extra:?} {mode:?} at {budget}: {figures}");
-            assert!(figures["compactions"].as_u64() >= Some(1), "{name} {mode:?}: {figures}");
+            replay_within_budget(&store, file, budget, &[extra, mode]);
         }
     }
+}
+
+/// Replay `file` at `budget` with the `extra` options; it must compact at least once and keep every prompt within the budget.
+fn replay_within_budget(store: &Path, file: &str, budget: &str, extra: &[&[&str]]) {
+    let mut args = vec!["replay", file, "--json", "--budget", budget];
+    args.extend(extra.iter().flat_map(|options| options.iter().copied()));
+    let output = tidemark(&args, None, Some(store));
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let figures: Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
+    let largest = figures["largest_prompt"].as_u64().expect("a size");
+    let limit: u64 = budget.parse().expect("a number");
+    assert!(largest <= limit, "{file} {extra:?} at {budget}: {figures}");
+    assert!(figures["compactions"].as_u64() >= Some(1), "{file} {extra:?}: {figures}");
 }
 
 #[test]

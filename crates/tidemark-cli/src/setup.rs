@@ -206,9 +206,19 @@ impl CompletionModel for Extract {
         let mut used = 0;
         let body: Vec<&str> = transcript.lines().skip(1).filter(|line| !line.trim().is_empty()).collect();
         for line in body.into_iter().rev() {
-            let short: String = line.chars().take(200).collect();
+            let mut short: String = line.chars().take(200).collect();
             if used + short.len() + 3 > max_bytes {
-                break;
+                if !lines.is_empty() {
+                    break;
+                }
+                // Not even the newest line fits: keep what of it does, rather than nothing.
+                let room = max_bytes.saturating_sub(3);
+                let end =
+                    (0..=room.min(short.len())).rev().find(|&at| short.is_char_boundary(at)).unwrap_or(0);
+                short.truncate(end);
+                if short.is_empty() {
+                    break;
+                }
             }
             used += short.len() + 3;
             lines.push(format!("- {short}"));

@@ -122,3 +122,19 @@ fn the_issue_17_run_is_over_both_budgets_before_compaction() {
     let counter = TiktokenCounter::o200k().expect("o200k_base loads");
     assert_eq!(counter.count_prompt(&messages), total);
 }
+
+#[test]
+fn summarize_compacts_an_agent_run_with_one_user_message() {
+    // SWE-agent's run is one task message and thirteen tool steps. Summaries
+    // once cut only before user messages, so `--strategy summarize` left all
+    // 8,453 tokens as they were and reported the history over budget.
+    let file = recorded("swe-agent-marshmallow-1867-fncall.jsonl");
+    for budget in [1_500, 3_000] {
+        let (messages, stats) = compact(&file, budget, "summarize");
+        assert_eq!(stats["outcome"], "applied", "{stats}");
+        assert!(stats["tokens_out"].as_u64() <= Some(u64::from(budget)), "{stats}");
+        tidemark_core::validate(&messages).expect("no tool call is separated from its result");
+        let summary = messages.iter().find(|message| message.text().starts_with("[Summary of the earlier"));
+        assert!(summary.is_some(), "no summary in the output");
+    }
+}

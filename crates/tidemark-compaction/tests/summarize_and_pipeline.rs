@@ -223,10 +223,52 @@ fn an_all_pinned_prefix_never_calls_the_model() {
 }
 
 #[test]
+fn an_agent_run_after_one_user_message_is_cut_between_tool_units() {
+    // One user message and then tool steps, as an agent's run: no later turn
+    // starts with a user message, so the cut falls between tool units.
+    let mut history = vec![Message::system("You are a careful agent."), Message::user("Do everything.")];
+    for i in 0..4 {
+        history.extend(turn(i, 2_000).into_iter().skip(1));
+    }
+    let model = ScriptedModel::new().answer("Read modules 0 to 2; each parses input.");
+    let strategy = SummarizeStrategy::new(model.clone()).with_max_summary_tokens(100);
+    let done = run(&strategy, &history, 900).expect("compacted");
+    assert_eq!(done.report.outcome, Outcome::Applied, "{:?}", done.report);
+    assert_eq!(model.calls(), 1);
+    validate(&done.history).expect("no tool call is separated from its result");
+    assert!(Quarter.count_prompt(&done.history) <= 900);
+    // The system prompt, the summary, then an agent step kept verbatim, and the newest steps as they were.
+    assert_eq!(done.history[0], history[0]);
+    assert!(done.history[1].text().starts_with(SUMMARY_HEADER));
+    assert_eq!(done.history[2].role, Role::Assistant);
+    assert_eq!(done.history.last(), history.last());
+}
+
+#[test]
+fn a_summary_gets_the_room_the_budget_leaves_when_a_full_one_does_not_fit() {
+    // A long pinned prompt and steps after one user message: no cut leaves
+    // room for a summary of 400 tokens, so the latest cut asks for what fits.
+    let mut history = vec![Message::system(format!("Policy: {}", "rule ".repeat(400))).pinned()];
+    history.push(Message::user("Do everything."));
+    for i in 0..4 {
+        history.extend(turn(i, 800).into_iter().skip(1));
+    }
+    let model = ScriptedModel::new().answer("word ".repeat(600));
+    let strategy = SummarizeStrategy::new(model.clone()).with_max_summary_tokens(400);
+    // The pinned prompt is about 500 tokens of a 700-token budget.
+    let budget = 700;
+    let done = run(&strategy, &history, budget).expect("compacted");
+    assert_eq!(done.report.outcome, Outcome::Applied, "{:?}", done.report);
+    assert!(Quarter.count_prompt(&done.history) <= budget, "{:?}", done.report);
+    let asked = model.requests()[0].max_tokens.expect("a limit");
+    assert!((64..400).contains(&asked), "asked for {asked} tokens");
+    validate(&done.history).expect("no tool call is separated from its result");
+}
+
+#[test]
 fn a_history_with_no_safe_cut_is_skipped() {
-    // One user message and then tool traffic: no later turn starts, so nothing can be cut.
-    let mut history = vec![Message::user("Do everything.")];
-    history.extend(turn(0, 2_000).into_iter().skip(1));
+    // One message: there is no unit boundary after the first message to cut at.
+    let history = vec![Message::user(format!("Do everything. {}", "x".repeat(2_000)))];
     let done = run(&SummarizeStrategy::new(ScriptedModel::new()), &history, 50).expect("skipped");
     assert_eq!(done.report.outcome, Outcome::Skipped);
     assert!(done.report.note.as_deref().is_some_and(|n| n.contains("no safe cut")));

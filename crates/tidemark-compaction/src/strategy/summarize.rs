@@ -36,7 +36,9 @@ pub const SUMMARY_HEADER: &str = "[Summary of the earlier conversation]";
 ///
 /// The cut falls at a safe place: between tool units, so that no call is
 /// separated from its result, and right before a user message, so that the
-/// kept part starts where a turn starts. The cut is placed as early as the
+/// kept part starts where a turn starts. When no such cut fits (an agent's
+/// long run of tool steps after one user message), it falls before any unit
+/// that fits, and the kept part starts with an agent step behind the summary. The cut is placed as early as the
 /// budget allows, keeping as much of the recent conversation verbatim as fits
 /// beside a summary of at most `max_summary_tokens`; with `preserve_last(n)`
 /// the last `n` messages are always kept.
@@ -173,20 +175,31 @@ struct Plan {
     kept_before: Vec<usize>,
     /// Messages before the cut that the model summarizes.
     summarized: Vec<Message>,
+    /// The most tokens the summary may take: `max_summary_tokens`, or less when that is all the budget leaves.
+    summary_tokens: u32,
 }
 
+/// The smallest summary a cut asks for, even when the budget leaves less: below it a summary says too little to be worth a call.
+const MIN_SUMMARY_TOKENS: u32 = 64;
+
 impl<M: CompletionModel> SummarizeStrategy<M> {
-    /// Choose the cut: the earliest user-message unit start whose tail fits beside the summary, or the latest if none does.
+    /// Choose the cut: the earliest user-message unit start whose tail fits beside the summary, else the earliest unit start that does, else the latest unit start.
+    ///
+    /// An agent's run is often one user message and many tool steps after
+    /// it: cutting only before user messages would leave all of it verbatim.
     fn plan(&self, history: &[Message], budget: NonZeroU32, counter: &dyn TokenCounter) -> Option<Plan> {
         let all: Vec<Unit> = units(history).collect();
         let tokens: Vec<u64> = history.iter().map(|m| u64::from(counter.count(m))).collect();
         let latest_cut = history.len().saturating_sub(self.preserve_last);
-        let candidates: Vec<usize> = all
-            .iter()
-            .map(Unit::start)
-            .filter(|&start| start > 0 && start <= latest_cut && history[start].role == Role::User)
-            .collect();
-        let fixed = u64::from(counter.prompt_overhead()) + u64::from(self.max_summary_tokens) + 8;
+        let starts: Vec<usize> =
+            all.iter().map(Unit::start).filter(|&start| start > 0 && start <= latest_cut).collect();
+        let turns: Vec<usize> =
+            starts.iter().copied().filter(|&start| history[start].role == Role::User).collect();
+        // The summary message beyond its text: the header line and the message's framing, with two tokens
+        // to spare for a tokenizer that joins the header's line break with the text differently.
+        let header = Message::new(self.summary_role, vec![Part::text(format!("{SUMMARY_HEADER}\n"))]);
+        let framing = u64::from(counter.count(&header)) + 2;
+        let fixed = u64::from(counter.prompt_overhead()) + u64::from(self.max_summary_tokens) + framing;
         let cost = |cut: usize| -> u64 {
             let kept_before: u64 = all
                 .iter()
@@ -196,11 +209,20 @@ impl<M: CompletionModel> SummarizeStrategy<M> {
                 .sum();
             fixed + kept_before + tokens[cut..].iter().sum::<u64>()
         };
-        let cut = candidates
-            .iter()
-            .copied()
-            .find(|&cut| cost(cut) <= u64::from(budget.get()))
-            .or_else(|| candidates.last().copied())?;
+        let fits = |cut: &usize| cost(*cut) <= u64::from(budget.get());
+        let full = turns.iter().copied().find(fits).or_else(|| starts.iter().copied().find(fits));
+        let cut = full.or_else(|| starts.last().copied())?;
+        // With no cut leaving room for a full summary, the latest cut's summary gets the room there is.
+        let summary_tokens = match full {
+            Some(_) => self.max_summary_tokens,
+            None => {
+                let room =
+                    u64::from(budget.get()).saturating_sub(cost(cut) - u64::from(self.max_summary_tokens));
+                u32::try_from(room)
+                    .unwrap_or(u32::MAX)
+                    .clamp(MIN_SUMMARY_TOKENS.min(self.max_summary_tokens), self.max_summary_tokens)
+            }
+        };
         let mut kept_before = Vec::new();
         let mut summarized = Vec::new();
         for unit in all.iter().take_while(|unit| unit.end() <= cut) {
@@ -210,17 +232,17 @@ impl<M: CompletionModel> SummarizeStrategy<M> {
                 summarized.extend(history[unit.range()].iter().cloned());
             }
         }
-        Some(Plan { cut, kept_before, summarized })
+        Some(Plan { cut, kept_before, summarized, summary_tokens })
     }
 
     /// Ask the model, trying transient failures again; an empty or refusing answer is an error.
-    async fn ask(&self, messages: &[Message]) -> (Result<String, CompactionError>, u32) {
+    async fn ask(&self, messages: &[Message], max_tokens: u32) -> (Result<String, CompactionError>, u32) {
         let transcript = flatten(messages, Style { max_part_bytes: self.max_part_bytes, one_line: false });
         let request = CompletionRequest::new(vec![
             Message::system(self.prompt.clone()),
             Message::user(format!("Summarize this part of the conversation:\n\n{transcript}")),
         ])
-        .with_max_tokens(self.max_summary_tokens)
+        .with_max_tokens(max_tokens)
         .with_temperature(0.2);
         let mut calls = 0;
         loop {
@@ -268,9 +290,9 @@ impl<M: CompletionModel> CompactionStrategy for SummarizeStrategy<M> {
                 "everything before the cut is pinned or a system message; the model was not called",
             ));
         }
-        let (answer, calls) = self.ask(&plan.summarized).await;
+        let (answer, calls) = self.ask(&plan.summarized, plan.summary_tokens).await;
         let summary = match answer {
-            Ok(text) => cap_text(&text, self.max_summary_tokens, counter),
+            Ok(text) => cap_text(&text, plan.summary_tokens, counter),
             Err(error) => return self.fail(history, budget, counter, error, calls).await,
         };
         let message =

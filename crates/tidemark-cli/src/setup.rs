@@ -3,11 +3,11 @@
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use tidemark_compaction::{LlmCompactor, Segmented, TemplateCompactor};
+use tidemark_compaction::{Join, LlmCompactor, Segmented, TemplateCompactor};
 use tidemark_core::boxed::{BoxCompactor, BoxModel};
 use tidemark_core::cache::CachePrices;
 use tidemark_core::{
-    Completion, CompletionError, CompletionModel, CompletionRequest, ContextSource, FinishReason,
+    Compactor, Completion, CompletionError, CompletionModel, CompletionRequest, ContextSource, FinishReason,
     MemoryPolicy, Selection, TokenCounter, Usage, Window as PolicyWindow,
 };
 use tidemark_facts::{FactCoordinator, Recall};
@@ -120,27 +120,23 @@ pub(crate) fn compactor(
     let template_bytes = share.map_or(TemplateCompactor::DEFAULT_MAX_BYTES, |tokens| {
         (tokens as usize).saturating_mul(3).min(TemplateCompactor::DEFAULT_MAX_BYTES)
     });
-    // The model's answer limit, lowered to the share when that is smaller.
-    let answer = |default: Option<u32>| match (share, default) {
-        (Some(tokens), Some(default)) => Some(tokens.min(default)),
-        (share, default) => default.or(share),
-    };
     Ok(match choice {
         SummarizerChoice::Template => {
             Some(Box::new(TemplateCompactor::new().with_max_bytes(Some(template_bytes))))
         }
-        SummarizerChoice::Openai => {
-            let compactor = LlmCompactor::new(openai()?);
-            let tokens = answer(compactor.max_tokens());
-            Some(Box::new(compactor.with_max_tokens(tokens)))
-        }
-        SummarizerChoice::Anthropic => {
-            let compactor = LlmCompactor::new(anthropic()?);
-            let tokens = answer(compactor.max_tokens());
-            Some(Box::new(compactor.with_max_tokens(tokens)))
-        }
+        SummarizerChoice::Openai => Some(Box::new(answer_within(LlmCompactor::new(openai()?), share))),
+        SummarizerChoice::Anthropic => Some(Box::new(answer_within(LlmCompactor::new(anthropic()?), share))),
         SummarizerChoice::None => None,
     })
+}
+
+/// `compactor` asking its model for no more answer tokens than `share`, when that is less than its own limit.
+fn answer_within<M: CompletionModel>(compactor: LlmCompactor<M>, share: Option<u32>) -> LlmCompactor<M> {
+    let tokens = match (share, compactor.max_tokens()) {
+        (Some(share), Some(limit)) => Some(share.min(limit)),
+        (share, limit) => limit.or(share),
+    };
+    compactor.with_max_tokens(tokens)
 }
 
 /// The share of the budget a rolling summary may take, in percent.
@@ -158,19 +154,21 @@ pub(crate) fn segmented_compactor(
     counter: &Counter,
 ) -> Result<Option<BoxCompactor>, CliError> {
     let max_tokens = budget.get() - budget.get() / 3;
-    let counter = || Arc::clone(counter);
     Ok(match choice {
-        SummarizerChoice::Template => {
-            Some(Box::new(Segmented::new(TemplateCompactor::new()).with_token_limit(counter(), max_tokens)))
-        }
-        SummarizerChoice::Openai => Some(Box::new(
-            Segmented::new(LlmCompactor::new(openai()?)).with_token_limit(counter(), max_tokens),
-        )),
-        SummarizerChoice::Anthropic => Some(Box::new(
-            Segmented::new(LlmCompactor::new(anthropic()?)).with_token_limit(counter(), max_tokens),
-        )),
+        SummarizerChoice::Template => Some(segmented(TemplateCompactor::new(), counter, max_tokens)),
+        SummarizerChoice::Openai => Some(segmented(LlmCompactor::new(openai()?), counter, max_tokens)),
+        SummarizerChoice::Anthropic => Some(segmented(LlmCompactor::new(anthropic()?), counter, max_tokens)),
         SummarizerChoice::None => None,
     })
+}
+
+/// `inner`'s summaries as segments, merged before they pass `max_tokens` as `counter` counts them.
+fn segmented<C>(inner: C, counter: &Counter, max_tokens: u32) -> BoxCompactor
+where
+    C: Compactor + 'static,
+    C::Artifact: Join,
+{
+    Box::new(Segmented::new(inner).with_token_limit(Arc::clone(counter), max_tokens))
 }
 
 /// A token window of `budget` whose cuts are chosen by what they cost under a prompt cache billed at `prices`.
@@ -212,10 +210,7 @@ impl CompletionModel for Extract {
                     break;
                 }
                 // Not even the newest line fits: keep what of it does, rather than nothing.
-                let room = max_bytes.saturating_sub(3);
-                let end =
-                    (0..=room.min(short.len())).rev().find(|&at| short.is_char_boundary(at)).unwrap_or(0);
-                short.truncate(end);
+                short.truncate(short.floor_char_boundary(max_bytes.saturating_sub(3)));
                 if short.is_empty() {
                     break;
                 }

@@ -14,9 +14,10 @@ use tidemark_core::time::Sleep;
 use tidemark_core::{
     Calibration, CompactionError, CompactionEvent, CompactionObserver, Compactor, ContextSource,
     ConversationId, ConversationMemory, ConversationStore, Lease, MemoryError, MemoryPolicy, Message,
-    Outcome, Selection, SeqRange, StoreError, StoredSummary, TokenCounter, Usage,
+    Outcome, SeqRange, StoreError, StoredSummary, TokenCounter, Usage,
 };
 
+use super::cut_summary::keeps_all_within;
 use super::gate::Gates;
 use super::timer::{tokio_sleep, within};
 use super::window::{Chosen, Fit, Served, View};
@@ -380,15 +381,9 @@ where
             Fit::Evicts(view, _) => {
                 // Compacting again now could loop; the next load cuts afresh. This
                 // prompt's copy of the summary is cut to the room the budget leaves.
-                let policy = &self.parts.policy;
-                let keeps_all = |selection: &Selection| selection.keeps_all() && !selection.over_budget();
-                match view.serve_with_summary_cut(
-                    policy,
-                    self.counter(),
-                    &self.parts.contexts,
-                    within,
-                    keeps_all,
-                ) {
+                let (policy, contexts) = (&self.parts.policy, &self.parts.contexts);
+                match view.serve_with_summary_cut(policy, self.counter(), contexts, within, keeps_all_within)
+                {
                     Ok(served) => {
                         tracing::warn!(
                             conversation = %id,

@@ -7,6 +7,11 @@ use tidemark_core::{MemoryPolicy, Message, Part, Selection, TokenCounter};
 use super::context::Contexts;
 use super::window::{Served, View};
 
+/// Whether `selection` keeps every message of the window within the budget: a load that cannot evict accepts no less.
+pub(crate) fn keeps_all_within(selection: &Selection) -> bool {
+    selection.keeps_all() && !selection.over_budget()
+}
+
 /// The first line of a summary cut to fit a prompt.
 pub(crate) const CUT_NOTE: &str = "(Older parts of this summary were left out to fit the prompt's budget.)";
 
@@ -62,18 +67,17 @@ impl View {
             with_parts(&whole, vec![Part::text(text)])
         };
         let (mut fits, mut over) = (0, lines.len());
-        let mut best = None;
         while over - fits > 1 {
             let keep = fits + (over - fits) / 2;
             match try_with(&mut self, Some(cut(keep))) {
-                Some(chosen) => {
-                    fits = keep;
-                    best = Some(chosen);
-                }
+                Some(_) => fits = keep,
                 None => over = keep,
             }
         }
-        if let Some(chosen) = best.and_then(|_| try_with(&mut self, Some(cut(fits)))) {
+        // The last try may have been a cut that did not fit: set the best one again.
+        if fits > 0
+            && let Some(chosen) = try_with(&mut self, Some(cut(fits)))
+        {
             return Ok(self.serve(&chosen));
         }
         // No summary at all.

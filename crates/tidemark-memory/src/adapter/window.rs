@@ -4,6 +4,7 @@ use std::borrow::Cow;
 use std::num::NonZeroU32;
 
 use super::context::Contexts;
+use super::cut_summary::keeps_all_within;
 use super::within::tighten;
 use crate::policy::must_keep;
 use tidemark_core::{
@@ -318,8 +319,7 @@ impl View {
             return Fit::Fits(self.serve(&chosen));
         }
         // Nothing is left to evict and the summary leaves the window over budget: cut this prompt's copy of it.
-        let fits = |selection: &Selection| selection.keeps_all() && !selection.over_budget();
-        match self.serve_with_summary_cut(policy, counter, contexts, within, fits) {
+        match self.serve_with_summary_cut(policy, counter, contexts, within, keeps_all_within) {
             Ok(served) => Fit::Fits(served),
             Err(view) => Fit::Fits(view.serve(&chosen)),
         }

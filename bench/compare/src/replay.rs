@@ -24,7 +24,7 @@ use rig_memory::{
     TokenWindowMemory,
 };
 use serde_json::json;
-use tidemark_compaction::Segmented;
+use tidemark_compaction::{SegmentBudget, Segmented};
 use tidemark_core::cache::{CacheLedger, CachePrices, CacheTotals};
 use tidemark_core::{ConversationId, ConversationMemory, ConversationStore, Message, Part, Role};
 use tidemark_memory::{
@@ -148,11 +148,13 @@ async fn tidemark<S: ConversationStore>(
         .with_low_watermark(low_watermark)
         .map_err(|e| e.to_string())?;
     if cache_aware {
-        // The cache-aware configuration: cuts chosen by their cost under the prompt cache, summaries added as segments.
-        // Segments merge before they take two thirds of the budget, as in `tidemark replay --cache-aware`.
+        // The cache-aware configuration, as `tidemark replay --cache-aware` sets it up: cuts chosen by their cost
+        // under the prompt cache, summaries added as segments of the sizes `SegmentBudget` gives for the budget.
+        // The stand-in summarizer fills its segments as a model asked for that many tokens would (three bytes a token).
         let policy = policy.with_cache_plan(CachePlan::new(CachePrices::default()));
-        let segmented = Segmented::new(ConcatCompactor::capped(CAP))
-            .with_token_limit(Arc::new(Counter::default()), BUDGET - BUDGET / 3);
+        let sizes = SegmentBudget::for_budget(BUDGET);
+        let segmented = Segmented::new(ConcatCompactor::filling(3 * sizes.segment_tokens as usize))
+            .within(Arc::new(Counter::default()), sizes);
         let memory = CompactingMemory::new(store, policy, segmented);
         return run(memory, turns).await;
     }
@@ -551,10 +553,15 @@ pub fn cache_section(replays: &[Run], samples: &[Run], smoke: bool) -> Section {
              them (`tidemark_core::cache`): a prompt's leading messages (or content blocks) equal to the previous prompt's are \
              read at 0.1× the input price, the rest written at 1.25×, against every token at 1×. Each system counts its own \
              prompts with its own byte heuristic; the setup is the replay's ({BUDGET}-token window, summaries capped at {} KiB). \
-             The cache-aware rows use a `CachePlan` (default slack) instead of the 60% low watermark, and `Segmented` summaries \
-             (default limits) around the same capped compactor.",
+             The cache-aware rows use a `CachePlan` (default slack) instead of the 60% low watermark, and `Segmented` \
+             summaries sized by `SegmentBudget` for the budget: segments of {} tokens (a compactor that fills {} bytes, as a \
+             model asked for that many tokens writes about that many), up to {} of them and {} tokens in all.",
             tidemark_testkit::transcripts::SAMPLE_TURNS,
-            CAP / 1024
+            CAP / 1024,
+            SegmentBudget::for_budget(BUDGET).segment_tokens,
+            3 * SegmentBudget::for_budget(BUDGET).segment_tokens,
+            SegmentBudget::for_budget(BUDGET).max_segments,
+            SegmentBudget::for_budget(BUDGET).summary_tokens,
         ),
         table,
         targets,

@@ -3,7 +3,7 @@
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use tidemark_compaction::{Join, LlmCompactor, Segmented, TemplateCompactor};
+use tidemark_compaction::{Join, LlmCompactor, SegmentBudget, Segmented, TemplateCompactor};
 use tidemark_core::boxed::{BoxCompactor, BoxModel};
 use tidemark_core::cache::CachePrices;
 use tidemark_core::{
@@ -142,33 +142,43 @@ fn answer_within<M: CompletionModel>(compactor: LlmCompactor<M>, share: Option<u
 /// The share of the budget a rolling summary may take, in percent.
 pub(crate) const SUMMARY_PERCENT: u32 = 25;
 
-/// The same compactors, adding each summary as a segment behind the earlier ones ([`Segmented`]).
+/// The same compactors, adding each summary as a segment behind the earlier ones ([`Segmented`]), sized for `budget` by [`SegmentBudget`].
 ///
-/// The segments merge at the default limits, or before their text would take
-/// two thirds of `budget` as `counter` counts it, whichever comes first: the
-/// window keeps at least a third of the budget at any budget and in any
-/// language (a byte limit alone let a summary fill a 4,000-token budget).
+/// Each compaction's segment is asked for a twentieth of the budget (the
+/// template keeps three bytes a token of it, a model is asked for no more
+/// answer tokens), and the segments merge before sixteen of them or four
+/// fifths of the budget as `counter` counts it: a compaction writes little,
+/// and the old segments stay a prefix the provider reads from its cache.
 pub(crate) fn segmented_compactor(
     choice: SummarizerChoice,
     budget: NonZeroU32,
     counter: &Counter,
 ) -> Result<Option<BoxCompactor>, CliError> {
-    let max_tokens = budget.get() - budget.get() / 3;
+    let sizes = SegmentBudget::for_budget(budget.get());
+    let template_bytes =
+        (sizes.segment_tokens as usize).saturating_mul(3).min(TemplateCompactor::DEFAULT_MAX_BYTES);
+    let share = Some(sizes.segment_tokens);
     Ok(match choice {
-        SummarizerChoice::Template => Some(segmented(TemplateCompactor::new(), counter, max_tokens)),
-        SummarizerChoice::Openai => Some(segmented(LlmCompactor::new(openai()?), counter, max_tokens)),
-        SummarizerChoice::Anthropic => Some(segmented(LlmCompactor::new(anthropic()?), counter, max_tokens)),
+        SummarizerChoice::Template => {
+            Some(segmented(TemplateCompactor::new().with_max_bytes(Some(template_bytes)), counter, sizes))
+        }
+        SummarizerChoice::Openai => {
+            Some(segmented(answer_within(LlmCompactor::new(openai()?), share), counter, sizes))
+        }
+        SummarizerChoice::Anthropic => {
+            Some(segmented(answer_within(LlmCompactor::new(anthropic()?), share), counter, sizes))
+        }
         SummarizerChoice::None => None,
     })
 }
 
-/// `inner`'s summaries as segments, merged before they pass `max_tokens` as `counter` counts them.
-fn segmented<C>(inner: C, counter: &Counter, max_tokens: u32) -> BoxCompactor
+/// `inner`'s summaries as segments, merged at `sizes` as `counter` counts them.
+fn segmented<C>(inner: C, counter: &Counter, sizes: SegmentBudget) -> BoxCompactor
 where
     C: Compactor + 'static,
     C::Artifact: Join,
 {
-    Box::new(Segmented::new(inner).with_token_limit(Arc::clone(counter), max_tokens))
+    Box::new(Segmented::new(inner).within(Arc::clone(counter), sizes))
 }
 
 /// A token window of `budget` whose cuts are chosen by what they cost under a prompt cache billed at `prices`.

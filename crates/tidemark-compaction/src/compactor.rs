@@ -13,5 +13,5 @@ mod template;
 
 pub use llm::{LlmCompactor, LlmSummary};
 pub use prompt::DEFAULT_INSTRUCTION;
-pub use segmented::{Join, Segment, SegmentLimits, Segmented, Segments};
+pub use segmented::{Join, Segment, SegmentBudget, SegmentLimits, Segmented, Segments};
 pub use template::{TemplateCompactor, TemplateSummary};

@@ -17,8 +17,8 @@ pub mod strategy;
 pub mod transcript;
 
 pub use compactor::{
-    Join, LlmCompactor, LlmSummary, Segment, SegmentLimits, Segmented, Segments, TemplateCompactor,
-    TemplateSummary,
+    Join, LlmCompactor, LlmSummary, Segment, SegmentBudget, SegmentLimits, Segmented, Segments,
+    TemplateCompactor, TemplateSummary,
 };
 pub use pipeline::{DynPipeline, DynStrategy, Pipeline, Steps};
 pub use strategy::{

@@ -1,10 +1,11 @@
-//! The cache-aware configuration as a whole (a `CachePlan` window and `Segmented` summaries with a token limit): every prompt within budget, valid, and ending with the newest message.
+//! The cache-aware configuration as a whole (a `CachePlan` window and `Segmented` summaries with a token limit, or sized by `SegmentBudget`): every prompt within budget, valid, and ending with the newest message.
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use tidemark_compaction::Segmented;
+use tidemark_compaction::{SegmentBudget, Segmented};
+use tidemark_core::boxed::BoxCompactor;
 use tidemark_core::cache::CachePrices;
 use tidemark_core::{
     ConversationId, ConversationMemory, ConversationStore, Message, TokenCounter, ToolCall, validate,
@@ -32,14 +33,33 @@ fn turn(index: usize, sizes: (usize, usize, bool)) -> Vec<Message> {
     }
 }
 
-fn memory(budget: u32, slack: f64) -> Result<impl ConversationMemory, String> {
+/// How the segments are sized: by hand, or as `SegmentBudget` recommends for the budget.
+#[derive(Clone, Copy, Debug)]
+enum Sizing {
+    /// Segments of whole lines up to a sixth of the budget (in bytes, three to a token), merged before two thirds of it.
+    Thirds,
+    /// Segments filling a twentieth of the budget, sixteen of them and four fifths of the budget at most.
+    Recommended,
+}
+
+fn memory(budget: u32, slack: f64, sizing: Sizing) -> Result<impl ConversationMemory, String> {
     let counter = HeuristicCounter::default();
     let plan = CachePlan::new(CachePrices::default()).with_slack(slack).map_err(|e| e.to_string())?;
     let budget_tokens = NonZeroU32::new(budget).ok_or("a zero budget")?;
     let policy = TokenWindow::new(budget_tokens, counter).with_cache_plan(plan);
-    // Segments of at most a sixth of the budget (in bytes, three to a token), merged before they take two thirds of it.
-    let compactor = Segmented::new(ConcatCompactor::capped(budget as usize / 2))
-        .with_token_limit(Arc::new(counter), budget - budget / 3);
+    let compactor: BoxCompactor = match sizing {
+        Sizing::Thirds => Box::new(
+            Segmented::new(ConcatCompactor::capped(budget as usize / 2))
+                .with_token_limit(Arc::new(counter), budget - budget / 3),
+        ),
+        Sizing::Recommended => {
+            let sizes = SegmentBudget::for_budget(budget);
+            Box::new(
+                Segmented::new(ConcatCompactor::filling(3 * sizes.segment_tokens as usize))
+                    .within(Arc::new(counter), sizes),
+            )
+        }
+    };
     Ok(CompactingMemory::new(InMemoryStore::new(), policy, compactor))
 }
 
@@ -48,7 +68,7 @@ fn memory(budget: u32, slack: f64) -> Result<impl ConversationMemory, String> {
 async fn a_newest_turn_of_a_third_of_a_small_budget_fits_after_more_rounds()
 -> Result<(), Box<dyn std::error::Error>> {
     let budget = 436;
-    let memory = memory(budget, 1.0)?;
+    let memory = memory(budget, 1.0, Sizing::Thirds)?;
     let id = ConversationId::new("rounds")?;
     let sizes = [(8, 7, true), (22, 37, true), (22, 17, false), (1, 89, false), (11, 70, true)];
     let more = [(26, 22, false), (7, 89, true), (30, 68, false), (10, 79, false), (59, 110, true)];
@@ -70,9 +90,10 @@ proptest! {
         budget in 400u32..4_000,
         sizes in proptest::collection::vec((0usize..60, 0usize..120, any::<bool>()), 20..80),
         slack in prop_oneof![Just(0.0), Just(CachePlan::DEFAULT_SLACK), Just(1.0)],
+        sizing in prop_oneof![Just(Sizing::Thirds), Just(Sizing::Recommended)],
     ) {
         let counter = HeuristicCounter::default();
-        let memory = memory(budget, slack).map_err(TestCaseError::fail)?;
+        let memory = memory(budget, slack, sizing).map_err(TestCaseError::fail)?;
         let id = ConversationId::new("cache-aware").map_err(|e| TestCaseError::fail(e.to_string()))?;
         let runtime = tokio::runtime::Builder::new_current_thread().build().map_err(|e| TestCaseError::fail(e.to_string()))?;
         runtime.block_on(async {

@@ -328,9 +328,15 @@ pub type ConcatArtifact = Vec<String>;
 /// oracle for what a summary must at least account for; with a cap it drops
 /// the oldest lines first until the lines fit, which makes it a stand-in for
 /// a bounded summarizer in tests and benchmarks.
+///
+/// A capped summary of long lines (tool results of several kilobytes) can
+/// hold far less than its cap, since only whole lines are kept. A model asked
+/// for a summary of some length writes about that length whatever it reads:
+/// [`filling`](Self::filling) stands in for one.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct ConcatCompactor {
     max_bytes: Option<usize>,
+    fill: bool,
 }
 
 impl ConcatCompactor {
@@ -341,7 +347,26 @@ impl ConcatCompactor {
 
     /// A compactor whose artifact holds at most `max_bytes` bytes of lines (the newest lines win).
     pub fn capped(max_bytes: usize) -> Self {
-        Self { max_bytes: Some(max_bytes) }
+        Self { max_bytes: Some(max_bytes), fill: false }
+    }
+
+    /// A compactor whose artifact holds at most `max_bytes` bytes of lines and fills them: the newest lines that fit whole, then the end of the line before them behind a `…`.
+    ///
+    /// ```
+    /// use tidemark_core::{Compactor, ConversationId, Message};
+    /// use tidemark_testkit::reference::ConcatCompactor;
+    ///
+    /// let id = ConversationId::new("demo")?;
+    /// let evicted = [Message::user("a".repeat(300)), Message::assistant("done")];
+    /// let whole = futures::executor::block_on(ConcatCompactor::capped(100).compact(&id, &evicted, None, None))?;
+    /// let filled = futures::executor::block_on(ConcatCompactor::filling(100).compact(&id, &evicted, None, None))?;
+    /// assert_eq!(whole, ["assistant: done"]);
+    /// assert_eq!(filled.iter().map(String::len).sum::<usize>(), 100);
+    /// assert!(filled[0].starts_with('…') && filled[1] == "assistant: done");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn filling(max_bytes: usize) -> Self {
+        Self { max_bytes: Some(max_bytes), fill: true }
     }
 
     /// The one-line rendering of `message` used in the artifact.
@@ -359,6 +384,15 @@ impl ConcatCompactor {
             .collect();
         format!("{}: {}", message.role, parts.join(" | "))
     }
+}
+
+/// The end of `line` within `room` bytes behind a `…` mark, or nothing when not even one character fits.
+fn fill_from(line: &str, room: usize) -> Option<String> {
+    const MARK: &str = "…";
+    let keep = room.checked_sub(MARK.len())?;
+    let start = line.ceil_char_boundary(line.len().saturating_sub(keep));
+    let end = &line[start..];
+    (!end.is_empty()).then(|| format!("{MARK}{end}"))
 }
 
 impl Compactor for ConcatCompactor {
@@ -387,7 +421,14 @@ impl Compactor for ConcatCompactor {
                 total -= lines[first_kept].len();
                 first_kept += 1;
             }
+            let tail = match first_kept.checked_sub(1) {
+                Some(last_dropped) if self.fill => fill_from(&lines[last_dropped], max - total),
+                _ => None,
+            };
             lines.drain(..first_kept);
+            if let Some(tail) = tail {
+                lines.insert(0, tail);
+            }
         }
         Ok(lines)
     }

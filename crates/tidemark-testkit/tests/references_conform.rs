@@ -44,3 +44,38 @@ fn concat_compactor_conforms() {
         block_on(compactor::run(&ConcatCompactor::new(), &CompactorConfig::default())).expect("conforms");
     assert!(report.cases >= 24, "only {} rolls ran", report.cases);
 }
+
+#[test]
+fn capped_and_filling_concat_compactors_conform() {
+    for compactor in [ConcatCompactor::capped(256), ConcatCompactor::filling(256)] {
+        block_on(compactor::run(&compactor, &CompactorConfig::default()))
+            .unwrap_or_else(|failure| panic!("{compactor:?}: {failure}"));
+    }
+}
+
+proptest::proptest! {
+    /// A filling compactor keeps what the capped one keeps, stays within the cap, and fills it but for the cut mark and a split character.
+    #[test]
+    fn a_filling_concat_compactor_fills_its_cap_with_the_newest_text(
+        texts in proptest::collection::vec("[a-zé構 ]{0,120}", 1..12),
+        max_bytes in 0usize..400,
+    ) {
+        use tidemark_core::{Compactor, ConversationId, Message};
+        let id = ConversationId::new("fill").map_err(|e| proptest::test_runner::TestCaseError::fail(e.to_string()))?;
+        let evicted: Vec<Message> = texts.iter().map(Message::user).collect();
+        let run = |compactor: ConcatCompactor| block_on(compactor.compact(&id, &evicted, None, None));
+        let whole = run(ConcatCompactor::capped(max_bytes)).map_err(|e| proptest::test_runner::TestCaseError::fail(e.to_string()))?;
+        let filled = run(ConcatCompactor::filling(max_bytes)).map_err(|e| proptest::test_runner::TestCaseError::fail(e.to_string()))?;
+        let bytes = |lines: &[String]| lines.iter().map(String::len).sum::<usize>();
+        let all: usize = evicted.iter().map(|m| ConcatCompactor::line(m).len()).sum();
+        proptest::prop_assert!(bytes(&filled) <= max_bytes, "{} bytes over {max_bytes}", bytes(&filled));
+        proptest::prop_assert!(filled.ends_with(&whole), "the whole newest lines come last");
+        proptest::prop_assert!(filled.len() <= whole.len() + 1);
+        if all > max_bytes {
+            // Only the mark (3 bytes) and a character split at the cut (up to 3 more) are left unfilled.
+            proptest::prop_assert!(bytes(&filled) + 6 >= max_bytes, "{} of {max_bytes} bytes", bytes(&filled));
+        } else {
+            proptest::prop_assert_eq!(&filled, &whole);
+        }
+    }
+}

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use tidemark_core::{CompactionError, Compactor, ConversationId, Message, TokenCounter};
 
-use super::{SegmentLimits, Segmented, Segments};
+use super::{SegmentBudget, SegmentLimits, Segmented, Segments};
 use crate::{LlmSummary, TemplateCompactor, TemplateSummary};
 
 fn id() -> ConversationId {
@@ -249,6 +249,57 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn budget_sizes_scale_with_the_budget_and_never_reach_zero() {
+    let at = |budget| {
+        let sizes = SegmentBudget::for_budget(budget);
+        (sizes.segment_tokens, sizes.summary_tokens, sizes.max_segments)
+    };
+    assert_eq!(at(8_000), (400, 6_400, 16));
+    assert_eq!(at(128_000), (6_400, 102_400, 16));
+    assert_eq!(at(10), (1, 8, 16));
+    assert_eq!(at(0), (1, 1, 16));
+    assert_eq!(at(u32::MAX).1, 3_435_973_836);
+}
+
+#[test]
+fn budget_sizes_keep_all_but_the_newest_segments_through_every_merge() -> Result<(), CompactionError> {
+    let counter: Arc<dyn TokenCounter> = Arc::new(PerChar);
+    let sizes = SegmentBudget::for_budget(2_000);
+    // One token per character: a template of `segment_tokens` bytes writes segments of at most that many tokens.
+    let template = TemplateCompactor::new().with_max_bytes(Some(sizes.segment_tokens as usize));
+    let compactor = Segmented::new(template).within(Arc::clone(&counter), sizes);
+    assert_eq!(compactor.limits().max_segments, 16);
+    let batches: Vec<Vec<Message>> = (0..80)
+        .map(|i| {
+            vec![Message::user(format!(
+                "step {i}: the build of module {i} is green; the next one is {}",
+                i + 1
+            ))]
+        })
+        .collect();
+    let rolled = roll(&compactor, &batches)?;
+    let tokens = |artifact: &Segments<TemplateSummary>| -> u32 {
+        artifact.segments.iter().map(|s| counter.count_text(&s.text)).sum()
+    };
+    let merges = rolled.last().map_or(0, |last| last.merges);
+    assert!(merges >= 3, "80 compactions into 16 segments merged only {merges} times");
+    for pair in rolled.windows(2) {
+        let (before, after) = (&pair[0], &pair[1]);
+        assert!(
+            tokens(after) <= sizes.summary_tokens,
+            "{} tokens over {}",
+            tokens(after),
+            sizes.summary_tokens
+        );
+        assert!(after.segments.len() <= sizes.max_segments);
+        // A merge folds only the newest segments: the cached prefix keeps all but the last two.
+        let same = before.segments.iter().zip(&after.segments).take_while(|(a, b)| a == b).count();
+        assert!(same + 2 >= before.segments.len(), "{same} of {} segments kept", before.segments.len());
+    }
+    Ok(())
 }
 
 #[test]

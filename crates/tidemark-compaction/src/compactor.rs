@@ -13,5 +13,6 @@ mod template;
 
 pub use llm::{LlmCompactor, LlmSummary};
 pub use prompt::DEFAULT_INSTRUCTION;
+pub(crate) use prompt::length_limit;
 pub use segmented::{Join, Segment, SegmentBudget, SegmentLimits, Segmented, Segments};
 pub use template::{TemplateCompactor, TemplateSummary};

@@ -262,6 +262,10 @@ fn a_summary_gets_the_room_the_budget_leaves_when_a_full_one_does_not_fit() {
     assert!(Quarter.count_prompt(&done.history) <= budget, "{:?}", done.report);
     let asked = model.requests()[0].max_tokens.expect("a limit");
     assert!((64..400).contains(&asked), "asked for {asked} tokens");
+    // The model is told the limit it is held to, so that it chooses what to leave out.
+    let told =
+        model.requests()[0].messages.iter().any(|m| m.text().contains(&format!("At most {asked} tokens")));
+    assert!(told, "the request does not state the limit of {asked} tokens");
     validate(&done.history).expect("no tool call is separated from its result");
 }
 

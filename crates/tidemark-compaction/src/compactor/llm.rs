@@ -297,7 +297,8 @@ impl Settings {
         hint: Option<&str>,
     ) -> CompletionRequest {
         let transcript = transcript::flatten(evicted, self.transcript);
-        let user = prompt::user_text(carry_over.map(|summary| summary.text.as_str()), hint, &transcript);
+        let previous = carry_over.map(|summary| summary.text.as_str());
+        let user = prompt::user_text(previous, hint, &transcript, self.max_tokens);
         let mut messages = Vec::with_capacity(2);
         if !self.instruction.trim().is_empty() {
             messages.push(Message::system(self.instruction.clone()));

@@ -22,7 +22,9 @@ The user message gives you, each under a heading:
 - === Previous summary ===: the summary so far, if there is one;
 - === Notes from the memory layer ===: hints about what matters, if there are any;
 - === Messages to fold in ===: the messages that are leaving, oldest first. Tool calls and tool results \
-appear there as plain text.
+appear there as plain text;
+- === Length ===: how long the summary may be, if there is a limit. Stay within it: when everything \
+does not fit, leave out the least important points rather than stopping mid-sentence.
 
 Write one new summary that merges the previous summary with the new messages. Rules:
 - Keep whatever may still matter later. Remove what later messages made obsolete (finished tasks, \
@@ -54,10 +56,27 @@ pub(crate) const PREVIOUS_HEADING: &str = "=== Previous summary ===";
 pub(crate) const NOTES_HEADING: &str = "=== Notes from the memory layer ===";
 /// The heading of the flattened evicted messages.
 pub(crate) const MESSAGES_HEADING: &str = "=== Messages to fold in ===";
+/// The heading of the length limit.
+pub(crate) const LENGTH_HEADING: &str = "=== Length ===";
 
-/// The user message of a request: the blocks that have content, separated by blank lines.
-pub(crate) fn user_text(previous: Option<&str>, hint: Option<&str>, transcript: &str) -> String {
-    let mut blocks = Vec::with_capacity(3);
+/// How a limit of `max_tokens` answer tokens reads to the model: tokens, and the words they hold in English (about three to four tokens).
+pub(crate) fn length_limit(max_tokens: u32) -> String {
+    let words = u64::from(max_tokens) * 3 / 4;
+    format!("At most {max_tokens} tokens (about {words} words).")
+}
+
+/// The user message of a request: the blocks that have content, separated by blank lines, and the length limit last when there is one.
+///
+/// A model that does not know its answer's limit writes past it and is cut
+/// off, and the sections it writes last are lost; told the limit, it chooses
+/// what to leave out.
+pub(crate) fn user_text(
+    previous: Option<&str>,
+    hint: Option<&str>,
+    transcript: &str,
+    max_tokens: Option<u32>,
+) -> String {
+    let mut blocks = Vec::with_capacity(4);
     if let Some(previous) = previous.map(str::trim).filter(|text| !text.is_empty()) {
         blocks.push(format!("{PREVIOUS_HEADING}\n{previous}"));
     }
@@ -67,6 +86,9 @@ pub(crate) fn user_text(previous: Option<&str>, hint: Option<&str>, transcript: 
     // The messages block is always there, so the model sees that nothing new arrived.
     let transcript = if transcript.trim().is_empty() { "(no new messages)" } else { transcript };
     blocks.push(format!("{MESSAGES_HEADING}\n{transcript}"));
+    if let Some(max_tokens) = max_tokens {
+        blocks.push(format!("{LENGTH_HEADING}\n{}", length_limit(max_tokens)));
+    }
     blocks.join("\n\n")
 }
 
@@ -77,7 +99,7 @@ mod tests {
     // The instruction names the blocks by their headings, so the two must not drift apart.
     #[test]
     fn the_instruction_names_every_heading() {
-        for heading in [PREVIOUS_HEADING, NOTES_HEADING, MESSAGES_HEADING] {
+        for heading in [PREVIOUS_HEADING, NOTES_HEADING, MESSAGES_HEADING, LENGTH_HEADING] {
             assert!(DEFAULT_INSTRUCTION.contains(heading), "{heading}");
         }
     }
@@ -85,7 +107,7 @@ mod tests {
     #[test]
     fn user_text_has_a_block_for_what_is_present() {
         let check = |previous, hint, transcript, expected: &str| {
-            assert_eq!(user_text(previous, hint, transcript), expected);
+            assert_eq!(user_text(previous, hint, transcript, None), expected);
         };
         check(None, None, "user: hi", "=== Messages to fold in ===\nuser: hi");
         check(None, None, "", "=== Messages to fold in ===\n(no new messages)");
@@ -98,5 +120,16 @@ mod tests {
              === Messages to fold in ===\nuser: hi",
         );
         check(Some("  "), Some(""), "user: hi", "=== Messages to fold in ===\nuser: hi");
+    }
+
+    #[test]
+    fn a_length_limit_comes_last_in_tokens_and_words() {
+        assert_eq!(
+            user_text(None, Some("keep ids"), "user: hi", Some(400)),
+            "=== Notes from the memory layer ===\nkeep ids\n\n\
+             === Messages to fold in ===\nuser: hi\n\n\
+             === Length ===\nAt most 400 tokens (about 300 words)."
+        );
+        assert_eq!(length_limit(u32::MAX), "At most 4294967295 tokens (about 3221225471 words).");
     }
 }

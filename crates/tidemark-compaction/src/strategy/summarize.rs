@@ -240,7 +240,11 @@ impl<M: CompletionModel> SummarizeStrategy<M> {
         let transcript = flatten(messages, Style { max_part_bytes: self.max_part_bytes, one_line: false });
         let request = CompletionRequest::new(vec![
             Message::system(self.prompt.clone()),
-            Message::user(format!("Summarize this part of the conversation:\n\n{transcript}")),
+            Message::user(format!(
+                "Summarize this part of the conversation. {} When everything does not fit, leave out the least \
+                 important points rather than stopping mid-sentence.\n\n{transcript}",
+                crate::compactor::length_limit(max_tokens)
+            )),
         ])
         .with_max_tokens(max_tokens)
         .with_temperature(0.2);

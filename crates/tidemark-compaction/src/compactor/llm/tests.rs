@@ -203,12 +203,13 @@ fn the_request_holds_instruction_summary_hint_and_transcript_as_text() {
     }
     assert_eq!(
         requests[0].messages[1].text(),
-        "=== Messages to fold in ===\nuser: Where is the deploy key?\nassistant: In secret/ci/deploy."
+        "=== Messages to fold in ===\nuser: Where is the deploy key?\nassistant: In secret/ci/deploy.\n\n\
+         === Length ===\nAt most 1024 tokens (about 768 words)."
     );
     assert_eq!(
         requests[1].messages[1].text(),
         "=== Previous summary ===\nfirst\n\n=== Notes from the memory layer ===\nkeep paths\n\n\
-         === Messages to fold in ===\nuser: Thanks."
+         === Messages to fold in ===\nuser: Thanks.\n\n=== Length ===\nAt most 1024 tokens (about 768 words)."
     );
 }
 
@@ -226,6 +227,7 @@ fn builders_shape_the_request() {
     assert_eq!(requests[0].max_tokens, None);
     assert_eq!(requests[0].temperature, Some(0.0));
     assert_eq!(requests[0].messages[0].text(), "Summarize tersely.");
+    // Without a limit on the answer, the model is told of none.
     assert!(requests[0].messages[1].text().ends_with("user: Whe… [+21 bytes]\nassistant: In … [+17 bytes]"));
     // A blank instruction sends no system message.
     assert_eq!(requests[1].messages.len(), 1);

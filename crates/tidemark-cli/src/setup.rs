@@ -3,12 +3,13 @@
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
+use tidemark_compaction::transcript::{Style, flatten};
 use tidemark_compaction::{Join, LlmCompactor, SegmentBudget, Segmented, TemplateCompactor};
 use tidemark_core::boxed::{BoxCompactor, BoxModel};
 use tidemark_core::cache::CachePrices;
 use tidemark_core::{
     Compactor, Completion, CompletionError, CompletionModel, CompletionRequest, ContextSource, FinishReason,
-    MemoryPolicy, Selection, TokenCounter, Usage, Window as PolicyWindow,
+    MemoryPolicy, Message, Selection, TokenCounter, Usage, Window as PolicyWindow,
 };
 use tidemark_facts::{FactCoordinator, Recall};
 use tidemark_memory::{
@@ -145,18 +146,21 @@ pub(crate) const SUMMARY_PERCENT: u32 = 25;
 /// The same compactors, adding each summary as a segment behind the earlier ones ([`Segmented`]), sized for `budget` by [`SegmentBudget`].
 ///
 /// Each compaction's segment is asked for a twentieth of the budget (the
-/// template keeps three bytes a token of it, a model is asked for no more
-/// answer tokens), and the segments merge before sixteen of them or four
-/// fifths of the budget as `counter` counts it: a compaction writes little,
-/// and the old segments stay a prefix the provider reads from its cache.
+/// template keeps `bytes_per_token` bytes a token of it, a model is asked for
+/// no more answer tokens), and the segments merge before sixteen of them or
+/// four fifths of the budget as `counter` counts it: a compaction writes
+/// little, and the old segments stay a prefix the provider reads from its
+/// cache. The token limit bounds the summary whatever the bytes per token;
+/// they only set how full each segment is.
 pub(crate) fn segmented_compactor(
     choice: SummarizerChoice,
     budget: NonZeroU32,
     counter: &Counter,
+    bytes_per_token: f64,
 ) -> Result<Option<BoxCompactor>, CliError> {
     let sizes = SegmentBudget::for_budget(budget.get());
-    let template_bytes =
-        (sizes.segment_tokens as usize).saturating_mul(3).min(TemplateCompactor::DEFAULT_MAX_BYTES);
+    let template_bytes = ((f64::from(sizes.segment_tokens) * bytes_per_token) as usize)
+        .clamp(1, TemplateCompactor::DEFAULT_MAX_BYTES);
     let share = Some(sizes.segment_tokens);
     Ok(match choice {
         SummarizerChoice::Template => {
@@ -179,6 +183,18 @@ where
     C::Artifact: Join,
 {
     Box::new(Segmented::new(inner).within(Arc::clone(counter), sizes))
+}
+
+/// How many bytes of template lines make one token as `counter` counts them, measured on `messages` written as the template writes them.
+///
+/// Between 2 and 6, and 3 when there is nothing to measure: code and JSON
+/// take fewer bytes a token than English prose, and some scripts far fewer.
+pub(crate) fn template_bytes_per_token(messages: &[Message], counter: &Counter) -> f64 {
+    let text = flatten(messages, Style::compact(TemplateCompactor::DEFAULT_MAX_PART_BYTES));
+    match counter.count_text(&text) {
+        0 => 3.0,
+        tokens => (text.len() as f64 / f64::from(tokens)).clamp(2.0, 6.0),
+    }
 }
 
 /// A token window of `budget` whose cuts are chosen by what they cost under a prompt cache billed at `prices`.
@@ -299,5 +315,43 @@ impl<S, P, C, O> WithContext for CompactingMemory<S, P, C, O> {
 impl<S, P> WithContext for PolicyMemory<S, P> {
     fn add_context(self, source: impl ContextSource + 'static, tokens: u32) -> Self {
         self.with_context(source, tokens)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A counter of one token per `bytes` bytes of text.
+    struct PerBytes(usize);
+
+    impl TokenCounter for PerBytes {
+        fn name(&self) -> &str {
+            "per-bytes"
+        }
+
+        fn count_text(&self, text: &str) -> u32 {
+            u32::try_from(text.len().div_ceil(self.0)).unwrap_or(u32::MAX)
+        }
+
+        fn count(&self, message: &Message) -> u32 {
+            self.count_text(&message.text())
+        }
+    }
+
+    #[test]
+    fn template_density_is_measured_with_the_counter_and_bounded() {
+        let messages: Vec<Message> =
+            (0..40).map(|i| Message::user(format!("step {i}: the build of module {i} is green"))).collect();
+        let density = |bytes: usize, messages: &[Message]| {
+            let counter: Counter = Arc::new(PerBytes(bytes));
+            template_bytes_per_token(messages, &counter)
+        };
+        // Four bytes a token, less what rounding up each count adds.
+        let four = density(4, &messages);
+        assert!((3.9..=4.0).contains(&four), "{four}");
+        assert_eq!(density(1, &messages), 2.0, "at least two bytes a token");
+        assert_eq!(density(50, &messages), 6.0, "at most six");
+        assert_eq!(density(4, &[]), 3.0, "three with nothing to measure");
     }
 }

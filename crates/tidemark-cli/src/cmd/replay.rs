@@ -81,7 +81,8 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
     let transcript = input::read(Some(&args.file), false, args.format)?;
     let counter = setup::counter(args.counter)?;
     let compactor = if args.cache_aware {
-        setup::segmented_compactor(args.summarizer, args.budget, &counter)?
+        let density = setup::template_bytes_per_token(&transcript.messages, &counter);
+        setup::segmented_compactor(args.summarizer, args.budget, &counter, density)?
     } else {
         setup::compactor(args.summarizer, Some(args.budget))?
     };

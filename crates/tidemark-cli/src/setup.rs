@@ -2,14 +2,16 @@
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tidemark_compaction::transcript::{Style, flatten};
 use tidemark_compaction::{Join, LlmCompactor, SegmentBudget, Segmented, TemplateCompactor};
 use tidemark_core::boxed::{BoxCompactor, BoxModel};
 use tidemark_core::cache::CachePrices;
 use tidemark_core::{
-    Compactor, Completion, CompletionError, CompletionModel, CompletionRequest, ContextSource, FinishReason,
-    MemoryPolicy, Message, Selection, TokenCounter, Usage, Window as PolicyWindow,
+    CompactionError, Compactor, Completion, CompletionError, CompletionModel, CompletionRequest,
+    ContextSource, ConversationId, FinishReason, MemoryPolicy, Message, Selection, TokenCounter, Usage,
+    Window as PolicyWindow,
 };
 use tidemark_facts::{FactCoordinator, Recall};
 use tidemark_memory::{
@@ -157,6 +159,7 @@ pub(crate) fn segmented_compactor(
     budget: NonZeroU32,
     counter: &Counter,
     bytes_per_token: f64,
+    calls: &Arc<AtomicUsize>,
 ) -> Result<Option<BoxCompactor>, CliError> {
     let sizes = SegmentBudget::for_budget(budget.get());
     let template_bytes = ((f64::from(sizes.segment_tokens) * bytes_per_token) as usize)
@@ -164,25 +167,56 @@ pub(crate) fn segmented_compactor(
     let share = Some(sizes.segment_tokens);
     Ok(match choice {
         SummarizerChoice::Template => {
-            Some(segmented(TemplateCompactor::new().with_max_bytes(Some(template_bytes)), counter, sizes))
+            let template = TemplateCompactor::new().with_max_bytes(Some(template_bytes));
+            Some(segmented(template, counter, sizes, calls))
         }
         SummarizerChoice::Openai => {
-            Some(segmented(answer_within(LlmCompactor::new(openai()?), share), counter, sizes))
+            Some(segmented(answer_within(LlmCompactor::new(openai()?), share), counter, sizes, calls))
         }
         SummarizerChoice::Anthropic => {
-            Some(segmented(answer_within(LlmCompactor::new(anthropic()?), share), counter, sizes))
+            Some(segmented(answer_within(LlmCompactor::new(anthropic()?), share), counter, sizes, calls))
         }
         SummarizerChoice::None => None,
     })
 }
 
-/// `inner`'s summaries as segments, merged at `sizes` as `counter` counts them.
-fn segmented<C>(inner: C, counter: &Counter, sizes: SegmentBudget) -> BoxCompactor
+/// `inner`'s summaries as segments, merged at `sizes` as `counter` counts them, each call to `inner` counted in `calls`.
+fn segmented<C>(inner: C, counter: &Counter, sizes: SegmentBudget, calls: &Arc<AtomicUsize>) -> BoxCompactor
 where
     C: Compactor + 'static,
     C::Artifact: Join,
 {
-    Box::new(Segmented::new(inner).within(Arc::clone(counter), sizes))
+    let counted = CountedCalls { inner, calls: Arc::clone(calls) };
+    Box::new(Segmented::new(counted).within(Arc::clone(counter), sizes))
+}
+
+/// A compactor that counts its calls: a segmented compaction may call its summarizer once per part of what it evicts.
+struct CountedCalls<C> {
+    inner: C,
+    calls: Arc<AtomicUsize>,
+}
+
+impl<C: Compactor> Compactor for CountedCalls<C> {
+    type Artifact = C::Artifact;
+
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    async fn compact(
+        &self,
+        conversation: &ConversationId,
+        evicted: &[Message],
+        carry_over: Option<&C::Artifact>,
+        hint: Option<&str>,
+    ) -> Result<C::Artifact, CompactionError> {
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        self.inner.compact(conversation, evicted, carry_over, hint).await
+    }
+
+    fn render(&self, artifact: &C::Artifact) -> Message {
+        self.inner.render(artifact)
+    }
 }
 
 /// How many bytes of template lines make one token as `counter` counts them, measured on `messages` written as the template writes them.

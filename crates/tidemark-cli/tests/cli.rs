@@ -338,6 +338,25 @@ fn recorded_runs_with_long_system_prompts_replay_within_their_budgets() {
     }
 }
 
+#[test]
+fn a_cache_aware_replay_summarizes_a_long_agent_run_in_several_segments() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("replay.db");
+    let recorded = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tidemark-providers/tests/data");
+    // SWE-agent's run is one user message and thirteen tool steps (about
+    // 8,400 tokens): replayed per user turn, one compaction evicts most of
+    // it, several chunks' worth at 3,000 tokens (1,200 a segment).
+    let file = recorded.join("swe-agent-marshmallow-1867-fncall.jsonl");
+    let file = file.to_str().expect("utf-8");
+    let output = tidemark(&["replay", file, "--json", "--budget", "3000", "--cache-aware"], None, Some(&store));
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let figures: Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
+    let (compactions, calls) = (figures["compactions"].as_u64(), figures["summarizer_calls"].as_u64());
+    assert_eq!(compactions, Some(1), "{figures}");
+    assert!(calls >= Some(3), "one call per part of the eviction: {figures}");
+    assert!(figures["largest_prompt"].as_u64() <= Some(3_000), "{figures}");
+}
+
 /// Replay `file` at `budget` with the `extra` options; it must compact at least once and keep every prompt within the budget.
 fn replay_within_budget(store: &Path, file: &str, budget: &str, extra: &[&[&str]]) {
     let mut args = vec!["replay", file, "--json", "--budget", budget];

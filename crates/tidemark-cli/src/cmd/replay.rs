@@ -1,5 +1,6 @@
 //! `tidemark replay`: a transcript replayed turn by turn through the memory, as an agent would, with a summary table and an optional HTML report.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -80,9 +81,11 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
     let prices = setup::cache_prices(args.cache)?;
     let transcript = input::read(Some(&args.file), false, args.format)?;
     let counter = setup::counter(args.counter)?;
+    // A segmented compaction may call its summarizer once per part of what it evicts: those calls are counted here.
+    let segment_calls = Arc::new(AtomicUsize::new(0));
     let compactor = if args.cache_aware {
         let density = setup::template_bytes_per_token(&transcript.messages, &counter);
-        setup::segmented_compactor(args.summarizer, args.budget, &counter, density)?
+        setup::segmented_compactor(args.summarizer, args.budget, &counter, density, &segment_calls)?
     } else {
         setup::compactor(args.summarizer, Some(args.budget))?
     };
@@ -178,7 +181,11 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
         mean_prompt: points.iter().map(|p| p.prompt as f64).sum::<f64>() / points.len().max(1) as f64,
         budget: args.budget.get(),
         compactions: events.count(Outcome::Applied),
-        summarizer_calls: events.calls(),
+        summarizer_calls: if args.cache_aware {
+            segment_calls.load(Ordering::Relaxed)
+        } else {
+            events.calls()
+        },
         deferred: events.count(Outcome::Deferred),
         p50: percentile(&loads, 0.50),
         p99: percentile(&loads, 0.99),

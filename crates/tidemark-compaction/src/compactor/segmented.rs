@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use tidemark_core::{CompactionError, Compactor, ConversationId, Message, Part, Role, TokenCounter};
+use tidemark_core::{CompactionError, Compactor, ConversationId, Message, Part, Role, TokenCounter, units};
 
 /// An artifact that can stand for several of its kind at once: what [`Segmented`] hands its compactor when it merges segments.
 ///
@@ -145,6 +145,11 @@ impl Default for SegmentLimits {
 ///   [`LlmCompactor`](crate::LlmCompactor) for at most this many answer
 ///   tokens, a [`TemplateCompactor`](crate::TemplateCompactor) for about
 ///   three bytes per token of it.
+/// - **A segment per eight segments' worth of evicted text** (3,200 tokens of
+///   8,000). A compaction that evicts more, such as the first one of a long
+///   agent run, writes several segments, one per part (at most eight), so
+///   that a large eviction is not squeezed into one segment's size. Each part
+///   is one more call to the wrapped compactor.
 /// - **A summary of up to four fifths of the budget** in sixteen segments.
 ///   The old segments are a prefix that no compaction changes, so most of
 ///   each prompt is read from the cache; the window keeps at least a fifth.
@@ -162,6 +167,7 @@ impl Default for SegmentLimits {
 ///
 /// let sizes = SegmentBudget::for_budget(8_000);
 /// assert_eq!((sizes.segment_tokens, sizes.summary_tokens, sizes.max_segments), (400, 6_400, 16));
+/// assert_eq!(sizes.chunk_tokens, 3_200);
 /// let template = TemplateCompactor::new().with_max_bytes(Some(3 * sizes.segment_tokens as usize));
 /// let compactor = Segmented::new(template).within(Arc::new(HeuristicCounter::default()), sizes);
 /// assert_eq!(compactor.max_tokens(), Some(6_400));
@@ -176,6 +182,8 @@ pub struct SegmentBudget {
     pub summary_tokens: u32,
     /// The most segments a summary holds.
     pub max_segments: usize,
+    /// How many evicted tokens one segment stands for at most: a compaction that evicts more writes a segment per part of about this size (at most half of `max_segments` parts).
+    pub chunk_tokens: u32,
 }
 
 impl SegmentBudget {
@@ -185,14 +193,18 @@ impl SegmentBudget {
     pub const SUMMARY_PERCENT: u32 = 80;
     /// How many segments a summary holds at most.
     pub const MAX_SEGMENTS: usize = 16;
+    /// How many evicted tokens a segment stands for at most, in segments: eight, a summary at least an eighth of what it replaces.
+    pub const CHUNK_SEGMENTS: u32 = 8;
 
     /// The sizes for a prompt budget of `budget` tokens (each at least one token).
     pub fn for_budget(budget: u32) -> Self {
         let summary = u64::from(budget) * u64::from(Self::SUMMARY_PERCENT) / 100;
+        let segment_tokens = (budget / Self::SEGMENT_DIVISOR).max(1);
         Self {
-            segment_tokens: (budget / Self::SEGMENT_DIVISOR).max(1),
+            segment_tokens,
             summary_tokens: u32::try_from(summary).unwrap_or(u32::MAX).max(1),
             max_segments: Self::MAX_SEGMENTS,
+            chunk_tokens: segment_tokens.saturating_mul(Self::CHUNK_SEGMENTS),
         }
     }
 }
@@ -241,6 +253,8 @@ pub struct Segmented<C> {
     inner: C,
     limits: SegmentLimits,
     tokens: Option<TokenLimit>,
+    /// Evicted tokens per segment, counted by the token limit's counter; `None` writes one segment per compaction.
+    chunk_tokens: Option<u64>,
 }
 
 /// A limit on the summary's tokens, as the memory's own counter counts them.
@@ -256,6 +270,7 @@ impl<C: fmt::Debug> fmt::Debug for Segmented<C> {
             .field("inner", &self.inner)
             .field("limits", &self.limits)
             .field("max_tokens", &self.tokens.as_ref().map(|limit| limit.max_tokens))
+            .field("chunk_tokens", &self.chunk_tokens)
             .finish()
     }
 }
@@ -283,7 +298,7 @@ impl Size {
 impl<C> Segmented<C> {
     /// `inner`'s summaries as segments, with the default [`SegmentLimits`].
     pub fn new(inner: C) -> Self {
-        Self { inner, limits: SegmentLimits::default(), tokens: None }
+        Self { inner, limits: SegmentLimits::default(), tokens: None, chunk_tokens: None }
     }
 
     /// The same compactor merging at `limits`.
@@ -330,14 +345,52 @@ impl<C> Segmented<C> {
         self
     }
 
-    /// The same compactor merging at `sizes`: at most `sizes.max_segments` segments and `sizes.summary_tokens` tokens of text as `counter` counts them, with no byte limit.
+    /// The same compactor merging at `sizes`: at most `sizes.max_segments` segments and `sizes.summary_tokens` tokens of text as `counter` counts them, with no byte limit, and writing a segment per `sizes.chunk_tokens` of evicted text.
     ///
     /// The wrapped compactor's own cap decides each segment's size; give it
     /// `sizes.segment_tokens` (see [`SegmentBudget`]).
     #[must_use]
-    pub fn within(self, counter: Arc<dyn TokenCounter>, sizes: SegmentBudget) -> Self {
+    pub fn within(mut self, counter: Arc<dyn TokenCounter>, sizes: SegmentBudget) -> Self {
+        self.chunk_tokens = Some(u64::from(sizes.chunk_tokens.max(1)));
         self.with_limits(SegmentLimits::new(sizes.max_segments, usize::MAX))
             .with_token_limit(counter, sizes.summary_tokens)
+    }
+
+    /// The evicted tokens one segment stands for at most, as set by [`within`](Self::within).
+    pub fn chunk_tokens(&self) -> Option<u32> {
+        self.chunk_tokens.map(|tokens| u32::try_from(tokens).unwrap_or(u32::MAX))
+    }
+
+    /// Where `evicted` splits into parts of one segment each: the end of each part, the last one `evicted.len()`.
+    ///
+    /// Without chunking, or with what is under one and a half chunks, there
+    /// is one part. Otherwise the parts are about equal in tokens, as many as
+    /// the chunks the eviction rounds to but at most half of the segment
+    /// limit, and every part ends at a tool unit's end, so no call is parted
+    /// from its result.
+    fn part_ends(&self, evicted: &[Message]) -> Vec<usize> {
+        let whole = vec![evicted.len()];
+        let (Some(chunk), Some(limit)) = (self.chunk_tokens, self.tokens.as_ref()) else { return whole };
+        let counts: Vec<u64> =
+            evicted.iter().map(|message| u64::from(limit.counter.count(message))).collect();
+        let total: u64 = counts.iter().sum();
+        let most = u64::try_from((self.limits.max_segments / 2).max(1)).unwrap_or(u64::MAX);
+        let parts = (total.saturating_add(chunk / 2) / chunk.max(1)).clamp(1, most);
+        if parts <= 1 {
+            return whole;
+        }
+        let mut ends = Vec::new();
+        let mut seen = 0u64;
+        for unit in units(evicted) {
+            seen += counts[unit.range()].iter().sum::<u64>();
+            // The k-th part ends at the first unit end at or past k/parts of the tokens.
+            let due = (ends.len() as u64 + 1).saturating_mul(total) / parts;
+            if seen >= due && (ends.len() as u64) + 1 < parts && unit.end() < evicted.len() {
+                ends.push(unit.end());
+            }
+        }
+        ends.push(evicted.len());
+        ends
     }
 
     /// The limits at which segments merge.
@@ -455,6 +508,37 @@ where
         carry_over: Option<&Self::Artifact>,
         hint: Option<&str>,
     ) -> Result<Self::Artifact, CompactionError> {
+        let mut start = 0;
+        let mut folded: Option<Self::Artifact> = None;
+        // One segment per part, each folded in as its own compaction; a part
+        // that fails fails the whole, so nothing is half written.
+        for end in self.part_ends(evicted) {
+            let carry = folded.as_ref().or(carry_over);
+            folded = Some(self.compact_part(conversation, &evicted[start..end], carry, hint).await?);
+            start = end;
+        }
+        folded.ok_or(CompactionError::EmptySummary)
+    }
+
+    fn render(&self, artifact: &Self::Artifact) -> Message {
+        let parts = artifact.segments.iter().map(|segment| Part::text(self.text_of(segment))).collect();
+        Message::new(Role::System, parts)
+    }
+}
+
+impl<C> Segmented<C>
+where
+    C: Compactor,
+    C::Artifact: Join,
+{
+    /// One segment for `evicted` behind `carry_over`'s, or a merge when one more would pass the limits.
+    async fn compact_part(
+        &self,
+        conversation: &ConversationId,
+        evicted: &[Message],
+        carry_over: Option<&Segments<C::Artifact>>,
+        hint: Option<&str>,
+    ) -> Result<Segments<C::Artifact>, CompactionError> {
         let carry = carry_over.map(|carry| self.filled(carry)).filter(|carry| !carry.segments.is_empty());
         let Some(carry) = carry else {
             return Ok(Segments {
@@ -476,11 +560,6 @@ where
             segments.push(self.segment(conversation, evicted, None, hint).await?);
             Ok(Segments { segments, merges: carry.merges })
         }
-    }
-
-    fn render(&self, artifact: &Self::Artifact) -> Message {
-        let parts = artifact.segments.iter().map(|segment| Part::text(self.text_of(segment))).collect();
-        Message::new(Role::System, parts)
     }
 }
 

@@ -3,7 +3,9 @@
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use tidemark_core::{CompactionError, Compactor, ConversationId, Message, TokenCounter};
+use std::sync::Mutex;
+
+use tidemark_core::{CompactionError, Compactor, ConversationId, Message, TokenCounter, ToolCall, validate};
 
 use super::{SegmentBudget, SegmentLimits, Segmented, Segments};
 use crate::{LlmSummary, TemplateCompactor, TemplateSummary};
@@ -255,13 +257,14 @@ proptest! {
 fn budget_sizes_scale_with_the_budget_and_never_reach_zero() {
     let at = |budget| {
         let sizes = SegmentBudget::for_budget(budget);
-        (sizes.segment_tokens, sizes.summary_tokens, sizes.max_segments)
+        (sizes.segment_tokens, sizes.summary_tokens, sizes.max_segments, sizes.chunk_tokens)
     };
-    assert_eq!(at(8_000), (400, 6_400, 16));
-    assert_eq!(at(128_000), (6_400, 102_400, 16));
-    assert_eq!(at(10), (1, 8, 16));
-    assert_eq!(at(0), (1, 1, 16));
+    assert_eq!(at(8_000), (400, 6_400, 16, 3_200));
+    assert_eq!(at(128_000), (6_400, 102_400, 16, 51_200));
+    assert_eq!(at(10), (1, 8, 16, 8));
+    assert_eq!(at(0), (1, 1, 16, 8));
     assert_eq!(at(u32::MAX).1, 3_435_973_836);
+    assert_eq!(at(u32::MAX).3, 214_748_364 * 8);
 }
 
 #[test]
@@ -334,4 +337,134 @@ fn a_rolling_summary_stored_before_becomes_the_first_segment() -> Result<(), Box
     let again: Segments<TemplateSummary> = serde_json::from_str(&serde_json::to_string(&next)?)?;
     assert_eq!(again, next);
     Ok(())
+}
+
+/// A compactor that records each slice of evicted messages it is given and summarizes it as one line.
+#[derive(Default)]
+struct Recording {
+    slices: Mutex<Vec<Vec<Message>>>,
+}
+
+impl Recording {
+    fn slices(&self) -> Vec<Vec<Message>> {
+        self.slices.lock().map(|slices| slices.clone()).unwrap_or_default()
+    }
+}
+
+impl Compactor for Recording {
+    type Artifact = Vec<String>;
+
+    fn name(&self) -> &str {
+        "recording"
+    }
+
+    async fn compact(
+        &self,
+        _conversation: &ConversationId,
+        evicted: &[Message],
+        carry_over: Option<&Vec<String>>,
+        _hint: Option<&str>,
+    ) -> Result<Vec<String>, CompactionError> {
+        if let Ok(mut slices) = self.slices.lock() {
+            slices.push(evicted.to_vec());
+        }
+        let mut lines = carry_over.cloned().unwrap_or_default();
+        lines.push(format!("{} messages", evicted.len()));
+        Ok(lines)
+    }
+
+    fn render(&self, artifact: &Vec<String>) -> Message {
+        Message::system(artifact.join("\n"))
+    }
+}
+
+/// An agent's steps: `steps` units of a call with `calls` parallel results of `bytes` characters each, then a text reply.
+fn agent_steps(steps: usize, calls: usize, bytes: usize) -> Vec<Message> {
+    let mut history = vec![Message::user("Fix the failing tests.")];
+    for step in 0..steps {
+        let ids: Vec<String> = (0..calls).map(|call| format!("call_{step}_{call}")).collect();
+        history.push(Message::assistant_tool_calls(
+            ids.iter().map(|id| ToolCall::new(id.clone(), "read_file", serde_json::json!({"path": "a.rs"}))),
+        ));
+        history.extend(ids.iter().map(|id| Message::tool_result(id.clone(), "x".repeat(bytes))));
+    }
+    history.push(Message::assistant("All green."));
+    history
+}
+
+#[test]
+fn a_large_eviction_becomes_a_segment_per_part_cut_between_tool_units() -> Result<(), CompactionError> {
+    let counter: Arc<dyn TokenCounter> = Arc::new(tidemark_memory::HeuristicCounter::default());
+    let sizes = SegmentBudget::for_budget(2_000);
+    let compactor = Segmented::new(Recording::default()).within(Arc::clone(&counter), sizes);
+    assert_eq!(compactor.chunk_tokens(), Some(800));
+    // Several chunks' worth of evicted steps: a part, and a segment, for each chunk it rounds to.
+    let evicted = agent_steps(14, 3, 190);
+    let total: u32 = evicted.iter().map(|message| counter.count(message)).sum();
+    let summary = futures::executor::block_on(compactor.compact(&id(), &evicted, None, None))?;
+    let slices = compactor.inner().slices();
+    let expected = ((total + 400) / 800) as usize;
+    assert!((4..8).contains(&expected), "{total} tokens make {expected} parts");
+    assert_eq!((slices.len(), summary.segments.len()), (expected, expected), "{total} tokens");
+    assert_eq!(slices.concat(), evicted, "the parts cover the eviction in order");
+    for slice in &slices {
+        assert!(validate(slice).is_ok(), "a part splits a tool unit: {slice:?}");
+        let tokens: u32 = slice.iter().map(|message| counter.count(message)).sum();
+        let even = total / expected as u32;
+        assert!(tokens >= even / 2 && tokens <= even * 2, "{tokens} tokens against about {even}");
+    }
+    // A small eviction is one part, and a huge one at most half of the segment limit.
+    let small = Segmented::new(Recording::default()).within(Arc::clone(&counter), sizes);
+    futures::executor::block_on(small.compact(&id(), &agent_steps(3, 3, 95), None, None))?;
+    assert_eq!(small.inner().slices().len(), 1);
+    let huge = Segmented::new(Recording::default()).within(Arc::clone(&counter), sizes);
+    futures::executor::block_on(huge.compact(&id(), &agent_steps(200, 3, 95), None, None))?;
+    assert_eq!(huge.inner().slices().len(), sizes.max_segments / 2);
+    Ok(())
+}
+
+#[test]
+fn without_within_a_compaction_is_one_segment_whatever_it_evicts() -> Result<(), CompactionError> {
+    let counter: Arc<dyn TokenCounter> = Arc::new(tidemark_memory::HeuristicCounter::default());
+    let compactor = Segmented::new(Recording::default()).with_token_limit(counter, 1_000_000);
+    assert_eq!(compactor.chunk_tokens(), None);
+    futures::executor::block_on(compactor.compact(&id(), &agent_steps(40, 3, 95), None, None))?;
+    assert_eq!(compactor.inner().slices().len(), 1);
+    Ok(())
+}
+
+proptest! {
+    /// Whatever is evicted, the parts cover it in order, cut only between tool units, and there are at most half as many as the segment limit.
+    #[test]
+    fn parts_cover_the_eviction_between_tool_units(
+        steps in proptest::collection::vec((0usize..4, 0usize..300, any::<bool>()), 1..40),
+        budget in 200u32..4_000,
+    ) {
+        let counter: Arc<dyn TokenCounter> = Arc::new(tidemark_memory::HeuristicCounter::default());
+        let sizes = SegmentBudget::for_budget(budget);
+        let compactor = Segmented::new(Recording::default()).within(Arc::clone(&counter), sizes);
+        let mut evicted = Vec::new();
+        for (index, (calls, bytes, text)) in steps.iter().enumerate() {
+            if *text || *calls == 0 {
+                evicted.push(Message::user(format!("{index} {}", "w".repeat(*bytes))));
+            } else {
+                let ids: Vec<String> = (0..*calls).map(|call| format!("c{index}_{call}")).collect();
+                evicted.push(Message::assistant_tool_calls(
+                    ids.iter().map(|id| ToolCall::new(id.clone(), "grep", serde_json::json!({"q": index}))),
+                ));
+                evicted.extend(ids.iter().map(|id| Message::tool_result(id.clone(), "r".repeat(*bytes))));
+            }
+        }
+        let summary = futures::executor::block_on(compactor.compact(&id(), &evicted, None, None))
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let slices = compactor.inner().slices();
+        prop_assert_eq!(slices.concat(), evicted.clone());
+        prop_assert!(!slices.is_empty() && slices.len() <= sizes.max_segments / 2);
+        prop_assert!(slices.iter().all(|slice| !slice.is_empty() && validate(slice).is_ok()));
+        prop_assert!(summary.segments.len() <= slices.len());
+        let total: u64 = evicted.iter().map(|message| u64::from(counter.count(message))).sum();
+        if total < u64::from(sizes.chunk_tokens) * 3 / 2 {
+            prop_assert_eq!(slices.len(), 1);
+        }
+    }
 }

@@ -155,7 +155,7 @@ impl Default for SegmentLimits {
 ///   each prompt is read from the cache; the window keeps at least a fifth.
 ///
 /// On the coding-agent sample at 8,000 tokens, replayed at each user
-/// message, these sizes cost 0.24 times the uncached price, against 0.30 with
+/// message, these sizes cost 0.23 times the uncached price, against 0.30 with
 /// segments of about 1,300 tokens merged at two thirds of the budget (see
 /// `docs/benchmarks.md`). They trade verbatim history for cache reads: a
 /// rolling summary of a quarter of the budget keeps more turns word for word.
@@ -220,6 +220,11 @@ impl SegmentBudget {
 /// the provider has cached. The summary renders as one system message with
 /// one text part per segment: a provider that caches by content block, such
 /// as Anthropic's, sees the old segments as blocks of their own.
+///
+/// With [`within`](Segmented::within), a large eviction is split into parts
+/// of about [`SegmentBudget::chunk_tokens`] each, cut between tool units, and
+/// each part becomes a segment of its own, one call to the wrapped compactor
+/// each; a part that fails fails the compaction.
 ///
 /// Segments cannot pile up for ever: when one more would pass the
 /// [`SegmentLimits`] (a count and a byte size), the compaction instead joins

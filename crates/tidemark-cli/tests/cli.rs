@@ -345,10 +345,11 @@ fn a_cache_aware_replay_summarizes_a_long_agent_run_in_several_segments() {
     let recorded = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tidemark-providers/tests/data");
     // SWE-agent's run is one user message and thirteen tool steps (about
     // 8,400 tokens): replayed per user turn, one compaction evicts most of
-    // it, several chunks' worth at 3,000 tokens (1,200 a segment).
+    // it, several chunks' worth at 3,000 tokens (a chunk is 1,200 tokens).
     let file = recorded.join("swe-agent-marshmallow-1867-fncall.jsonl");
     let file = file.to_str().expect("utf-8");
-    let output = tidemark(&["replay", file, "--json", "--budget", "3000", "--cache-aware"], None, Some(&store));
+    let output =
+        tidemark(&["replay", file, "--json", "--budget", "3000", "--cache-aware"], None, Some(&store));
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let figures: Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
     let (compactions, calls) = (figures["compactions"].as_u64(), figures["summarizer_calls"].as_u64());

@@ -128,6 +128,8 @@ enum Rule {
     NoLibraryUsesCli,
     /// The testkit uses only the core among tidemark crates.
     TestkitUsesOnlyCore,
+    /// The security scan depends on no tidemark crate, so anyone can use it alone.
+    ScanStandsAlone,
 }
 
 impl Rule {
@@ -137,6 +139,7 @@ impl Rule {
             Self::LayersUseOnlyCore => 'b',
             Self::NoLibraryUsesCli => 'c',
             Self::TestkitUsesOnlyCore => 'd',
+            Self::ScanStandsAlone => 'e',
         }
     }
 
@@ -146,12 +149,13 @@ impl Rule {
                 "tidemark-core may not depend on other tidemark crates, tokio or reqwest"
             }
             Self::LayersUseOnlyCore => {
-                "tidemark-memory, tidemark-compaction, tidemark-providers and tidemark-facts may use tidemark-core, but no other tidemark crate"
+                "tidemark-memory, tidemark-compaction, tidemark-providers, tidemark-facts and tidemark-postgres may use tidemark-core (and tidemark-facts also tidemark-scan), but no other tidemark crate"
             }
             Self::NoLibraryUsesCli => "no library crate may depend on tidemark-cli",
             Self::TestkitUsesOnlyCore => {
                 "tidemark-testkit may use tidemark-core, but no other tidemark crate"
             }
+            Self::ScanStandsAlone => "tidemark-scan may not depend on any tidemark crate",
         }
     }
 }
@@ -219,11 +223,15 @@ fn dependency_violations(packages: &[Package]) -> Vec<Violation> {
         for dependency in &package.dependencies {
             let dep = dependency.as_str();
             let other_tidemark_than_core = is_tidemark(dep) && dep != "tidemark-core";
+            // The facts scan what they store, so they alone of the layers may use the scan.
+            let scan_for_facts = name == "tidemark-facts" && dep == "tidemark-scan";
 
             let layer_rule = if name == "tidemark-core" {
                 (is_tidemark(dep) || FORBIDDEN_IN_CORE.contains(&dep)).then_some(Rule::CoreStandsAlone)
+            } else if name == "tidemark-scan" {
+                is_tidemark(dep).then_some(Rule::ScanStandsAlone)
             } else if LAYER_CRATES.contains(&name) {
-                other_tidemark_than_core.then_some(Rule::LayersUseOnlyCore)
+                (other_tidemark_than_core && !scan_for_facts).then_some(Rule::LayersUseOnlyCore)
             } else if name == "tidemark-testkit" {
                 other_tidemark_than_core.then_some(Rule::TestkitUsesOnlyCore)
             } else {
@@ -329,7 +337,9 @@ fn dependency_rule_accepts_the_intended_layering() {
             lib("tidemark-compaction", &["tidemark-core"]),
             lib("tidemark-providers", &["tidemark-core", "tokio", "reqwest"]),
             lib("tidemark-testkit", &["tidemark-core", "proptest"]),
-            lib("tidemark-facts", &["tidemark-core", "regex", "quick_cache"]),
+            lib("tidemark-scan", &["regex", "aho-corasick"]),
+            lib("tidemark-facts", &["tidemark-core", "tidemark-scan", "regex", "quick_cache"]),
+            lib("tidemark", &["tidemark-core", "tidemark-memory", "tidemark-facts", "tidemark-scan"]),
             bin(
                 "tidemark-cli",
                 &[
@@ -427,6 +437,14 @@ fn rule_d_keeps_the_testkit_on_the_core() {
         &[lib("tidemark-testkit", &["tidemark-cli"])],
         &["d: tidemark-testkit -> tidemark-cli", "c: tidemark-testkit -> tidemark-cli"],
     );
+}
+
+#[test]
+fn rule_e_keeps_the_scan_standalone() {
+    check(&[lib("tidemark-scan", &["tidemark-core"])], &["e: tidemark-scan -> tidemark-core"]);
+    check(&[lib("tidemark-scan", &["tidemark-facts", "regex"])], &["e: tidemark-scan -> tidemark-facts"]);
+    // Only the facts may reach for the scan among the layers.
+    check(&[lib("tidemark-memory", &["tidemark-scan"])], &["b: tidemark-memory -> tidemark-scan"]);
 }
 
 #[test]

@@ -297,6 +297,8 @@ impl<S: FactStore> FactCoordinator<S> {
                 secrets
             }
             Verdict::Rejected(threat) => return Err(RememberError::Rejected(threat)),
+            // A verdict this version does not know is not proof that the text is safe.
+            _ => return Err(RememberError::Rejected(Threat::ScannerUnavailable)),
         };
         let put = self.store.put(fact).await?;
         if put.inserted() {
@@ -354,6 +356,7 @@ impl<S: FactStore> FactCoordinator<S> {
             Verdict::Clean => None,
             Verdict::Rejected(threat) => Some(Unsafe::Threat(threat)),
             Verdict::Redacted { secrets, .. } => Some(Unsafe::Secret(secrets)),
+            _ => Some(Unsafe::Threat(Threat::ScannerUnavailable)),
         }
     }
 

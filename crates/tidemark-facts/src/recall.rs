@@ -416,7 +416,8 @@ impl<S: ConversationStore> Recall<S> {
         let whole = match verdict {
             Verdict::Clean => Whole::Clean,
             Verdict::Redacted { text, .. } => Whole::Secrets(collapse(&text).into()),
-            Verdict::Rejected(_) => Whole::Rejected,
+            // A verdict this version does not know is treated as a rejection.
+            _ => Whole::Rejected,
         };
         Judgement { whole, single, passages }
     }
@@ -451,6 +452,7 @@ impl<S: ConversationStore> Recall<S> {
                 passage.text.clone_from(text);
                 redacted.contains(&collapse(text))
             }
+            _ => false,
         };
         if !safe || has_delimiter(&passage.text) {
             tracing::info!(

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use proptest::prelude::*;
 use serde::Deserialize;
-use tidemark_facts::scan::{Scanner, Verdict};
+use tidemark_scan::{Scanner, Verdict};
 
 const MALICIOUS: &str = include_str!("data/scan/malicious.jsonl");
 const BENIGN: &str = include_str!("data/scan/benign.jsonl");

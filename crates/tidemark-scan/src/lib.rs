@@ -121,7 +121,7 @@
 //!   when an order follows it.
 //!
 //! ```
-//! use tidemark_facts::scan::{Scanner, SecretKind, Verdict};
+//! use tidemark_scan::{Scanner, SecretKind, Verdict};
 //!
 //! let scanner = Scanner::new();
 //! assert_eq!(scanner.scan("The user prefers metric units."), Verdict::Clean);
@@ -173,7 +173,9 @@ mod tests_signals_latin;
 use std::fmt;
 use std::sync::LazyLock;
 
-pub use classifier::{Classifier, ModelError, TrainError, TrainOptions, TrainReport};
+pub use classifier::{Classifier, ModelError};
+#[cfg(feature = "train")]
+pub use classifier::{TrainError, TrainOptions, TrainReport};
 use cues::Cues;
 use exfil::Exfil;
 use normalize::Decoder;
@@ -563,7 +565,7 @@ impl Scanner {
     }
 
     /// The same scanner asking `classifier` instead of the built-in model, for a model trained on
-    /// your own texts with [`Classifier::train`] (keep it in a `static`, for instance a
+    /// your own texts with `Classifier::train` (the `train` feature) (keep it in a `static`, for instance a
     /// `LazyLock`, since scanners are `Copy`).
     #[must_use]
     pub fn with_classifier(mut self, classifier: &'static Classifier) -> Self {

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
-use tidemark_facts::scan::{Scanner, Verdict};
+use tidemark_scan::{Scanner, Verdict};
 
 /// The `BATCH` of a blind batch's test file and its two tests (the files are large and well
 /// formed; the rates hold their floors), from the file's `MALICIOUS`, `BENIGN`, `FIRST_CONTACT`,

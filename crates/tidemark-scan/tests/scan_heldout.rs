@@ -11,7 +11,7 @@
 //! ratchet: each category must catch at least what it caught when the floor was
 //! last raised ([`FLOORS`]). A change that catches more raises the floor in the
 //! same commit; the per-category rates and every miss are printed
-//! (`cargo test -p tidemark-facts --test scan_heldout -- --nocapture`). The
+//! (`cargo test -p tidemark-scan --test scan_heldout -- --nocapture`). The
 //! split is small (23 to 54 samples a category), so one sample is 2 to 4
 //! points; the blind batches (`tests/scan_batch5.rs` to `scan_batch12.rs`)
 //! show how far below these rates fresh writing is caught.

@@ -8,14 +8,14 @@ use super::*;
 /// Every text of the development corpora, malicious and benign.
 fn corpus() -> Vec<String> {
     [
-        include_str!("../../tests/data/scan/malicious.jsonl"),
-        include_str!("../../tests/data/scan/benign.jsonl"),
-        include_str!("../../tests/data/scan/dev-cues-malicious.jsonl"),
-        include_str!("../../tests/data/scan/dev-cues-benign.jsonl"),
-        include_str!("../../tests/data/scan/batch3/malicious.jsonl"),
-        include_str!("../../tests/data/scan/batch3/benign.jsonl"),
-        include_str!("../../tests/data/scan/batch4/malicious.jsonl"),
-        include_str!("../../tests/data/scan/batch4/benign.jsonl"),
+        include_str!("../tests/data/scan/malicious.jsonl"),
+        include_str!("../tests/data/scan/benign.jsonl"),
+        include_str!("../tests/data/scan/dev-cues-malicious.jsonl"),
+        include_str!("../tests/data/scan/dev-cues-benign.jsonl"),
+        include_str!("../tests/data/scan/batch3/malicious.jsonl"),
+        include_str!("../tests/data/scan/batch3/benign.jsonl"),
+        include_str!("../tests/data/scan/batch4/malicious.jsonl"),
+        include_str!("../tests/data/scan/batch4/benign.jsonl"),
     ]
     .iter()
     .flat_map(|file| file.lines())

@@ -16,7 +16,7 @@ mod scan_split;
 
 use scan_split::parse;
 use serde::Deserialize;
-use tidemark_facts::scan::{Classifier, TrainOptions};
+use tidemark_scan::{Classifier, TrainOptions};
 
 /// The fields training reads; the files have more.
 #[derive(Deserialize)]

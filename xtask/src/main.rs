@@ -30,7 +30,10 @@ Commands:
           (replay-report.png in the target directory); needs Debian's chromium package
   train-scan
           retrain the security scan's injection classifier on its training corpus and write
-          crates/tidemark-facts/src/scan/classifier.bin (commit it with the corpus change)
+          crates/tidemark-scan/src/classifier.bin (commit it with the corpus change)
+  scan-gates
+          derive the security scan's gate tables again and write crates/tidemark-scan/src/derived.bin
+          (commit it with any change to the scan's patterns; a unit test fails until then)
   gen-transcripts
           regenerate the sample transcripts in examples/transcripts/ (byte for byte from fixed seeds)
   postgres
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
         ["bench", "--smoke"] => bench::run(bench::Mode::Smoke).map_err(|e| format!("xtask bench: {e}")),
         ["gen-transcripts"] => gen_transcripts(),
         ["train-scan"] => train_scan(),
+        ["scan-gates"] => scan_gates(),
         ["check-report"] => check_report(),
         ["postgres"] => postgres_server(),
         ["help" | "--help" | "-h"] => {
@@ -109,16 +113,40 @@ fn gen_transcripts() -> Result<(), String> {
     }
 }
 
+/// Derives the scan's gate tables and writes them over the shipped ones.
+///
+/// The derivation lives in the unit test that checks the shipped file (`tests_shipped.rs` of
+/// tidemark-scan), so the tables CI verifies and the tables written here come from one function.
+fn scan_gates() -> Result<(), String> {
+    let mut command = util::cargo(&[
+        "test",
+        "--release",
+        "-p",
+        "tidemark-scan",
+        "--lib",
+        "tests_shipped::shipped_derivations_are_fresh",
+    ]);
+    command.env("TIDEMARK_BLESS_SCAN_GATES", "1");
+    let status = util::run_inherited(&mut command)?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("xtask scan-gates: deriving the tables failed ({})", util::describe_status(status)))
+    }
+}
+
 /// Retrains the scan's injection classifier and writes its bytes over the shipped model.
 ///
 /// The training lives in the test that checks the shipped model (`tests/scan_model.rs` of
-/// tidemark-facts), so the model CI verifies and the model written here come from one function.
+/// tidemark-scan), so the model CI verifies and the model written here come from one function.
 fn train_scan() -> Result<(), String> {
     let mut command = util::cargo(&[
         "test",
         "--release",
         "-p",
-        "tidemark-facts",
+        "tidemark-scan",
+        "--features",
+        "train",
         "--test",
         "scan_model",
         "--",

@@ -34,7 +34,7 @@
 mod languages;
 mod markers;
 
-use regex::Regex;
+use crate::lazy::Regex;
 
 use super::gate::{Found, Gate, Hits, Reach, Spot};
 use super::rules::{clauses, is_local_authority, quoted, readable, tail};
@@ -448,12 +448,12 @@ impl Cues {
                 } else {
                     format!(r"\A\s*(?:{source})")
                 };
-                Regex::new(&full).ok().map(Some)
+                Some(Some(Regex::new(&full)))
             };
             negation_before.push(optional(lang.negation_before, "end")?);
             negation_after.push(optional(lang.negation_after, "start")?);
             let optional_regex = |source: &str| -> Option<Option<Regex>> {
-                if source.is_empty() { Some(None) } else { Regex::new(&spelled(source)).ok().map(Some) }
+                if source.is_empty() { Some(None) } else { Some(Some(Regex::new(&spelled(source)))) }
             };
             let complement = optional_regex(&if lang.complement.is_empty() {
                 String::new()
@@ -467,9 +467,9 @@ impl Cues {
                     Some(Complement {
                         complement,
                         modifier,
-                        object: Regex::new(&object).ok()?,
-                        earlier: Regex::new(&format!(r"\A{earlier}\z")).ok()?,
-                        earlier_in: Regex::new(&earlier).ok()?,
+                        object: Regex::new(&object),
+                        earlier: Regex::new(&format!(r"\A{earlier}\z")),
+                        earlier_in: Regex::new(&earlier),
                     })
                 }
                 _ => None,
@@ -479,8 +479,8 @@ impl Cues {
         let weak_from = strong.len();
         let markers =
             strong.iter().chain(&token_sources()).map(|s| Worded::new(s)).collect::<Option<Vec<_>>>()?;
-        let model_words = Regex::new(&spelled(MODEL_WORDS)).ok()?;
-        let model_in = Regex::new(&spelled(MODEL_IN)).ok()?;
+        let model_words = Regex::new(&spelled(MODEL_WORDS));
+        let model_in = Regex::new(&spelled(MODEL_IN));
         let union = |pick: fn(&Language) -> &'static [&'static str]| -> Option<Regex> {
             let parts: Vec<String> = languages::LANGUAGES
                 .iter()
@@ -489,11 +489,11 @@ impl Cues {
                         .map(|a| if l.script == Script::Spaced { format!(r"{START}{a}\w*") } else { a })
                 })
                 .collect();
-            Regex::new(&parts.join("|")).ok()
+            Some(Regex::new(&parts.join("|")))
         };
         let send_any = union(|l| l.send)?;
         let data_any = union(|l| l.conversation)?;
-        let empty_link = Regex::new(EMPTY_LINK).ok()?;
+        let empty_link = Regex::new(EMPTY_LINK);
         let worded: Vec<&Worded> = markers
             .iter()
             .chain(cues.iter().map(|cue| &cue.pattern))
@@ -501,10 +501,10 @@ impl Cues {
             .collect();
         let sources: Vec<&str> = worded.iter().map(|worded| worded.regex.as_str()).collect();
         let word_starts: Vec<bool> = worded.iter().map(|worded| worded.word_start).collect();
-        let gate = Gate::with_word_starts(&sources, &word_starts)?;
+        let gate = Gate::cached(&sources, &word_starts)?;
         Some(Self {
             cues,
-            word_char: Regex::new(r"\A\w\z").ok()?,
+            word_char: Regex::new(r"\A\w\z"),
             pairs,
             negation_before,
             negation_after,
@@ -657,8 +657,10 @@ impl Cues {
                 });
             }
         }
+        // The remote host first: its patterns serve other checks too, while the two unions over every
+        // language are large, and compiled only for a text that names a place to send to.
         let sends =
-            |clause: &str| self.send_any.is_match(clause) && self.data_any.is_match(clause) && remote(clause);
+            |clause: &str| remote(clause) && self.data_any.is_match(clause) && self.send_any.is_match(clause);
         // Sentences end at `.`, `!` or `?` followed by a space, and at the ideographic full stop.
         clauses(view)
             .flat_map(|clause| clause.split(['。', '！', '？']))

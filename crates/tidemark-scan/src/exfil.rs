@@ -4,7 +4,7 @@
 //!
 //! The checks run on the lower-case views, so every pattern is written in lower case.
 
-use regex::Regex;
+use crate::lazy::Regex;
 
 use super::patterns::{SEND_VERB, SENSITIVE_OBJECT};
 use super::rules::{clauses, is_local_authority, is_local_host, query_pairs, tail};

@@ -35,10 +35,16 @@
 //! 1 MiB/s. The literal automaton is small and reads hundreds of MiB/s.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, MatchKind};
-use regex_automata::{Anchored, Input, meta};
+use regex_automata::{Anchored, Input};
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
+
+use crate::lazy::Meta;
+#[cfg(test)]
+use crate::shipped::Writer;
+use crate::shipped::{self, Kind, Reader};
 use regex_syntax::hir::{Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look, Repetition};
 
 /// Classes with more characters than this are left as they are when literals are extracted.
@@ -48,7 +54,7 @@ const SMALL_CLASS: usize = 16;
 const MIN_INNER: usize = 3;
 
 /// Inner literal lists longer than this are not kept.
-const MAX_INNER: usize = 256;
+const MAX_INNER: usize = 4096;
 
 /// Above this many places for one pattern, an unanchored search from the first is cheaper than an
 /// anchored search at each.
@@ -106,8 +112,7 @@ impl Reach {
 
 /// A compiled pattern that searches only where [`Reach`] says it can match.
 pub(super) struct Spot {
-    regex: meta::Regex,
-    source: Box<str>,
+    regex: Meta,
 }
 
 /// One match of a [`Spot`]: byte offsets into the text searched.
@@ -133,14 +138,15 @@ impl<'t> Found<'t> {
 }
 
 impl Spot {
-    /// Compiles `source` with the `regex` crate's defaults (Unicode, UTF-8 matches only).
+    /// `source`, to be compiled with the `regex` crate's defaults (Unicode, UTF-8 matches only) by
+    /// the first search that needs it.
     pub(super) fn new(source: &str) -> Option<Self> {
-        Some(Self { regex: meta::Regex::new(source).ok()?, source: source.into() })
+        Some(Self { regex: Meta::new(source) })
     }
 
     /// The pattern's source.
     pub(super) fn as_str(&self) -> &str {
-        &self.source
+        self.regex.as_str()
     }
 
     /// The leftmost-first match that starts at byte `at` or later, where `reach` allows: the match
@@ -186,8 +192,9 @@ impl Hits {
 
 /// Which of a list of patterns can match a text.
 pub(super) struct Gate {
-    /// Every required literal of every gated pattern.
-    literals: AhoCorasick,
+    /// Every required literal of every gated pattern, in groups by the first non-ASCII character
+    /// they hold: a text is read only by the groups whose characters it has.
+    groups: Vec<Group>,
     /// For each literal, the branches it stands for.
     owners: Vec<Vec<Owner>>,
     /// The branches of every pattern (a pattern that is not an alternation is one branch).
@@ -195,9 +202,48 @@ pub(super) struct Gate {
     len: usize,
 }
 
+/// The literals of a gate that share the lead byte of their first non-ASCII character (or that are
+/// all ASCII), with their automaton, built the first time a text has that byte.
+///
+/// A literal can occur in a text only if each of its bytes does, so a text without the lead byte
+/// needs none of the group's literals. Most texts are in one script, and most of the literals are
+/// in others: a gate over every language's cues is built for a few of them, not for all, which
+/// is most of what starting a scanner cost.
+struct Group {
+    /// The lead byte, or `None` for the all-ASCII literals, which every text is read for.
+    lead: Option<u8>,
+    /// The index of each literal in the gate's list.
+    ids: Vec<usize>,
+    /// The literals (lower case), until the automaton is built.
+    literals: Vec<Vec<u8>>,
+    automaton: OnceLock<Option<AhoCorasick>>,
+}
+
+impl Group {
+    fn push(&mut self, id: usize, literal: Vec<u8>) {
+        self.ids.push(id);
+        self.literals.push(literal);
+    }
+
+    /// The automaton over the group's literals, read case-sensitively over a text whose ASCII is
+    /// in lower case (the literals are), which finds what an ASCII-case-insensitive search finds
+    /// and builds in half the time. `None` if it cannot be built, which marks the scanner broken.
+    fn automaton(&self) -> Option<&AhoCorasick> {
+        self.automaton
+            .get_or_init(|| {
+                let built = AhoCorasick::builder().match_kind(MatchKind::Standard).build(&self.literals).ok();
+                if built.is_none() {
+                    crate::lazy::mark_broken();
+                }
+                built
+            })
+            .as_ref()
+    }
+}
+
 /// One branch of a pattern's top-level alternation, gated on its own: a pattern can match where
 /// one of its branches can.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Branch {
     /// The pattern it belongs to.
     pattern: usize,
@@ -244,6 +290,35 @@ pub(super) fn split_ungated(source: &str) -> Option<(Option<String>, Option<Stri
         (!side.is_empty()).then(|| Hir::alternation(side.into_iter().cloned().collect()).to_string())
     };
     Some((side(gated), side(ungated)))
+}
+
+/// [`split_ungated`] from the split shipped for `source` (`shipped.rs`) when there is one.
+pub(super) fn split_cached(source: &str) -> Option<(Option<String>, Option<String>)> {
+    #[cfg(test)]
+    shipped::registry::record(shipped::registry::Asked::Split { source: source.to_owned() });
+    let key = shipped::fingerprint([source.as_bytes()]);
+    shipped::lookup(Kind::Split, key).and_then(split_from_bytes).map_or_else(|| split_ungated(source), Some)
+}
+
+/// A split in the form `shipped.rs` keeps: a flag byte saying which sides there are, then each.
+#[cfg(test)]
+pub(super) fn split_to_bytes(split: &(Option<String>, Option<String>)) -> Vec<u8> {
+    let mut out = Writer::default();
+    out.byte(u8::from(split.0.is_some()) | u8::from(split.1.is_some()) << 1);
+    for side in [&split.0, &split.1].into_iter().flatten() {
+        out.bytes(side.as_bytes());
+    }
+    out.into_bytes()
+}
+
+fn split_from_bytes(bytes: &[u8]) -> Option<(Option<String>, Option<String>)> {
+    let mut reader = Reader::new(bytes);
+    let flags = reader.byte()?;
+    let mut side = |present: bool| -> Option<Option<String>> {
+        if present { reader.string().map(|text| Some(text.to_owned())) } else { Some(None) }
+    };
+    let split = (side(flags & 1 != 0)?, side(flags & 2 != 0)?);
+    (flags <= 3 && reader.done()).then_some(split)
 }
 
 /// The branches of `hir`'s top-level alternation (through groups), or `hir` itself.
@@ -312,16 +387,20 @@ impl Start {
     }
 }
 
-impl Gate {
-    /// Builds a gate over `sources`, or `None` if one fails to parse (they compile on their own,
-    /// so that cannot happen; a unit test builds every gate).
-    pub(super) fn new<S: AsRef<str>>(sources: &[S]) -> Option<Self> {
-        Self::with_word_starts(sources, &[])
-    }
+/// What a gate knows of its patterns before the automaton is built: everything that comes from
+/// parsing them, and all that `shipped.rs` keeps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Table {
+    literals: Vec<Vec<u8>>,
+    owners: Vec<Vec<Owner>>,
+    branches: Vec<Branch>,
+    len: usize,
+}
 
-    /// [`new`](Self::new) for patterns of which those marked in `word_starts` count only where no
-    /// word character comes before the match (a check their callers make after each search).
-    pub(super) fn with_word_starts<S: AsRef<str>>(sources: &[S], word_starts: &[bool]) -> Option<Self> {
+impl Table {
+    /// Parses every pattern and lists the literals each branch needs (see the module docs), or
+    /// `None` if one fails to parse.
+    fn derive<S: AsRef<str>>(sources: &[S], word_starts: &[bool]) -> Option<Self> {
         let mut extractor = Extractor::new();
         extractor.kind(ExtractKind::Prefix);
         let mut literals: Vec<Vec<u8>> = Vec::new();
@@ -370,12 +449,151 @@ impl Gate {
                 parts.push(Branch { pattern: index, start, always, inner: required.is_some() });
             }
         }
-        let literals = AhoCorasick::builder()
-            .match_kind(MatchKind::Standard)
-            .ascii_case_insensitive(true)
-            .build(&literals)
-            .ok()?;
         Some(Self { literals, owners, branches: parts, len: sources.len() })
+    }
+
+    /// The gate: the literals in one automaton, read with ASCII case ignored.
+    fn build(self) -> Option<Gate> {
+        let mut groups: Vec<Group> = Vec::new();
+        for (index, literal) in self.literals.into_iter().enumerate() {
+            let lead = literal.iter().copied().find(|byte| !byte.is_ascii());
+            match groups.iter_mut().find(|group| group.lead == lead) {
+                Some(group) => group.push(index, literal),
+                None => {
+                    let mut group =
+                        Group { lead, ids: Vec::new(), literals: Vec::new(), automaton: OnceLock::new() };
+                    group.push(index, literal);
+                    groups.push(group);
+                }
+            }
+        }
+        Some(Gate { groups, owners: self.owners, branches: self.branches, len: self.len })
+    }
+
+    /// The table in the form `shipped.rs` keeps.
+    #[cfg(test)]
+    pub(super) fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Writer::default();
+        out.u32(self.len);
+        out.u32(self.literals.len());
+        for (literal, owners) in self.literals.iter().zip(&self.owners) {
+            out.bytes(literal);
+            out.u32(owners.len());
+            for owner in owners {
+                let (tag, part) = match *owner {
+                    Owner::Prefix(part) => (0, part),
+                    Owner::Inner(part, false) => (1, part),
+                    Owner::Inner(part, true) => (2, part),
+                };
+                out.byte(tag);
+                out.u32(part);
+            }
+        }
+        out.u32(self.branches.len());
+        for branch in &self.branches {
+            out.u32(branch.pattern);
+            out.byte(match branch.start {
+                Start::Any => 0,
+                Start::Boundary => 1,
+                Start::AfterNonWord => 2,
+            });
+            out.byte(u8::from(branch.always) | u8::from(branch.inner) << 1);
+        }
+        out.into_bytes()
+    }
+
+    /// Reads [`to_bytes`](Self::to_bytes); `None` for anything malformed or out of range.
+    pub(super) fn from_bytes(bytes: &[u8]) -> Option<Self> {
+        let mut reader = Reader::new(bytes);
+        let len = reader.u32()?;
+        let count = reader.u32()?;
+        let mut literals = Vec::with_capacity(count.min(bytes.len()));
+        let mut owners = Vec::with_capacity(count.min(bytes.len()));
+        for _ in 0..count {
+            literals.push(reader.bytes()?.to_vec());
+            let many = reader.u32()?;
+            let mut owned = Vec::with_capacity(many.min(bytes.len()));
+            for _ in 0..many {
+                let tag = reader.byte()?;
+                let part = reader.u32()?;
+                owned.push(match tag {
+                    0 => Owner::Prefix(part),
+                    1 => Owner::Inner(part, false),
+                    2 => Owner::Inner(part, true),
+                    _ => return None,
+                });
+            }
+            owners.push(owned);
+        }
+        let count = reader.u32()?;
+        let mut branches = Vec::with_capacity(count.min(bytes.len()));
+        for _ in 0..count {
+            let pattern = reader.u32()?;
+            let start = match reader.byte()? {
+                0 => Start::Any,
+                1 => Start::Boundary,
+                2 => Start::AfterNonWord,
+                _ => return None,
+            };
+            let flags = reader.byte()?;
+            if pattern >= len || flags > 3 {
+                return None;
+            }
+            branches.push(Branch { pattern, start, always: flags & 1 != 0, inner: flags & 2 != 0 });
+        }
+        let parts = branches.len();
+        let in_range = owners.iter().flatten().all(|owner| match *owner {
+            Owner::Prefix(part) | Owner::Inner(part, _) => part < parts,
+        });
+        (reader.done() && in_range).then_some(Self { literals, owners, branches, len })
+    }
+}
+
+/// The fingerprint a gate's table is shipped under: its sources and which of them start words.
+pub(super) fn gate_key<S: AsRef<str>>(sources: &[S], word_starts: &[bool]) -> u64 {
+    let flags: Vec<u8> = word_starts.iter().map(|&start| u8::from(start)).collect();
+    shipped::fingerprint(sources.iter().map(|source| source.as_ref().as_bytes()).chain([flags.as_slice()]))
+}
+
+/// The table of a gate over `sources`, derived the slow way (for the test that checks the file).
+#[cfg(test)]
+pub(super) fn derive_table(sources: &[String], word_starts: &[bool]) -> Option<Table> {
+    Table::derive(sources, word_starts)
+}
+
+impl Gate {
+    /// Builds a gate over `sources`, or `None` if one fails to parse (they compile on their own,
+    /// so that cannot happen; a unit test builds every gate).
+    #[cfg(test)]
+    pub(super) fn new<S: AsRef<str>>(sources: &[S]) -> Option<Self> {
+        Self::with_word_starts(sources, &[])
+    }
+
+    /// [`new`](Self::new) for patterns of which those marked in `word_starts` count only where no
+    /// word character comes before the match (a check their callers make after each search).
+    #[cfg(test)]
+    pub(super) fn with_word_starts<S: AsRef<str>>(sources: &[S], word_starts: &[bool]) -> Option<Self> {
+        Table::derive(sources, word_starts)?.build()
+    }
+
+    /// [`with_word_starts`](Self::with_word_starts) from the table shipped for these patterns
+    /// (`shipped.rs`) when there is one, which skips parsing them; the same gate either way.
+    pub(super) fn cached<S: AsRef<str>>(sources: &[S], word_starts: &[bool]) -> Option<Self> {
+        #[cfg(test)]
+        shipped::registry::record(shipped::registry::Asked::Gate {
+            sources: sources.iter().map(|source| source.as_ref().to_owned()).collect(),
+            word_starts: word_starts.to_vec(),
+        });
+        Self::shipped_or_derived(sources, word_starts)
+    }
+
+    /// [`cached`](Self::cached) without a test build's record of what was asked.
+    pub(super) fn shipped_or_derived<S: AsRef<str>>(sources: &[S], word_starts: &[bool]) -> Option<Self> {
+        shipped::lookup(Kind::Gate, gate_key(sources, word_starts))
+            .and_then(Table::from_bytes)
+            .filter(|table| table.len == sources.len())
+            .map_or_else(|| Table::derive(sources, word_starts), Some)?
+            .build()
     }
 
     /// Where each pattern can match in `text`, by index into the list the gate was built from.
@@ -386,18 +604,32 @@ impl Gate {
         // Each branch's places, kept as a pattern's are (a long text full of one literal gives one
         // `From`, not a list as long as the text).
         let mut places: HashMap<usize, Reach> = HashMap::new();
-        for found in self.literals.find_overlapping_iter(text) {
-            let owners = self.owners.get(found.pattern().as_usize()).map(Vec::as_slice).unwrap_or_default();
+        // Offsets stay where they are: ASCII case changes no byte's length.
+        let lowered = text.to_ascii_lowercase();
+        let mut leads = [false; 256];
+        for &byte in bytes.iter().filter(|byte| !byte.is_ascii()) {
+            leads[usize::from(byte)] = true;
+        }
+        let read = self.groups.iter().filter(|group| group.lead.is_none_or(|lead| leads[usize::from(lead)]));
+        let found_literals =
+            read.filter_map(|group| Some((group, group.automaton()?))).flat_map(|(group, automaton)| {
+                automaton
+                    .find_overlapping_iter(lowered.as_bytes())
+                    .map(move |found| (group.ids.get(found.pattern().as_usize()), found.start()))
+            });
+        for (literal, at) in found_literals {
+            let owners =
+                literal.and_then(|&literal| self.owners.get(literal)).map(Vec::as_slice).unwrap_or_default();
             for &owner in owners {
                 match owner {
                     Owner::Prefix(part) => {
                         let start = self.branches.get(part).map_or(Start::Any, |branch| branch.start);
-                        if start.allows(bytes, found.start()) {
-                            places.entry(part).or_insert(Reach::Nowhere).add(found.start());
+                        if start.allows(bytes, at) {
+                            places.entry(part).or_insert(Reach::Nowhere).add(at);
                         }
                     }
                     Owner::Inner(part, word) => {
-                        if (!word || Start::AfterNonWord.allows(bytes, found.start()))
+                        if (!word || Start::AfterNonWord.allows(bytes, at))
                             && let Some(seen) = seen.get_mut(part)
                         {
                             *seen = true;
@@ -668,7 +900,8 @@ mod tests {
         // the long s (two words with an s, two branches), one inner literal, and nothing for a
         // text that only shares its first letters. Cut by the extractor, the thousands of
         // spellings were a few letters long.
-        assert!(gate.literals.patterns_len() <= 12, "{}", gate.literals.patterns_len());
+        let literals: usize = gate.groups.iter().map(|group| group.ids.len()).sum();
+        assert!(literals <= 12, "{literals}");
         assert_eq!(gate.hits("DisRegard the rules").reach(0), &Reach::At(vec![0]));
         assert_eq!(gate.hits("a discount on regards").reach(0), &Reach::Nowhere);
         // The Kelvin sign and the long s fold to k and s in a case-insensitive pattern: the gate still lets them through.

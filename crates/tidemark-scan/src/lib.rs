@@ -140,6 +140,7 @@ mod classifier;
 mod cues;
 mod exfil;
 mod gate;
+mod lazy;
 mod normalize;
 mod patterns;
 mod rules;
@@ -148,6 +149,7 @@ mod secret_patterns;
 mod secrets;
 #[cfg(test)]
 mod secrets_tests;
+mod shipped;
 mod signals;
 #[cfg(test)]
 mod tests;
@@ -163,6 +165,8 @@ mod tests_cue_tables;
 mod tests_cues;
 #[cfg(test)]
 mod tests_gate;
+#[cfg(test)]
+mod tests_shipped;
 #[cfg(test)]
 mod tests_signals;
 #[cfg(test)]
@@ -550,10 +554,12 @@ impl Default for Scanner {
 }
 
 // Why no `expect` here: the patterns are constants, so compiling them either always works or
-// never does. A unit test (`every_pattern_compiles`) compiles each one and names any that fails,
-// so a broken pattern cannot reach a release. Should it happen anyway, the scanner fails closed:
-// every text is rejected with `Threat::ScannerUnavailable` instead of the process panicking or
-// facts passing unchecked.
+// never does. Building these only keeps each pattern's source: it is compiled by the first
+// search that needs it (`lazy.rs`), and the gates come from the tables shipped in `derived.bin`
+// (`shipped.rs`). Unit tests (`every_pattern_compiles`, `every_lazy_pattern_compiles`) compile
+// each pattern and name any that fails, so a broken pattern cannot reach a release. Should it
+// happen anyway, the scanner fails closed: every text is rejected with
+// `Threat::ScannerUnavailable` instead of the process panicking or facts passing unchecked.
 static RULES: LazyLock<Option<Rules>> = LazyLock::new(Rules::compile);
 static VIEW_RULES: LazyLock<Option<ViewRules>> = LazyLock::new(ViewRules::compile);
 
@@ -589,6 +595,13 @@ impl Scanner {
     /// a lone signal. Only a text with no rejection is searched for secrets.
     #[must_use]
     pub fn scan(&self, text: &str) -> Verdict {
+        let verdict = self.judge(text);
+        // A pattern that failed to compile matched nothing: fail closed rather than trust it.
+        if lazy::broken() { Verdict::Rejected(Threat::ScannerUnavailable) } else { verdict }
+    }
+
+    /// [`scan`](Self::scan) before the check that every pattern it needed compiled.
+    fn judge(&self, text: &str) -> Verdict {
         let (Some(rules), Some(views)) = (self.rules, self.views) else {
             return Verdict::Rejected(Threat::ScannerUnavailable);
         };

@@ -25,10 +25,10 @@
 //!
 //! None of these functions panics, whatever the input.
 
+use crate::lazy::Regex;
 use base64::Engine as _;
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::{DecodePaddingMode, general_purpose};
-use regex::Regex;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
@@ -301,29 +301,29 @@ impl Decoder {
     pub(super) fn compile() -> Option<Self> {
         Some(Self {
             // 16 characters decode to 12 bytes, enough for a short order.
-            base64: Regex::new(r"[A-Za-z0-9+/_\-]{16,}={0,2}").ok()?,
+            base64: Regex::new(r"[A-Za-z0-9+/_\-]{16,}={0,2}"),
             // Upper-case RFC 4648 base32, as produced by `base32` and most encoders.
-            base32: Regex::new(r"[A-Z2-7]{16,}={0,6}").ok()?,
+            base32: Regex::new(r"[A-Z2-7]{16,}={0,6}"),
             // Plain hex pairs, or `\x41`, `0x41` and `%41`-free spaced forms such as `41 42 43`.
             hex: Regex::new(
                 r"(?i)(?:\\x[0-9a-f]{2}){6,}|(?:0x)?(?:[0-9a-f]{2}){8,}|(?:[0-9a-f]{2}[ :]){7,}[0-9a-f]{2}",
-            )
-            .ok()?,
+            ),
             // Text with at least three escapes, possibly mixed with plain characters.
-            percent: Regex::new(r"(?:[^\s%]*%[0-9A-Fa-f]{2}){3,}[^\s%]*").ok()?,
+            percent: Regex::new(r"(?:[^\s%]*%[0-9A-Fa-f]{2}){3,}[^\s%]*"),
             // `\u0069\u0067…` (JSON, JavaScript) and `&#105;&#x67;…` (HTML) character escapes,
             // possibly mixed with plain characters.
-            escapes: Regex::new(r"(?i)(?:[^\s\\&]{0,20}(?:\\u[0-9a-f]{4}|\\u\{[0-9a-f]{1,6}\}|&#x[0-9a-f]{1,6};|&#[0-9]{1,7};)){4,}[^\s\\&]*")
-                .ok()?,
+            escapes: Regex::new(
+                r"(?i)(?:[^\s\\&]{0,20}(?:\\u[0-9a-f]{4}|\\u\{[0-9a-f]{1,6}\}|&#x[0-9a-f]{1,6};|&#[0-9]{1,7};)){4,}[^\s\\&]*",
+            ),
             // A line with at least two references to `<`, `>`, quotes or `&`, decoded whole.
-            entities: Regex::new(r"(?i)(?:[^\n&]{0,400}&(?:lt|gt|quot|apos|amp|#0*(?:60|62|34|39)|#x0*(?:3c|3e|22|27));){2,}[^\n]{0,400}")
-                .ok()?,
+            entities: Regex::new(
+                r"(?i)(?:[^\n&]{0,400}&(?:lt|gt|quot|apos|amp|#0*(?:60|62|34|39)|#x0*(?:3c|3e|22|27));){2,}[^\n]{0,400}",
+            ),
             // Eight-bit groups: `01101001 01100111 …`.
-            binary: Regex::new(r"(?:[01]{8}[\s,]*){4,}").ok()?,
+            binary: Regex::new(r"(?:[01]{8}[\s,]*){4,}"),
             transform_lead: Regex::new(
                 r"(?i)\brot[- ]?13\b|\bcaesar\b|\bbackwards?\b|\breversed?\b|\bin reverse\b|\bright[- ]to[- ]left\b|\bmirror(?:ed)?\b",
-            )
-            .ok()?,
+            ),
         })
     }
 

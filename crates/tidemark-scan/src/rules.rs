@@ -1,6 +1,6 @@
 //! The scan's compiled rules and the checks built on them: hidden characters and terminal escapes, injection phrases and exfiltration. Secret redaction lives in [`secrets`](super::secrets).
 
-use regex::Regex;
+use crate::lazy::Regex;
 
 use super::gate::{Gate, Hits, Spot};
 use super::patterns::*;
@@ -49,7 +49,7 @@ pub(super) struct Rules {
 
 /// Compiles one pattern with ASCII word boundaries.
 pub(super) fn compile(pattern: &str) -> Option<Regex> {
-    Regex::new(&ascii_boundaries(pattern)).ok()
+    Some(Regex::new(&ascii_boundaries(pattern)))
 }
 
 impl Rules {
@@ -66,7 +66,7 @@ impl Rules {
             })
             .collect::<Option<Vec<_>>>()?;
         let sources: Vec<&str> = injection.iter().map(|rule| rule.regex.as_str()).collect();
-        let injection_gate = Gate::new(&sources)?;
+        let injection_gate = Gate::cached(&sources, &[])?;
         Some(Self {
             injection,
             injection_gate,

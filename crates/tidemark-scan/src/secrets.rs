@@ -24,7 +24,7 @@
 
 use std::collections::BTreeMap;
 
-use regex::{Regex, RegexSet};
+use crate::lazy::{Regex, RegexSet};
 
 use super::secret_checks::*;
 use super::secret_patterns::*;
@@ -101,12 +101,12 @@ pub(super) struct SecretRules {
 /// Compiles one pattern with ASCII word boundaries, which keep the fast DFA engines usable on
 /// non-ASCII input.
 fn compile(pattern: &str) -> Option<Regex> {
-    Regex::new(&pattern.replace(r"\b", r"(?-u:\b)")).ok()
+    Some(Regex::new(&pattern.replace(r"\b", r"(?-u:\b)")))
 }
 
 /// Compiles a rule list into one set, with the same word boundaries as [`compile`], or `None` if it fails.
 fn compile_set(list: &[(SecretKind, &str, usize, Check)]) -> Option<RegexSet> {
-    RegexSet::new(list.iter().map(|&(_, pattern, _, _)| pattern.replace(r"\b", r"(?-u:\b)"))).ok()
+    Some(RegexSet::new(list.iter().map(|&(_, pattern, _, _)| pattern.replace(r"\b", r"(?-u:\b)"))))
 }
 
 /// Compiles a rule list, or `None` if any pattern fails.

@@ -29,9 +29,9 @@
 
 mod languages;
 
-use regex::Regex;
+use crate::lazy::Regex;
 
-use super::gate::{Gate, Hits, Reach, Spot, split_ungated};
+use super::gate::{Gate, Hits, Reach, Spot, split_cached};
 use super::rules::quoted;
 
 /// One family of signals.
@@ -376,7 +376,7 @@ impl Signals {
                 // of it is searched only where the gate lets it.
                 let mut patterns = Vec::new();
                 for &(family, pick) in &picks {
-                    let (gated, ungated) = split_ungated(&union(codes, pick))?;
+                    let (gated, ungated) = split_cached(&union(codes, pick))?;
                     for source in gated.iter().chain(&ungated) {
                         patterns.push(Pattern { family, regex: Spot::new(source)? });
                     }
@@ -386,16 +386,20 @@ impl Signals {
             .collect::<Option<Vec<_>>>()?;
         let sources: Vec<&str> =
             groups.iter().flat_map(|g| &g.patterns).map(|pattern| pattern.regex.as_str()).collect();
-        let gate = Gate::new(&sources)?;
+        let gate = Gate::cached(&sources, &[])?;
         let all: Vec<&str> = tables.iter().map(|t| t.code).collect();
         Some(Self {
             groups,
             gate,
-            negated: Regex::new(&union(&all, |t| t.negated)).ok()?,
-            human_role: Regex::new(HUMAN_ROLE).ok()?,
-            everyday_owner: Regex::new(r"\A\s+(?:of|for|about|on|in|at|from)\s+(?:the\s+|our\s+|this\s+|that\s+|my\s+|a\s+)?(?:[\w-]+\s+)?([\w-]+)").ok()?,
-            model_owner: Regex::new(r"\A(?:chat|conversation|session|system|model|assistant|ai|bot|agent|prompt|developer|operator|context|above)s?\z").ok()?,
-            sentence_end: Regex::new(r"[.!?。！？]+(?:\s+|\z)|\n+").ok()?,
+            negated: Regex::new(&union(&all, |t| t.negated)),
+            human_role: Regex::new(HUMAN_ROLE),
+            everyday_owner: Regex::new(
+                r"\A\s+(?:of|for|about|on|in|at|from)\s+(?:the\s+|our\s+|this\s+|that\s+|my\s+|a\s+)?(?:[\w-]+\s+)?([\w-]+)",
+            ),
+            model_owner: Regex::new(
+                r"\A(?:chat|conversation|session|system|model|assistant|ai|bot|agent|prompt|developer|operator|context|above)s?\z",
+            ),
+            sentence_end: Regex::new(r"[.!?。！？]+(?:\s+|\z)|\n+"),
         })
     }
 

@@ -1,6 +1,6 @@
 //! The built-in injection classifier is what its training corpus gives, bit for bit.
 //!
-//! `src/scan/classifier.bin` is not written by hand: it is [`Classifier::train`] run with the
+//! `src/classifier.bin` is not written by hand: it is [`Classifier::train`] run with the
 //! default options on the training files listed in [`TRAINING`], in that order. This test
 //! retrains it and compares the bytes, so the shipped model cannot drift from the corpus in the
 //! repository. After a change to the corpus, the features or the options, write the new model
@@ -141,7 +141,7 @@ fn the_builtin_model_is_what_the_training_corpus_gives() {
         report.confirm
     );
     let bytes = model.to_bytes();
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/scan/classifier.bin");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/classifier.bin");
     if std::env::var_os("TIDEMARK_BLESS_SCAN_MODEL").is_some() {
         std::fs::write(path, &bytes).expect("write the model");
         return;
@@ -149,7 +149,7 @@ fn the_builtin_model_is_what_the_training_corpus_gives() {
     let shipped = std::fs::read(path).expect("read the shipped model");
     assert!(
         shipped == bytes,
-        "src/scan/classifier.bin is not what the training corpus gives; run `cargo xtask train-scan`"
+        "src/classifier.bin is not what the training corpus gives; run `cargo xtask train-scan`"
     );
     let builtin = Classifier::builtin().expect("the shipped model loads");
     assert_eq!(builtin.to_bytes(), bytes);

@@ -168,7 +168,6 @@ impl Classifier {
             TrainReport { caught: (caught, malicious), flagged: (flagged, benign), threshold, confirm, lone },
         ))
     }
-
 }
 
 struct Doc {
@@ -256,7 +255,6 @@ fn shuffle(order: &mut [usize], state: &mut u64) {
         order.swap(i, j);
     }
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -34,6 +34,7 @@
 //! cache, and the regex crate then falls back to an engine that read tool output at well under
 //! 1 MiB/s. The literal automaton is small and reads hundreds of MiB/s.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -113,6 +114,9 @@ impl Reach {
 /// A compiled pattern that searches only where [`Reach`] says it can match.
 pub(super) struct Spot {
     regex: Meta,
+    /// A small pattern that every match starts with a match of, for a large pattern (see
+    /// [`head_of`]), shipped in `derived.bin`; looked up on first need.
+    head: OnceLock<Option<Meta>>,
 }
 
 /// One match of a [`Spot`]: byte offsets into the text searched.
@@ -141,7 +145,7 @@ impl Spot {
     /// `source`, to be compiled with the `regex` crate's defaults (Unicode, UTF-8 matches only) by
     /// the first search that needs it.
     pub(super) fn new(source: &str) -> Option<Self> {
-        Some(Self { regex: Meta::new(source) })
+        Some(Self { regex: Meta::new(source), head: OnceLock::new() })
     }
 
     /// The pattern's source.
@@ -152,7 +156,7 @@ impl Spot {
     /// The leftmost-first match that starts at byte `at` or later, where `reach` allows: the match
     /// `regex::Regex::find_at(text, at)` would return, for every `reach` the gate gives.
     pub(super) fn find_from<'t>(&self, text: &'t str, reach: &Reach, at: usize) -> Option<Found<'t>> {
-        if at > text.len() {
+        if at > text.len() || !self.may_match(text, reach, at) {
             return None;
         }
         let found = match reach {
@@ -169,6 +173,101 @@ impl Spot {
         }?;
         Some(Found { text, start: found.start(), end: found.end() })
     }
+
+    /// Whether a match can start where `reach` allows from byte `at`, as far as the head of a large
+    /// pattern tells before the pattern is compiled: a match of the pattern starts with a match of
+    /// its head, so where the head matches nowhere, neither can the pattern. Compiling the head
+    /// costs a small share of compiling the pattern, and most texts are turned away by it.
+    fn may_match(&self, text: &str, reach: &Reach, at: usize) -> bool {
+        if self.regex.is_compiled() {
+            return true;
+        }
+        let Some(head) = self.head() else { return true };
+        let from = |start: usize| Input::new(text).span(start.min(text.len())..text.len());
+        match reach {
+            Reach::Nowhere => false,
+            Reach::Anywhere => head.is_match(from(at)),
+            Reach::From(start) => head.is_match(from(at.max(*start))),
+            Reach::At(places) => places
+                .iter()
+                .filter(|&&place| place >= at && place <= text.len())
+                .any(|&place| head.is_match(from(place).anchored(Anchored::Yes))),
+        }
+    }
+
+    fn head(&self) -> Option<&Meta> {
+        self.head
+            .get_or_init(|| {
+                let key = shipped::fingerprint([self.regex.as_str().as_bytes()]);
+                let head = shipped::lookup(Kind::Head, key).and_then(|bytes| std::str::from_utf8(bytes).ok());
+                head.filter(|head| !head.is_empty()).map(Meta::new)
+            })
+            .as_ref()
+    }
+}
+
+/// Patterns shorter than this have no head: compiling them is cheap enough.
+#[cfg(test)]
+const HEAD_MIN: usize = 4 * 1024;
+
+/// A head is at most this long.
+#[cfg(test)]
+const HEAD_MAX: usize = 32 * 1024;
+
+/// The head of one branch is at most this long.
+#[cfg(test)]
+const BRANCH_HEAD_MAX: usize = 24 * 1024;
+
+/// The head of a large pattern: a small pattern every match of it starts with a match of, which
+/// says where the pattern cannot match before the pattern is compiled (`Spot::may_match`).
+///
+/// Each branch of the pattern's top-level alternation gives the longest run of the first pieces
+/// of its concatenation (or the whole branch) that is at most [`BRANCH_HEAD_MAX`] long and needs
+/// a literal of at least three bytes (a head that matches at every line start turns nothing
+/// away); the head is the alternation of these. `None` for a pattern shorter than [`HEAD_MIN`], a
+/// branch without such a run, or a head longer than [`HEAD_MAX`] or half the pattern.
+#[cfg(test)]
+pub(super) fn head_of(source: &str) -> Option<String> {
+    if source.len() < HEAD_MIN {
+        return None;
+    }
+    let hir = regex_syntax::Parser::new().parse(source).ok()?;
+    let mut extractor = Extractor::new();
+    extractor.kind(ExtractKind::Prefix);
+    let heads = branches(&hir)
+        .into_iter()
+        .map(|branch| branch_head(branch, &extractor))
+        .collect::<Option<Vec<_>>>()?;
+    let head = if heads.len() == 1 { heads.concat() } else { format!("(?:{})", heads.join("|")) };
+    (head.len() <= HEAD_MAX && head.len() <= source.len() / 2).then_some(head)
+}
+
+/// The head of one branch (see [`head_of`]).
+#[cfg(test)]
+fn branch_head(branch: &Hir, extractor: &Extractor) -> Option<String> {
+    let selective = |hir: &Hir| {
+        let lowered = lower_case(hir);
+        let needs = prefixes(extractor, &lowered)
+            .map(|list| list.into_iter().map(|literal| (literal, false)).collect())
+            .or_else(|| required(&lowered, extractor));
+        needs.is_some_and(|list| worth(&list) >= MIN_INNER)
+    };
+    let pieces: Vec<Hir> = match branch.kind() {
+        HirKind::Concat(subs) => subs.clone(),
+        _ => vec![branch.clone()],
+    };
+    let mut best = None;
+    for end in 1..=pieces.len() {
+        let head = Hir::concat(pieces.get(..end)?.to_vec());
+        let text = head.to_string();
+        if text.len() > BRANCH_HEAD_MAX {
+            break;
+        }
+        if selective(&head) {
+            best = Some(text);
+        }
+    }
+    best
 }
 
 /// Where each pattern of a gate can match in one text.
@@ -196,7 +295,7 @@ pub(super) struct Gate {
     /// they hold: a text is read only by the groups whose characters it has.
     groups: Vec<Group>,
     /// For each literal, the branches it stands for.
-    owners: Vec<Vec<Owner>>,
+    owners: Owners,
     /// The branches of every pattern (a pattern that is not an alternation is one branch).
     branches: Vec<Branch>,
     len: usize,
@@ -215,12 +314,12 @@ struct Group {
     /// The index of each literal in the gate's list.
     ids: Vec<usize>,
     /// The literals (lower case), until the automaton is built.
-    literals: Vec<Vec<u8>>,
+    literals: Vec<Cow<'static, [u8]>>,
     automaton: OnceLock<Option<AhoCorasick>>,
 }
 
 impl Group {
-    fn push(&mut self, id: usize, literal: Vec<u8>) {
+    fn push(&mut self, id: usize, literal: Cow<'static, [u8]>) {
         self.ids.push(id);
         self.literals.push(literal);
     }
@@ -265,6 +364,34 @@ enum Owner {
     Inner(usize, bool),
 }
 
+/// The branches each literal of a gate stands for, in one list: the owners of literal `i` are
+/// `all[starts[i]..starts[i + 1]]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Owners {
+    all: Vec<Owner>,
+    starts: Vec<usize>,
+}
+
+impl Owners {
+    /// The owners of each literal in turn.
+    fn from_lists(lists: Vec<Vec<Owner>>) -> Self {
+        let mut owners = Self { all: Vec::new(), starts: vec![0] };
+        for list in lists {
+            owners.all.extend(list);
+            owners.starts.push(owners.all.len());
+        }
+        owners
+    }
+
+    /// The owners of literal `literal` (none for a literal it does not know).
+    fn of(&self, literal: usize) -> &[Owner] {
+        match (self.starts.get(literal), self.starts.get(literal + 1)) {
+            (Some(&start), Some(&end)) => self.all.get(start..end).unwrap_or_default(),
+            _ => &[],
+        }
+    }
+}
+
 /// The literals every match of `hir` starts with, or `None` when the extractor cannot list them
 /// (an infinite list, or an empty literal, which is a prefix of every text).
 fn prefixes(extractor: &Extractor, hir: &Hir) -> Option<Vec<Vec<u8>>> {
@@ -290,6 +417,32 @@ pub(super) fn split_ungated(source: &str) -> Option<(Option<String>, Option<Stri
         (!side.is_empty()).then(|| Hir::alternation(side.into_iter().cloned().collect()).to_string())
     };
     Some((side(gated), side(ungated)))
+}
+
+/// Literals of which every match of any of `sources` holds one, in lower case (to be read with
+/// ASCII case ignored), or `None` if some pattern has no such list or the list would be too long
+/// to be worth an automaton.
+///
+/// A branch needs one of its prefix literals, or else one of the inner literals of [`required`];
+/// a pattern needs one of its branches' lists.
+#[cfg(test)]
+pub(super) fn necessary<S: AsRef<str>>(sources: &[S]) -> Option<Vec<Vec<u8>>> {
+    let mut extractor = Extractor::new();
+    extractor.kind(ExtractKind::Prefix);
+    let mut all: Vec<Vec<u8>> = Vec::new();
+    for source in sources {
+        let hir = lower_case(&regex_syntax::Parser::new().parse(source.as_ref()).ok()?);
+        for branch in branches(&hir) {
+            let list = prefixes(&extractor, branch).filter(|list| !list.is_empty()).or_else(|| {
+                required(branch, &extractor)
+                    .map(|list| list.into_iter().map(|(literal, _)| literal).collect())
+            })?;
+            all.extend(list.into_iter().map(|literal| literal.to_ascii_lowercase()));
+        }
+    }
+    all.sort();
+    all.dedup();
+    (!all.is_empty() && all.len() <= MAX_INNER).then_some(all)
 }
 
 /// [`split_ungated`] from the split shipped for `source` (`shipped.rs`) when there is one.
@@ -391,8 +544,8 @@ impl Start {
 /// parsing them, and all that `shipped.rs` keeps.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Table {
-    literals: Vec<Vec<u8>>,
-    owners: Vec<Vec<Owner>>,
+    literals: Vec<Cow<'static, [u8]>>,
+    owners: Owners,
     branches: Vec<Branch>,
     len: usize,
 }
@@ -449,7 +602,12 @@ impl Table {
                 parts.push(Branch { pattern: index, start, always, inner: required.is_some() });
             }
         }
-        Some(Self { literals, owners, branches: parts, len: sources.len() })
+        Some(Self {
+            literals: literals.into_iter().map(Cow::Owned).collect(),
+            owners: Owners::from_lists(owners),
+            branches: parts,
+            len: sources.len(),
+        })
     }
 
     /// The gate: the literals in one automaton, read with ASCII case ignored.
@@ -476,7 +634,8 @@ impl Table {
         let mut out = Writer::default();
         out.u32(self.len);
         out.u32(self.literals.len());
-        for (literal, owners) in self.literals.iter().zip(&self.owners) {
+        for (index, literal) in self.literals.iter().enumerate() {
+            let owners = self.owners.of(index);
             out.bytes(literal);
             out.u32(owners.len());
             for owner in owners {
@@ -503,27 +662,25 @@ impl Table {
     }
 
     /// Reads [`to_bytes`](Self::to_bytes); `None` for anything malformed or out of range.
-    pub(super) fn from_bytes(bytes: &[u8]) -> Option<Self> {
+    pub(super) fn from_bytes(bytes: &'static [u8]) -> Option<Self> {
         let mut reader = Reader::new(bytes);
         let len = reader.u32()?;
         let count = reader.u32()?;
         let mut literals = Vec::with_capacity(count.min(bytes.len()));
-        let mut owners = Vec::with_capacity(count.min(bytes.len()));
+        let mut owners = Owners { all: Vec::with_capacity(count.min(bytes.len())), starts: vec![0] };
         for _ in 0..count {
-            literals.push(reader.bytes()?.to_vec());
-            let many = reader.u32()?;
-            let mut owned = Vec::with_capacity(many.min(bytes.len()));
-            for _ in 0..many {
+            literals.push(Cow::Borrowed(reader.bytes()?));
+            for _ in 0..reader.u32()? {
                 let tag = reader.byte()?;
                 let part = reader.u32()?;
-                owned.push(match tag {
+                owners.all.push(match tag {
                     0 => Owner::Prefix(part),
                     1 => Owner::Inner(part, false),
                     2 => Owner::Inner(part, true),
                     _ => return None,
                 });
             }
-            owners.push(owned);
+            owners.starts.push(owners.all.len());
         }
         let count = reader.u32()?;
         let mut branches = Vec::with_capacity(count.min(bytes.len()));
@@ -542,7 +699,7 @@ impl Table {
             branches.push(Branch { pattern, start, always: flags & 1 != 0, inner: flags & 2 != 0 });
         }
         let parts = branches.len();
-        let in_range = owners.iter().flatten().all(|owner| match *owner {
+        let in_range = owners.all.iter().all(|owner| match *owner {
             Owner::Prefix(part) | Owner::Inner(part, _) => part < parts,
         });
         (reader.done() && in_range).then_some(Self { literals, owners, branches, len })
@@ -618,8 +775,7 @@ impl Gate {
                     .map(move |found| (group.ids.get(found.pattern().as_usize()), found.start()))
             });
         for (literal, at) in found_literals {
-            let owners =
-                literal.and_then(|&literal| self.owners.get(literal)).map(Vec::as_slice).unwrap_or_default();
+            let owners = literal.map_or(&[][..], |&literal| self.owners.of(literal));
             for &owner in owners {
                 match owner {
                     Owner::Prefix(part) => {

@@ -12,10 +12,13 @@
 //! instead of letting a text through unchecked.
 
 use std::ops::Deref;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{LazyLock, OnceLock};
 
+use aho_corasick::AhoCorasick;
 use regex_automata::meta;
+
+use crate::shipped::{self, Kind};
 
 /// Set when a pattern failed to compile.
 static BROKEN: AtomicBool = AtomicBool::new(false);
@@ -39,10 +42,16 @@ fn failed<T>(stand_in: impl FnOnce() -> T) -> T {
     stand_in()
 }
 
-/// A `regex::Regex` compiled on first use; it dereferences to the compiled regex.
+/// A `regex::Regex` compiled on first use, with the searches the scan makes.
+///
+/// Until it is compiled, a search first asks its guard whether the text holds one of the literals
+/// every match must hold (derived with the gates' tables and shipped beside them); when none
+/// occurs there can be no match, and the answer is given without compiling the pattern. Once it
+/// is compiled, the regex's own prefilter does that job better, so the guard is not asked again.
 pub(crate) struct Regex {
     source: Box<str>,
     compiled: OnceLock<regex::Regex>,
+    guard: OnceLock<Guard>,
 }
 
 impl Regex {
@@ -50,26 +59,69 @@ impl Regex {
     pub(crate) fn new(source: &str) -> Self {
         #[cfg(test)]
         registry::record(registry::Engine::Regex, source);
-        Self { source: source.into(), compiled: OnceLock::new() }
+        Self { source: source.into(), compiled: OnceLock::new(), guard: OnceLock::new() }
+    }
+
+    /// Whether `haystack` can hold a match, as far as the guard can tell without compiling.
+    fn may_match(&self, haystack: &str) -> bool {
+        self.compiled.get().is_some()
+            || self.guard.get_or_init(|| Guard::shipped(&[self.source.as_ref()])).admits(haystack)
+    }
+
+    /// The compiled regex (compiled now if need be).
+    fn compiled(&self) -> &regex::Regex {
+        self.compiled
+            .get_or_init(|| regex::Regex::new(&self.source).unwrap_or_else(|_| failed(|| never().clone())))
+    }
+
+    pub(crate) fn is_match(&self, haystack: &str) -> bool {
+        self.may_match(haystack) && self.compiled().is_match(haystack)
+    }
+
+    pub(crate) fn find<'h>(&self, haystack: &'h str) -> Option<regex::Match<'h>> {
+        if self.may_match(haystack) { self.compiled().find(haystack) } else { None }
+    }
+
+    pub(crate) fn find_iter<'r, 'h>(&'r self, haystack: &'h str) -> regex::Matches<'r, 'h> {
+        if self.may_match(haystack) {
+            self.compiled().find_iter(haystack)
+        } else {
+            never().find_iter(haystack)
+        }
+    }
+
+    pub(crate) fn captures<'h>(&self, haystack: &'h str) -> Option<regex::Captures<'h>> {
+        if self.may_match(haystack) { self.compiled().captures(haystack) } else { None }
+    }
+
+    pub(crate) fn captures_at<'h>(&self, haystack: &'h str, start: usize) -> Option<regex::Captures<'h>> {
+        if self.may_match(haystack) { self.compiled().captures_at(haystack, start) } else { None }
+    }
+
+    pub(crate) fn captures_iter<'r, 'h>(&'r self, haystack: &'h str) -> regex::CaptureMatches<'r, 'h> {
+        if self.may_match(haystack) {
+            self.compiled().captures_iter(haystack)
+        } else {
+            never().captures_iter(haystack)
+        }
     }
 }
 
-impl Deref for Regex {
-    type Target = regex::Regex;
-
-    fn deref(&self) -> &regex::Regex {
-        self.compiled.get_or_init(|| {
-            regex::Regex::new(&self.source).unwrap_or_else(|_| {
-                failed(|| regex::Regex::new(NEVER).expect("the pattern that matches nothing compiles"))
-            })
-        })
-    }
+/// The compiled pattern that matches nothing: the stand-in for a pattern that failed to compile,
+/// and the source of empty iterators.
+fn never() -> &'static regex::Regex {
+    static NEVER_REGEX: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(NEVER).expect("the pattern that matches nothing compiles"));
+    &NEVER_REGEX
 }
 
-/// A `regex::RegexSet` compiled on first use; it dereferences to the compiled set.
+/// A `regex::RegexSet` compiled on first use, guarded like [`Regex`].
 pub(crate) struct RegexSet {
     sources: Vec<String>,
     compiled: OnceLock<regex::RegexSet>,
+    guard: OnceLock<Guard>,
+    /// A set of as many patterns that match nothing, for the answer the guard gives.
+    empty: OnceLock<regex::RegexSet>,
 }
 
 impl RegexSet {
@@ -77,24 +129,50 @@ impl RegexSet {
     pub(crate) fn new(sources: impl IntoIterator<Item = String>) -> Self {
         let sources: Vec<String> = sources.into_iter().collect();
         #[cfg(test)]
-        sources.iter().for_each(|source| registry::record(registry::Engine::Set, source));
-        Self { sources, compiled: OnceLock::new() }
+        registry::record(registry::Engine::Set, &sources.join(registry::SET_SEPARATOR));
+        Self { sources, compiled: OnceLock::new(), guard: OnceLock::new(), empty: OnceLock::new() }
+    }
+
+    /// Which of the patterns match `haystack`.
+    pub(crate) fn matches(&self, haystack: &str) -> regex::SetMatches {
+        let admits = self.compiled.get().is_some()
+            || self
+                .guard
+                .get_or_init(|| Guard::shipped(&self.sources.iter().map(String::as_str).collect::<Vec<_>>()))
+                .admits(haystack);
+        if admits {
+            return self
+                .compiled
+                .get_or_init(|| {
+                    regex::RegexSet::new(&self.sources).unwrap_or_else(|_| failed(|| self.nothing()))
+                })
+                .matches(haystack);
+        }
+        self.empty.get_or_init(|| self.nothing()).matches(haystack)
+    }
+
+    /// As many patterns as the set has, each matching nothing, so that every index its users ask
+    /// about exists.
+    fn nothing(&self) -> regex::RegexSet {
+        regex::RegexSet::new(self.sources.iter().map(|_| NEVER)).expect("patterns that match nothing compile")
     }
 }
 
-impl Deref for RegexSet {
-    type Target = regex::RegexSet;
+/// The literals of which every match of a pattern (or of any pattern of a set) holds one, read with
+/// ASCII case ignored; it admits every text when none are known.
+struct Guard(Option<AhoCorasick>);
 
-    fn deref(&self) -> &regex::RegexSet {
-        self.compiled.get_or_init(|| {
-            regex::RegexSet::new(&self.sources).unwrap_or_else(|_| {
-                // As many patterns as the set had, so that every index its users ask about exists.
-                failed(|| {
-                    regex::RegexSet::new(self.sources.iter().map(|_| NEVER))
-                        .expect("patterns that match nothing compile")
-                })
-            })
-        })
+impl Guard {
+    /// The guard shipped for these sources (`shipped.rs`), or one that admits everything.
+    fn shipped(sources: &[&str]) -> Self {
+        let key = shipped::fingerprint(sources.iter().map(|source| source.as_bytes()));
+        let literals =
+            shipped::lookup(Kind::Needs, key).and_then(shipped::literals).filter(|list| !list.is_empty());
+        Self(literals.and_then(|list| AhoCorasick::builder().ascii_case_insensitive(true).build(list).ok()))
+    }
+
+    fn admits(&self, haystack: &str) -> bool {
+        self.0.as_ref().is_none_or(|literals| literals.is_match(haystack))
     }
 }
 
@@ -115,6 +193,11 @@ impl Meta {
     /// The pattern's source (without compiling it).
     pub(crate) fn as_str(&self) -> &str {
         &self.source
+    }
+
+    /// Whether a search has compiled it yet.
+    pub(crate) fn is_compiled(&self) -> bool {
+        self.compiled.get().is_some()
     }
 }
 
@@ -142,6 +225,9 @@ pub(crate) mod registry {
         Set,
         Meta,
     }
+
+    /// Joins the sources of a set in the record (no pattern holds a NUL).
+    pub(crate) const SET_SEPARATOR: &str = "\u{0}";
 
     static MADE: Mutex<Vec<(Engine, String)>> = Mutex::new(Vec::new());
 

@@ -27,6 +27,11 @@ pub(crate) enum Kind {
     Gate = 1,
     /// A pattern cut into its gated and ungated branches (`gate::split_ungated`).
     Split = 2,
+    /// The literals of which every match of a pattern, or of any pattern of a set, holds one
+    /// (`gate::necessary`): a lazy pattern's guard (`lazy.rs`).
+    Needs = 3,
+    /// The head of a large pattern (`gate::head_of`), or nothing.
+    Head = 4,
 }
 
 impl Kind {
@@ -34,6 +39,8 @@ impl Kind {
         match byte {
             1 => Some(Self::Gate),
             2 => Some(Self::Split),
+            3 => Some(Self::Needs),
+            4 => Some(Self::Head),
             _ => None,
         }
     }
@@ -48,21 +55,27 @@ pub(crate) fn lookup(kind: Kind, key: u64) -> Option<&'static [u8]> {
     INDEX.get(&(kind, key)).copied()
 }
 
-/// A stable 64-bit FNV-1a fingerprint of a list of byte strings (each length-prefixed, so that
+/// A stable 64-bit fingerprint (FNV-1a over 8-byte words) of a list of byte strings (each length-prefixed, so that
 /// `["ab", "c"]` and `["a", "bc"]` differ).
 pub(crate) fn fingerprint<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> u64 {
     const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x0000_0100_0000_01b3;
     let mut hash = OFFSET;
-    let mut eat = |bytes: &[u8]| {
-        for &byte in bytes {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(PRIME);
-        }
-    };
+    // Eight bytes at a time: the sources run to megabytes, and this runs on every start.
+    let mut eat = |word: u64| hash = (hash ^ word).wrapping_mul(PRIME);
     for part in parts {
-        eat(&(part.len() as u64).to_le_bytes());
-        eat(part);
+        eat(part.len() as u64);
+        let mut words = part.chunks_exact(8);
+        for word in &mut words {
+            let mut raw = [0u8; 8];
+            raw.copy_from_slice(word);
+            eat(u64::from_le_bytes(raw));
+        }
+        let mut tail = [0u8; 8];
+        tail.get_mut(..words.remainder().len())
+            .into_iter()
+            .for_each(|t| t.copy_from_slice(words.remainder()));
+        eat(u64::from_le_bytes(tail));
     }
     hash
 }
@@ -79,6 +92,26 @@ fn parse(bytes: &'static [u8]) -> Option<HashMap<(Kind, u64), &'static [u8]>> {
         index.insert((kind, key), payload);
     }
     Some(index)
+}
+
+/// A list of literals as [`literals_to_bytes`] writes it; an empty list says none are known.
+pub(crate) fn literals(bytes: &[u8]) -> Option<Vec<&[u8]>> {
+    let mut reader = Reader::new(bytes);
+    let count = reader.u32()?;
+    let list = (0..count).map(|_| reader.bytes()).collect::<Option<Vec<_>>>()?;
+    reader.done().then_some(list)
+}
+
+/// The form [`literals`] reads: a count, then each literal; `None` is written as an empty list.
+#[cfg(test)]
+pub(crate) fn literals_to_bytes(list: Option<&[Vec<u8>]>) -> Vec<u8> {
+    let list = list.unwrap_or_default();
+    let mut out = Writer::default();
+    out.u32(list.len());
+    for literal in list {
+        out.bytes(literal);
+    }
+    out.into_bytes()
 }
 
 /// The file holding `entries` (sorted, so that the same entries always give the same bytes).

@@ -16,8 +16,10 @@ const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
 
 /// Every `.jsonl` file below `dir`, in a stable order.
 fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> =
-        std::fs::read_dir(dir).expect("the corpus folder reads").map(|e| e.expect("an entry").path()).collect();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("the corpus folder reads")
+        .map(|e| e.expect("an entry").path())
+        .collect();
     entries.sort();
     for path in entries {
         if path.is_dir() {

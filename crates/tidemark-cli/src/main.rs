@@ -12,7 +12,6 @@ mod input;
 mod output;
 mod report;
 mod setup;
-mod store;
 
 use std::process::ExitCode;
 

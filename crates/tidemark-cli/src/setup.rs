@@ -18,7 +18,7 @@ use tidemark_memory::{
     CachePlan, CompactingMemory, HeuristicCounter, PolicyMemory, SlidingWindow, TiktokenCounter, TokenWindow,
 };
 
-use crate::store::AnyStore;
+use tidemark::Store as AnyStore;
 use tidemark_providers::anthropic::PromptCache;
 use tidemark_providers::{AnthropicConfig, AnthropicModel, OpenAiConfig, OpenAiModel};
 
@@ -286,9 +286,14 @@ impl CompletionModel for Extract {
     }
 }
 
-/// Open the SQLite store at `path`.
+/// Open the store at `location`: an SQLite file, or a PostgreSQL URL.
 pub(crate) async fn store(location: &str) -> Result<AnyStore, CliError> {
-    AnyStore::open(location).await
+    AnyStore::open(location).await.map_err(|error| match error {
+        tidemark::OpenError::NoPostgres(_) | tidemark::OpenError::NoSqlite(_) => {
+            CliError::input(error.to_string())
+        }
+        _ => CliError::runtime("opening the store", error),
+    })
 }
 
 /// The budget of `window`, if it has one.

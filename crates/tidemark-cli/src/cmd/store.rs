@@ -7,7 +7,7 @@ use tidemark_core::{CompactionState, ConversationMemory, ConversationStore, Mess
 use tidemark_facts::{FactCoordinator, Recall};
 use tidemark_memory::{CompactingMemory, PolicyMemory};
 
-use crate::store::AnyStore;
+use tidemark::Store as AnyStore;
 
 use crate::args::{AppendArgs, ClearArgs, FormatChoice, InspectArgs, LoadArgs};
 use crate::error::CliError;

@@ -1,9 +1,9 @@
-//! The store a command works on: an SQLite file by default, or a PostgreSQL database given by its URL.
+//! [`Store`]: the store a memory works on, chosen at run time: an SQLite file, memory, a
+//! PostgreSQL database, or a store of your own.
 //!
-//! Which backend it is matters only when it is opened: from then on the
-//! command sees one object through two type-erased handles from
-//! [`tidemark_core::boxed`], a conversation store and a fact store, both
-//! pointing at the same backend value.
+//! Which backend it is matters only when it is opened: from then on the memory, the facts and
+//! recall see one object through two type-erased handles from [`tidemark_core::boxed`], a
+//! conversation store and a fact store, both pointing at the same backend value.
 
 use std::fmt;
 use std::sync::Arc;
@@ -16,18 +16,24 @@ use tidemark_core::{
     RecallQuery, RollbackRecord, RolledBack, RunId, RunInfo, Scope, Seq, SeqRange, StoreError, StoredMessage,
     Tier,
 };
-use tidemark_memory::SqliteStore;
-#[cfg(feature = "postgres")]
-use tidemark_postgres::PostgresStore;
 
-use crate::error::CliError;
-
-/// One of the stores the command can open, as a conversation store and a fact store at once.
+/// A conversation store and fact store chosen at run time.
 ///
-/// Cloning it clones two `Arc`s: every clone works on the same backend handle.
+/// Cloning it clones two `Arc`s: every clone works on the same backend.
+///
+/// ```
+/// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+/// use tidemark::Store;
+///
+/// let store = Store::in_memory();
+/// # #[cfg(feature = "sqlite")]
+/// let store = Store::open("agent.db").await?; // or a postgres:// URL with the `postgres` feature
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone)]
-pub(crate) struct AnyStore {
-    /// `"sqlite"` or `"postgres"`, for debugging output.
+pub struct Store {
+    /// `"sqlite"`, `"postgres"`, `"memory"` or `"custom"`, for debugging output.
     backend: &'static str,
     /// The backend as a conversation store.
     conversations: Arc<dyn DynConversationStore>,
@@ -35,38 +41,97 @@ pub(crate) struct AnyStore {
     facts: Arc<dyn DynFactStore>,
 }
 
-impl fmt::Debug for AnyStore {
+impl fmt::Debug for Store {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AnyStore").field("backend", &self.backend).finish_non_exhaustive()
+        f.debug_struct("Store").field("backend", &self.backend).finish_non_exhaustive()
     }
 }
 
 /// Whether `location` names a PostgreSQL database rather than a file.
-pub(crate) fn is_postgres_url(location: &str) -> bool {
+#[must_use]
+pub fn is_postgres_url(location: &str) -> bool {
     location.starts_with("postgres://") || location.starts_with("postgresql://")
 }
 
-impl AnyStore {
-    /// Opens `location`: a `postgres://` or `postgresql://` URL, or else the path of an SQLite file.
-    pub(crate) async fn open(location: &str) -> Result<Self, CliError> {
+/// Why a store could not be opened.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum OpenError {
+    /// The location is a PostgreSQL URL, and this build has no PostgreSQL support.
+    #[error("{0} is a PostgreSQL URL, and this build of tidemark has no `postgres` feature")]
+    NoPostgres(String),
+    /// The location is a file path, and this build has no SQLite support.
+    #[error("{0} is an SQLite file, and this build of tidemark has no `sqlite` feature")]
+    NoSqlite(String),
+    /// The backend refused to open.
+    #[error("could not open the {backend} store")]
+    Backend {
+        /// `"sqlite"` or `"postgres"`.
+        backend: &'static str,
+        /// What the backend said.
+        #[source]
+        source: StoreError,
+    },
+}
+
+impl Store {
+    /// Opens `location`: a `postgres://` or `postgresql://` URL (the `postgres` feature), or else
+    /// the path of an SQLite file, created if missing (the `sqlite` feature).
+    ///
+    /// # Errors
+    ///
+    /// [`OpenError`] when the backend is not built in or refuses to open.
+    pub async fn open(location: &str) -> Result<Self, OpenError> {
         if is_postgres_url(location) {
             #[cfg(feature = "postgres")]
             {
-                return PostgresStore::connect(location)
+                return tidemark_postgres::PostgresStore::connect(location)
                     .await
                     .map(|store| Self::new("postgres", store))
-                    .map_err(|error| CliError::runtime("connecting to PostgreSQL", error));
+                    .map_err(|source| OpenError::Backend { backend: "postgres", source });
             }
             #[cfg(not(feature = "postgres"))]
             {
-                return Err(CliError::input(
-                    "this build of tidemark has no PostgreSQL support (build it with the `postgres` feature)",
-                ));
+                return Err(OpenError::NoPostgres(location.to_owned()));
             }
         }
-        SqliteStore::open(location)
-            .map(|store| Self::new("sqlite", store))
-            .map_err(|error| CliError::runtime("opening the store", error))
+        Self::sqlite(location)
+    }
+
+    /// Opens the SQLite file at `path`, created if missing.
+    ///
+    /// # Errors
+    ///
+    /// [`OpenError`] when SQLite is not built in or the file cannot be opened.
+    pub fn sqlite(path: impl AsRef<std::path::Path>) -> Result<Self, OpenError> {
+        #[cfg(feature = "sqlite")]
+        {
+            tidemark_memory::SqliteStore::open(path)
+                .map(|store| Self::new("sqlite", store))
+                .map_err(|source| OpenError::Backend { backend: "sqlite", source })
+        }
+        #[cfg(not(feature = "sqlite"))]
+        {
+            Err(OpenError::NoSqlite(path.as_ref().display().to_string()))
+        }
+    }
+
+    /// A store in this process's memory, gone when the last clone is dropped.
+    #[must_use]
+    pub fn in_memory() -> Self {
+        Self::new("memory", tidemark_memory::InMemoryStore::new())
+    }
+
+    /// Your own store (or a [`PostgresStore`](tidemark_postgres::PostgresStore) you connected),
+    /// which must keep conversations and facts.
+    pub fn custom<S: ConversationStore + FactStore + 'static>(store: S) -> Self {
+        Self::new("custom", store)
+    }
+
+    /// The backend's name: `"sqlite"`, `"postgres"`, `"memory"` or `"custom"`.
+    #[must_use]
+    pub fn backend(&self) -> &'static str {
+        self.backend
     }
 
     /// Both handles on one shared `store`.
@@ -79,7 +144,7 @@ impl AnyStore {
 // The impls below only pass each call to the handle for its trait; the choice
 // of backend was made once, in `open`, and lives in the trait objects.
 
-impl ConversationStore for AnyStore {
+impl ConversationStore for Store {
     async fn append(
         &self,
         conversation: &ConversationId,
@@ -155,7 +220,7 @@ impl ConversationStore for AnyStore {
     }
 }
 
-impl FactStore for AnyStore {
+impl FactStore for Store {
     async fn put(&self, fact: NewFact) -> Result<Put, FactError> {
         self.facts.put(fact).await
     }

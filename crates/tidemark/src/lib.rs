@@ -13,6 +13,9 @@
 //! ```
 //! use tidemark::{ConversationId, ConversationMemory, Memory, Message};
 //!
+//! # #[cfg(not(all(feature = "sqlite", feature = "facts", feature = "recall")))]
+//! # fn main() {}
+//! # #[cfg(all(feature = "sqlite", feature = "facts", feature = "recall"))]
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! # let dir = tempfile::tempdir()?;

@@ -129,6 +129,9 @@ pub enum BuildError {
 /// rolling summary written by a template (no model call), no facts and no recall.
 ///
 /// ```
+/// # #[cfg(not(feature = "recall"))]
+/// # fn main() {}
+/// # #[cfg(feature = "recall")]
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// let memory = tidemark::Memory::builder().budget(4_000).facts().recall().build()?;
 /// assert_eq!(memory.budget().get(), 4_000);
@@ -299,6 +302,7 @@ impl MemoryBuilder {
             let tokens = tokens.unwrap_or_else(|| percent(budget, RECALL_PERCENT));
             (Arc::new(Recall::new(store.clone())), tokens)
         });
+        #[cfg_attr(not(feature = "facts"), allow(unused_mut))]
         let mut reserved = 0u32;
         #[cfg(feature = "facts")]
         if let Some((_, tokens)) = &facts {
@@ -318,6 +322,7 @@ impl MemoryBuilder {
         });
         #[cfg(not(feature = "facts"))]
         let observer = AnyObserver(Box::new(()));
+        #[cfg_attr(not(feature = "facts"), allow(unused_mut))]
         let mut memory: Compacting =
             CompactingMemory::new(store.clone(), policy, compactor).with_observer(observer);
         // Facts first, then recall: the prompt's order, and the order a tight budget gives them up in reverse.
@@ -354,6 +359,7 @@ fn percent(budget: NonZeroU32, percent: u32) -> u32 {
 
 /// Adds a block's allowance to what the blocks before it reserved, refusing one that would leave
 /// no room for the newest turn.
+#[cfg(feature = "facts")]
 fn check_allowance(
     block: &'static str,
     tokens: u32,

@@ -37,6 +37,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::OnceLock;
+use std::sync::atomic::AtomicU32;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use regex_automata::{Anchored, Input};
@@ -125,6 +126,8 @@ pub(super) struct Spot {
     /// A small pattern that every match starts with a match of, for a large pattern (see
     /// [`head_of`]), shipped in `derived.bin`; looked up on first need.
     head: OnceLock<Option<Meta>>,
+    /// Searches the head answered so far (see `lazy::GUARDED_SEARCHES`).
+    searches: AtomicU32,
 }
 
 /// One match of a [`Spot`]: byte offsets into the text searched.
@@ -153,7 +156,7 @@ impl Spot {
     /// `source`, to be compiled with the `regex` crate's defaults (Unicode, UTF-8 matches only) by
     /// the first search that needs it.
     pub(super) fn new(source: &str) -> Option<Self> {
-        Some(Self { regex: Meta::new(source), head: OnceLock::new() })
+        Some(Self { regex: Meta::new(source), head: OnceLock::new(), searches: AtomicU32::new(0) })
     }
 
     /// The pattern's source.
@@ -187,7 +190,7 @@ impl Spot {
     /// its head, so where the head matches nowhere, neither can the pattern. Compiling the head
     /// costs a small share of compiling the pattern, and most texts are turned away by it.
     fn may_match(&self, text: &str, reach: &Reach, at: usize) -> bool {
-        if self.regex.is_compiled() {
+        if self.regex.is_compiled() || !crate::lazy::guard_still_serves(&self.searches) {
             return true;
         }
         let Some(head) = self.head() else { return true };
@@ -473,7 +476,11 @@ impl Gate {
         // `From`, not a list as long as the text).
         let mut places: HashMap<usize, Reach> = HashMap::new();
         // Offsets stay where they are: ASCII case changes no byte's length.
-        let lowered = text.to_ascii_lowercase();
+        let lowered: Cow<'_, str> = if bytes.iter().any(u8::is_ascii_uppercase) {
+            Cow::Owned(text.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(text)
+        };
         let mut leads = [false; 256];
         for &byte in bytes.iter().filter(|byte| !byte.is_ascii()) {
             leads[usize::from(byte)] = true;

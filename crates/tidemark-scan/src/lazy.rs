@@ -12,7 +12,7 @@
 //! instead of letting a text through unchecked.
 
 use std::ops::Deref;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{LazyLock, OnceLock};
 
 use aho_corasick::AhoCorasick;
@@ -31,6 +31,18 @@ pub(crate) fn broken() -> bool {
 /// Marks the scanner broken: a part of it could not be built, so every scan fails closed.
 pub(crate) fn mark_broken() {
     BROKEN.store(true, Ordering::Relaxed);
+}
+
+/// How many searches a guard (or a head) answers before the pattern is compiled anyway.
+///
+/// A guard spares a short-lived process the compile of a pattern no text of it can match. In a
+/// process that scans on and on, the compiled pattern's own prefilter reads a text faster than
+/// the guard, so after this many searches the pattern is compiled and the guard retires.
+pub(crate) const GUARDED_SEARCHES: u32 = 256;
+
+/// Counts one more search a guard answered; `false` once it has answered its share.
+pub(crate) fn guard_still_serves(searches: &AtomicU32) -> bool {
+    searches.fetch_add(1, Ordering::Relaxed) < GUARDED_SEARCHES
 }
 
 /// A pattern that matches no text, for a pattern that failed to compile.
@@ -52,6 +64,8 @@ pub(crate) struct Regex {
     source: Box<str>,
     compiled: OnceLock<regex::Regex>,
     guard: OnceLock<Guard>,
+    /// Searches the guard answered so far (see [`GUARDED_SEARCHES`]).
+    searches: AtomicU32,
 }
 
 impl Regex {
@@ -59,12 +73,18 @@ impl Regex {
     pub(crate) fn new(source: &str) -> Self {
         #[cfg(test)]
         registry::record(registry::Engine::Regex, source);
-        Self { source: source.into(), compiled: OnceLock::new(), guard: OnceLock::new() }
+        Self {
+            source: source.into(),
+            compiled: OnceLock::new(),
+            guard: OnceLock::new(),
+            searches: AtomicU32::new(0),
+        }
     }
 
     /// Whether `haystack` can hold a match, as far as the guard can tell without compiling.
     fn may_match(&self, haystack: &str) -> bool {
         self.compiled.get().is_some()
+            || !guard_still_serves(&self.searches)
             || self.guard.get_or_init(|| Guard::shipped(&[self.source.as_ref()])).admits(haystack)
     }
 
@@ -122,6 +142,8 @@ pub(crate) struct RegexSet {
     guard: OnceLock<Guard>,
     /// A set of as many patterns that match nothing, for the answer the guard gives.
     empty: OnceLock<regex::RegexSet>,
+    /// Searches the guard answered so far (see [`GUARDED_SEARCHES`]).
+    searches: AtomicU32,
 }
 
 impl RegexSet {
@@ -130,12 +152,19 @@ impl RegexSet {
         let sources: Vec<String> = sources.into_iter().collect();
         #[cfg(test)]
         registry::record(registry::Engine::Set, &sources.join(registry::SET_SEPARATOR));
-        Self { sources, compiled: OnceLock::new(), guard: OnceLock::new(), empty: OnceLock::new() }
+        Self {
+            sources,
+            compiled: OnceLock::new(),
+            guard: OnceLock::new(),
+            empty: OnceLock::new(),
+            searches: AtomicU32::new(0),
+        }
     }
 
     /// Which of the patterns match `haystack`.
     pub(crate) fn matches(&self, haystack: &str) -> regex::SetMatches {
         let admits = self.compiled.get().is_some()
+            || !guard_still_serves(&self.searches)
             || self
                 .guard
                 .get_or_init(|| Guard::shipped(&self.sources.iter().map(String::as_str).collect::<Vec<_>>()))

@@ -62,7 +62,7 @@ fn steps() -> Vec<Step> {
         },
         Step {
             name: "clippy",
-            title: "lints (cargo clippy, warnings denied)".to_owned(),
+            title: "lints (cargo clippy, warnings denied; also without default features)".to_owned(),
             run: Box::new(|| {
                 run_checked(&mut cargo(&[
                     "clippy",
@@ -72,7 +72,20 @@ fn steps() -> Vec<Step> {
                     "--",
                     "-D",
                     "warnings",
-                ]))
+                ]))?;
+                for package in NO_DEFAULT_FEATURES {
+                    run_checked(&mut cargo(&[
+                        "clippy",
+                        "-p",
+                        package,
+                        "--no-default-features",
+                        "--all-targets",
+                        "--",
+                        "-D",
+                        "warnings",
+                    ]))?;
+                }
+                Ok(())
             }),
         },
         Step {
@@ -100,6 +113,10 @@ fn steps() -> Vec<Step> {
         },
     ]
 }
+
+/// The crates whose default features can all be turned off: built, linted and tested that way too,
+/// so that a feature that is off never leaves code that does not compile or a test that fails.
+const NO_DEFAULT_FEATURES: &[&str] = &["tidemark-memory", "tidemark"];
 
 /// The environment variable that hands the PostgreSQL tests the URL of their database.
 pub(crate) const POSTGRES_URL_VAR: &str = "TIDEMARK_POSTGRES_URL";
@@ -164,6 +181,15 @@ fn tests(nextest: bool) -> Result<(), String> {
         run_checked(&mut command)?;
     }
     run_checked(&mut with_url(cargo(&["test", "--workspace", "--all-features", "--doc"])))?;
+    for package in NO_DEFAULT_FEATURES {
+        println!("    {package} without its default features");
+        let mut args = vec!["test", "-p", package, "--no-default-features"];
+        if nextest {
+            args = vec!["nextest", "run", "-p", package, "--no-default-features", "--no-fail-fast"];
+        }
+        run_checked(&mut cargo(&args))?;
+        run_checked(&mut cargo(&["test", "-p", package, "--no-default-features", "--doc"]))?;
+    }
     drop(server);
     // Said again after the long test output, next to the line saying the step passed.
     if let Some(line) = not_run {

@@ -23,6 +23,8 @@
 //! ratio a provider's usage reports taught (see `tidemark_core::calibration`).
 //!
 //! ```
+//! # #[cfg(feature = "tiktoken")]
+//! # fn main() -> Result<(), tidemark_memory::counter::CounterError> {
 //! use tidemark_core::{Message, TokenCounter};
 //! use tidemark_memory::counter::{CachedCounter, TiktokenCounter};
 //!
@@ -31,16 +33,21 @@
 //! assert_eq!(counter.count(&Message::user("Hello world")), 3 + 1 + 2);
 //! assert_eq!(counter.count(&Message::user("Hello world").pinned()), 6);
 //! assert_eq!(counter.hits(), 1);
-//! # Ok::<(), tidemark_memory::counter::CounterError>(())
+//! # Ok(())
+//! # }
+//! # #[cfg(not(feature = "tiktoken"))]
+//! # fn main() {}
 //! ```
 
 mod cached;
+#[cfg(feature = "tiktoken")]
 mod tiktoken;
 
-#[cfg(test)]
+#[cfg(all(test, feature = "tiktoken"))]
 mod tests;
 
 pub use cached::CachedCounter;
+#[cfg(feature = "tiktoken")]
 pub use tiktoken::{Encoding, TiktokenCounter};
 
 pub use tidemark_core::counter::{ATTACHMENT_TOKENS, CalibratedCounter, HeuristicCounter};
@@ -48,6 +55,7 @@ pub use tidemark_core::counter::{ATTACHMENT_TOKENS, CalibratedCounter, Heuristic
 pub use crate::error::CounterError;
 
 /// A length or count as a `u32`, saturating at `u32::MAX` as counts do.
+#[cfg(feature = "tiktoken")]
 fn saturate(count: usize) -> u32 {
     u32::try_from(count).unwrap_or(u32::MAX)
 }

@@ -1,8 +1,11 @@
 //! The errors of tidemark-memory's own constructors; store and memory operations use the core error types.
 
+#[cfg(feature = "tiktoken")]
 use std::error::Error;
+#[cfg(feature = "tiktoken")]
 use std::sync::Arc;
 
+#[cfg(feature = "tiktoken")]
 use crate::counter::Encoding;
 
 /// A policy configuration that cannot work.
@@ -42,12 +45,14 @@ pub enum CounterError {
         value: f32,
     },
     /// No supported encoding is known for the model name.
+    #[cfg(feature = "tiktoken")]
     #[error("no supported tokenizer is known for model `{model}`")]
     UnknownModel {
         /// The model name as given.
         model: String,
     },
     /// The byte-pair tables of an encoding could not be built.
+    #[cfg(feature = "tiktoken")]
     #[error("loading the {encoding} byte-pair tables failed")]
     LoadEncoding {
         /// The encoding whose tables failed to load.

@@ -12,22 +12,37 @@
 //!   ([`observe_usage`](tidemark_core::ConversationMemory::observe_usage))
 //!   to fit the window by the provider's count.
 //!
+//! # Features
+//!
+//! - `sqlite` (default): [`SqliteStore`], on rusqlite.
+//! - `bundled-sqlite` (default): SQLite built from source and linked in; without it, the
+//!   system's libsqlite3 is linked.
+//! - `tiktoken` (default): [`TiktokenCounter`], OpenAI's exact counts, on tiktoken-rs.
+//!
+//! Without them the crate keeps [`InMemoryStore`], [`HeuristicCounter`] and everything else;
+//! `cargo xtask ci` builds and tests it that way too.
+//!
 //! ```
+//! # #[cfg(all(feature = "sqlite", feature = "tiktoken"))]
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use std::num::NonZeroU32;
 //! use tidemark_core::{ConversationId, ConversationMemory, Message};
 //! use tidemark_memory::{CompactingMemory, SqliteStore, TiktokenCounter, TokenWindow};
 //! use tidemark_testkit::reference::ConcatCompactor;
 //!
-//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build()?.block_on(async {
 //! let store = SqliteStore::open_in_memory()?;
-//! let policy = TokenWindow::new(NonZeroU32::new(8_000).unwrap(), TiktokenCounter::o200k()?);
+//! let policy = TokenWindow::new(NonZeroU32::new(8_000).ok_or("zero")?, TiktokenCounter::o200k()?);
 //! let memory = CompactingMemory::new(store, policy, ConcatCompactor::capped(4_096));
 //! let id = ConversationId::new("support/4711")?;
 //! memory.append(&id, vec![Message::user("Where is my parcel?")]).await?;
 //! let prompt = memory.load(&id).await?;
 //! assert_eq!(prompt, vec![Message::user("Where is my parcel?")]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
-//! # }).unwrap();
+//! # })
+//! # }
+//! # #[cfg(not(all(feature = "sqlite", feature = "tiktoken")))]
+//! # fn main() {}
 //! ```
 
 pub mod adapter;
@@ -39,7 +54,11 @@ pub mod store;
 pub use adapter::{
     BackgroundMemory, CompactingMemory, DemotingMemory, FailureMode, PolicyMemory, Settings, WaitMode,
 };
-pub use counter::{CachedCounter, CalibratedCounter, HeuristicCounter, TiktokenCounter};
+#[cfg(feature = "tiktoken")]
+pub use counter::TiktokenCounter;
+pub use counter::{CachedCounter, CalibratedCounter, HeuristicCounter};
 pub use error::{CounterError, PolicyError};
 pub use policy::{CachePlan, LastTurns, SlidingWindow, TokenWindow};
-pub use store::{InMemoryStore, SqliteStore};
+pub use store::InMemoryStore;
+#[cfg(feature = "sqlite")]
+pub use store::SqliteStore;

@@ -102,6 +102,11 @@ fn steps() -> Vec<Step> {
                 run_checked(&mut command)
             }),
         },
+        Step {
+            name: "package",
+            title: "packages (cargo package --workspace, each crate built from its package)".to_owned(),
+            run: Box::new(package),
+        },
         Step { name: "deny", title: "dependency policy (cargo deny)".to_owned(), run: Box::new(deny) },
         Step {
             name: "bench",
@@ -269,6 +274,18 @@ fn target_args(metadata: &serde_json::Value, excluded: &str) -> Result<Vec<Strin
         .into_iter()
         .flat_map(|(flag, name)| std::iter::once(flag.to_owned()).chain(name.map(str::to_owned)))
         .collect())
+}
+
+/// Packages every publishable crate and builds each from its package, as `cargo publish` would.
+///
+/// CI works on a fresh clone; a developer's tree may hold uncommitted work, which a local run
+/// packages as it is rather than refusing.
+fn package() -> Result<(), String> {
+    let mut args = vec!["package", "--workspace", "--exclude", "xtask"];
+    if std::env::var_os("CI").is_none() {
+        args.push("--allow-dirty");
+    }
+    run_checked(&mut cargo(&args))
 }
 
 /// Checks the dependency graph against deny.toml, installing cargo-deny first if needed.

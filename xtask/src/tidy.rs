@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use crate::util::{cargo_program, workspace_root};
 
+mod publish;
 mod shape;
 
 /// Top-level folders that may hold Rust sources owned by this workspace.

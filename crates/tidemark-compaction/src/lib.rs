@@ -25,3 +25,8 @@ pub use strategy::{
     ClearToolOutputs, Compacted, CompactionStrategy, Fallback, Report, SummarizeStrategy, TruncateStrategy,
     check_step, run_checked,
 };
+
+/// The crate's README, whose example runs as a doctest so that it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

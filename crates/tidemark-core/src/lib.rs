@@ -79,3 +79,8 @@ pub use store::{
     CompactionState, ConversationStats, ConversationStore, Lease, NewMessage, StoredMessage, StoredSummary,
 };
 pub use unit::{Unit, UnitKind, Violation, ViolationKind, units, validate};
+
+/// The crate's README, whose example runs as a doctest so that it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

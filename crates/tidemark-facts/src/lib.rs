@@ -30,3 +30,8 @@ pub use tidemark_scan as scan;
 
 pub use coordinator::{ExtractError, FactCoordinator, Injection, RememberError, Remembered, SessionCounters};
 pub use recall::{Recall, RecallCounters};
+
+/// The crate's README, whose example runs as a doctest so that it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -62,3 +62,8 @@ pub use policy::{CachePlan, LastTurns, SlidingWindow, TokenWindow};
 pub use store::InMemoryStore;
 #[cfg(feature = "sqlite")]
 pub use store::SqliteStore;
+
+/// The crate's README, whose example runs as a doctest so that it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

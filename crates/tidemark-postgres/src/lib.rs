@@ -21,3 +21,8 @@
 mod store;
 
 pub use store::{PostgresConfigError, PostgresOptions, PostgresStore};
+
+/// The crate's README, whose example runs as a doctest so that it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

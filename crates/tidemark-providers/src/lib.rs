@@ -55,3 +55,8 @@ pub use anthropic::{ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, AnthropicConfig, Anth
 pub use config::{OPENAI_BASE_URL, OpenAiConfig, Secret};
 pub use error::{ConfigError, Place, TranscriptError, TranscriptProblem};
 pub use model::{OpenAiModel, Sleep};
+
+/// The crate's README, whose example runs as a doctest so that it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

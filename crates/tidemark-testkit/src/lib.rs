@@ -28,3 +28,8 @@ pub mod scripted;
 pub mod strategies;
 pub mod transcripts;
 pub mod workload;
+
+/// The crate's README, whose example runs as a doctest so that it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -83,3 +83,8 @@ pub use tidemark_postgres as postgres;
 /// crate).
 #[cfg(any(feature = "openai", feature = "anthropic"))]
 pub use tidemark_providers as providers;
+
+/// The crate's README, whose example runs as a doctest so that it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

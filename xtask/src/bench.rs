@@ -1,10 +1,11 @@
 //! `cargo xtask bench`: builds the benchmark workspace in `bench/compare/` and runs all of it.
 //!
 //! The benchmarks live in a workspace of their own so that the peers they are
-//! compared with (rig-memory) never enter tidemark's dependency graph. This
-//! module also sets up OpenAI's Python tiktoken for the counting comparison;
-//! when that cannot be done, the run goes on and the report says why that
-//! part was skipped.
+//! compared with (rig-memory) never enter tidemark's dependency graph. The
+//! `tidemark` CLI is built in the same profile, for the start-up part to run
+//! as whole processes. This module also sets up OpenAI's Python tiktoken for
+//! the counting comparison; when that cannot be done, the run goes on and the
+//! report says why that part was skipped.
 
 use std::path::Path;
 use std::process::Command;
@@ -30,17 +31,23 @@ fn manifest(root: &Path) -> String {
 pub(crate) fn run(mode: Mode) -> Result<(), String> {
     let root = workspace_root();
     let manifest = manifest(&root);
-    let out = util::main_target_dir()?.join(if mode == Mode::Full { "bench" } else { "bench-smoke" });
+    let main_target = util::main_target_dir()?;
+    let out = main_target.join(if mode == Mode::Full { "bench" } else { "bench-smoke" });
     let mut build = cargo(&["build", "--manifest-path", &manifest, "--locked"]);
+    // The start-up part runs the CLI as whole processes, built in the same profile as the benchmarks.
+    let mut build_cli = cargo(&["build", "--package", "tidemark-cli", "--locked"]);
     if mode == Mode::Full {
         build.arg("--release");
+        build_cli.arg("--release");
     }
     check(&mut build, "building the benchmarks")?;
+    check(&mut build_cli, "building the CLI")?;
 
     let profile = if mode == Mode::Full { "release" } else { "debug" };
     let binary = util::target_dir(Path::new(&manifest))?.join(profile).join("tidemark-compare");
+    let cli = main_target.join(profile).join("tidemark");
     let mut command = Command::new(binary);
-    command.current_dir(&root).arg("all").arg("--out").arg(&out);
+    command.current_dir(&root).arg("all").arg("--out").arg(&out).arg("--cli").arg(cli);
     if mode == Mode::Smoke {
         command.arg("--smoke");
     }

@@ -23,6 +23,10 @@
 //!   turns on SQLite.
 //! - `scan`: the security scan on thirteen shapes of input at 128 KiB and 1 MiB,
 //!   and how its time grows from one to the other.
+//! - `startup`: `Scanner::new()` plus the first scan in a fresh process, on
+//!   twelve texts in several languages, against an empty process and a warm
+//!   scan; and, given `--cli PATH`, `tidemark load --facts --recall` against
+//!   `tidemark load` as whole processes (`startup.rs`).
 //! - `background`: load latency of a `BackgroundMemory` whose summarizer takes
 //!   2 s per call over a 1,000-turn replay on SQLite (`background.rs`).
 
@@ -34,6 +38,7 @@ mod recall;
 mod replay;
 mod report;
 mod scan;
+mod startup;
 mod svg;
 
 use std::path::PathBuf;
@@ -45,7 +50,7 @@ const USAGE: &str = "\
 Usage: tidemark-compare <command> [options]
 
 Commands:
-  all [--smoke] [--out DIR] [--python PATH --tiktoken-cache DIR | --no-python REASON]
+  all [--smoke] [--out DIR] [--python PATH --tiktoken-cache DIR | --no-python REASON] [--cli PATH]
         run every benchmark; write DIR/report.md and DIR/replay.svg (DIR defaults to target/bench)
   replay --system memory|sqlite|postgres|rig (--turns N | --workload coding-agent|coding-agent-calls)
          [--low-watermark PERCENT] [--cache-aware]
@@ -55,6 +60,9 @@ Commands:
   concurrency [--smoke]
   recall [--smoke]
   scan [--smoke]
+  startup [--smoke] [--cli PATH]
+        the scanner's cold start in fresh processes; with --cli (a `tidemark` binary),
+        `load --facts --recall` against `load` as whole processes
   background [--smoke]
 
 `--smoke` runs each part on a small input, to check that it works; its figures mean nothing.
@@ -74,6 +82,8 @@ struct Args {
     turns: Vec<usize>,
     low_watermark: Option<u8>,
     cache_aware: bool,
+    cli: Option<PathBuf>,
+    text: Option<usize>,
 }
 
 fn parse(raw: Vec<String>) -> Result<Args, String> {
@@ -90,6 +100,11 @@ fn parse(raw: Vec<String>) -> Result<Args, String> {
             "--no-python" => args.no_python = Some(value()?),
             "--system" => args.system = Some(value()?),
             "--workload" => args.workload = Some(value()?),
+            "--cli" => args.cli = Some(value()?.into()),
+            "--text" => {
+                let text = value()?;
+                args.text = Some(text.parse().map_err(|_| format!("`--text {text}` is not a text number"))?);
+            }
             "--low-watermark" => {
                 let text = value()?;
                 let percent =
@@ -154,6 +169,10 @@ fn main() -> ExitCode {
         "concurrency" => concurrency::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "recall" => recall::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "scan" => scan::run(args.smoke).map(|section| print!("{}", section.markdown())),
+        "startup" => startup::run(args.smoke, args.cli.as_deref())
+            .map(|sections| sections.iter().for_each(|section| print!("{}", section.markdown()))),
+        // What `startup` runs per text, in a fresh process; not in the usage text.
+        "startup-child" => startup::child(args.text),
         "background" => background::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
@@ -203,6 +222,8 @@ fn all(args: &Args) -> Result<(), String> {
     sections.push(recall::run(args.smoke)?);
     eprintln!("security scan …");
     sections.push(scan::run(args.smoke)?);
+    eprintln!("start-up of the scanner and the CLI …");
+    sections.extend(startup::run(args.smoke, args.cli.as_deref())?);
     eprintln!("background compaction …");
     sections.push(background::run(args.smoke)?);
 

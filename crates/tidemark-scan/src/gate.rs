@@ -190,7 +190,7 @@ impl Spot {
     /// its head, so where the head matches nowhere, neither can the pattern. Compiling the head
     /// costs a small share of compiling the pattern, and most texts are turned away by it.
     fn may_match(&self, text: &str, reach: &Reach, at: usize) -> bool {
-        if self.regex.is_compiled() || !crate::lazy::guard_still_serves(&self.searches) {
+        if self.regex.is_compiled() || !crate::lazy::guard_still_serves(&self.searches, text.len()) {
             return true;
         }
         let Some(head) = self.head() else { return true };

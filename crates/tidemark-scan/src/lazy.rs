@@ -40,9 +40,14 @@ pub(crate) fn mark_broken() {
 /// the guard, so after this many searches the pattern is compiled and the guard retires.
 pub(crate) const GUARDED_SEARCHES: u32 = 256;
 
-/// Counts one more search a guard answered; `false` once it has answered its share.
-pub(crate) fn guard_still_serves(searches: &AtomicU32) -> bool {
-    searches.fetch_add(1, Ordering::Relaxed) < GUARDED_SEARCHES
+/// Texts longer than this are searched by the compiled pattern at once: reading a long text
+/// twice, once for the guard and once for the pattern, costs more than the compile it may spare.
+pub(crate) const GUARDED_BYTES: usize = 4 * 1024;
+
+/// Whether a guard still answers for a search of `len` bytes: not for a long text, and not once
+/// it has answered its share; counts the search.
+pub(crate) fn guard_still_serves(searches: &AtomicU32, len: usize) -> bool {
+    len <= GUARDED_BYTES && searches.fetch_add(1, Ordering::Relaxed) < GUARDED_SEARCHES
 }
 
 /// A pattern that matches no text, for a pattern that failed to compile.
@@ -84,7 +89,7 @@ impl Regex {
     /// Whether `haystack` can hold a match, as far as the guard can tell without compiling.
     fn may_match(&self, haystack: &str) -> bool {
         self.compiled.get().is_some()
-            || !guard_still_serves(&self.searches)
+            || !guard_still_serves(&self.searches, haystack.len())
             || self.guard.get_or_init(|| Guard::shipped(&[self.source.as_ref()])).admits(haystack)
     }
 
@@ -164,7 +169,7 @@ impl RegexSet {
     /// Which of the patterns match `haystack`.
     pub(crate) fn matches(&self, haystack: &str) -> regex::SetMatches {
         let admits = self.compiled.get().is_some()
-            || !guard_still_serves(&self.searches)
+            || !guard_still_serves(&self.searches, haystack.len())
             || self
                 .guard
                 .get_or_init(|| Guard::shipped(&self.sources.iter().map(String::as_str).collect::<Vec<_>>()))

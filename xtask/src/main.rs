@@ -20,7 +20,8 @@ Usage: cargo xtask <command>
 Commands:
   ci      run every CI check in order: fmt, clippy, tests and doctests, docs, cargo-deny, a benchmark smoke run
   bench   run the benchmarks (bench/compare, release build): replay beside rig-memory 0.44, token counting
-          beside tiktoken, compaction overhead, concurrency, recall, the security scan; writes report.md and
+          beside tiktoken, compaction overhead, concurrency, recall, the security scan, the start-up of the
+          scan and of the CLI; writes report.md and
           replay.svg to bench/ in the target directory (`target/`, or wherever CARGO_TARGET_DIR points)
   bench --smoke
           the same on small inputs in a debug build (what CI runs), written to bench-smoke/ in the target directory

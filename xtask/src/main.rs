@@ -18,7 +18,8 @@ const USAGE: &str = "\
 Usage: cargo xtask <command>
 
 Commands:
-  ci      run every CI check in order: fmt, clippy, tests and doctests, docs, cargo-deny, a benchmark smoke run
+  ci      run every CI check in order: fmt, clippy, tests and doctests (also without default features),
+          docs, cargo package, cargo-deny, a benchmark smoke run
   bench   run the benchmarks (bench/compare, release build): replay beside rig-memory 0.44, token counting
           beside tiktoken, compaction overhead, concurrency, recall, the security scan, the start-up of the
           scan and of the CLI; writes report.md and

@@ -74,16 +74,7 @@ fn steps() -> Vec<Step> {
                     "warnings",
                 ]))?;
                 for package in NO_DEFAULT_FEATURES {
-                    run_checked(&mut cargo(&[
-                        "clippy",
-                        "-p",
-                        package,
-                        "--no-default-features",
-                        "--all-targets",
-                        "--",
-                        "-D",
-                        "warnings",
-                    ]))?;
+                    lint_without_default_features(package)?;
                 }
                 Ok(())
             }),
@@ -121,7 +112,39 @@ fn steps() -> Vec<Step> {
 
 /// The crates whose default features can all be turned off: built, linted and tested that way too,
 /// so that a feature that is off never leaves code that does not compile or a test that fails.
+/// The clippy step and the tests step both go through this list, so a crate joins both with one line here.
 const NO_DEFAULT_FEATURES: &[&str] = &["tidemark-memory", "tidemark"];
+
+/// Lints every target of `package` with its default features off, warnings denied.
+fn lint_without_default_features(package: &str) -> Result<(), String> {
+    run_checked(&mut cargo(&[
+        "clippy",
+        "-p",
+        package,
+        "--no-default-features",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))
+}
+
+/// Runs the tests of `package` with its default features off (with nextest when it is installed), then its doctests.
+///
+/// No PostgreSQL URL is handed over: no crate in [`NO_DEFAULT_FEATURES`] has PostgreSQL tests without its features.
+fn test_without_default_features(package: &str, nextest: bool) -> Result<(), String> {
+    println!("    {package} without its default features");
+    let mut args = vec!["test", "-p", package, "--no-default-features"];
+    if nextest {
+        args = vec!["nextest", "run", "-p", package, "--no-default-features", "--no-fail-fast"];
+        // The same profile as the main run's, so a CI log reports these failures the same way.
+        if std::env::var_os("CI").is_some() {
+            args.extend(["--profile", "ci"]);
+        }
+    }
+    run_checked(&mut cargo(&args))?;
+    run_checked(&mut cargo(&["test", "-p", package, "--no-default-features", "--doc"]))
+}
 
 /// The environment variable that hands the PostgreSQL tests the URL of their database.
 pub(crate) const POSTGRES_URL_VAR: &str = "TIDEMARK_POSTGRES_URL";
@@ -187,13 +210,7 @@ fn tests(nextest: bool) -> Result<(), String> {
     }
     run_checked(&mut with_url(cargo(&["test", "--workspace", "--all-features", "--doc"])))?;
     for package in NO_DEFAULT_FEATURES {
-        println!("    {package} without its default features");
-        let mut args = vec!["test", "-p", package, "--no-default-features"];
-        if nextest {
-            args = vec!["nextest", "run", "-p", package, "--no-default-features", "--no-fail-fast"];
-        }
-        run_checked(&mut cargo(&args))?;
-        run_checked(&mut cargo(&["test", "-p", package, "--no-default-features", "--doc"]))?;
+        test_without_default_features(package, nextest)?;
     }
     drop(server);
     // Said again after the long test output, next to the line saying the step passed.

@@ -43,7 +43,7 @@ mod cached;
 #[cfg(feature = "tiktoken")]
 mod tiktoken;
 
-#[cfg(all(test, feature = "tiktoken"))]
+#[cfg(test)]
 mod tests;
 
 pub use cached::CachedCounter;

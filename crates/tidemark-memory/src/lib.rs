@@ -16,7 +16,7 @@
 //!
 //! - `sqlite` (default): [`SqliteStore`], on rusqlite.
 //! - `bundled-sqlite` (default): SQLite built from source and linked in; without it, the
-//!   system's libsqlite3 is linked.
+//!   system's libsqlite3 is linked, which must be 3.45.3 or later (rusqlite's bindings) and have FTS5.
 //! - `tiktoken` (default): [`TiktokenCounter`], OpenAI's exact counts, on tiktoken-rs.
 //!
 //! Without them the crate keeps [`InMemoryStore`], [`HeuristicCounter`] and everything else;

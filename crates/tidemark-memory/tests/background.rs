@@ -19,9 +19,11 @@ use tidemark_core::{
     CompactionError, Compactor, ConversationId, ConversationMemory, ConversationStore, Message, Outcome, Seq,
     SeqRange, TokenCounter, ToolCall, validate,
 };
+#[cfg(feature = "sqlite")]
+use tidemark_memory::SqliteStore;
 use tidemark_memory::{
     BackgroundMemory, CompactingMemory, FailureMode, HeuristicCounter, InMemoryStore, Settings,
-    SlidingWindow, SqliteStore, TokenWindow,
+    SlidingWindow, TokenWindow,
 };
 use tidemark_testkit::conformance::memory::{self, MemoryConfig};
 use tidemark_testkit::reference::ConcatCompactor;
@@ -383,6 +385,8 @@ async fn a_load_within_a_lower_budget_serves_within_it_at_once() {
     assert!(HeuristicCounter::default().count_prompt(&again) <= 1_000);
 }
 
+// The only test here that needs a file: the rest run on the in-memory store with or without the `sqlite` feature.
+#[cfg(feature = "sqlite")]
 #[tokio::test]
 async fn a_restarted_background_memory_serves_the_flushed_summary_without_compacting() {
     let dir = tempfile::tempdir().expect("temp dir");

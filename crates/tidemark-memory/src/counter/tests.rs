@@ -1,9 +1,12 @@
-//! Unit tests of the counters: model mapping, tiktoken's accounting and the cache (the heuristic's own tests live in `tidemark-core`).
+//! Unit tests of the counters: model mapping and tiktoken's accounting (with the `tiktoken` feature) and the cache (the heuristic's own tests live in `tidemark-core`).
 
-use tidemark_core::{Attachment, Message, Part, Role, TokenCounter, ToolCall};
+#[cfg(feature = "tiktoken")]
+use tidemark_core::{Attachment, Part, Role, ToolCall};
+use tidemark_core::{Message, TokenCounter};
 
 use super::*;
 
+#[cfg(feature = "tiktoken")]
 fn check_model(model: &str, expected: Option<Encoding>) {
     assert_eq!(Encoding::for_model(model), expected, "{model}");
     match (TiktokenCounter::for_model(model), expected) {
@@ -13,6 +16,7 @@ fn check_model(model: &str, expected: Option<Encoding>) {
     }
 }
 
+#[cfg(feature = "tiktoken")]
 #[test]
 fn models_map_to_their_encodings() {
     let o200k = Some(Encoding::O200kBase);
@@ -61,12 +65,14 @@ fn models_map_to_their_encodings() {
     }
 }
 
+#[cfg(feature = "tiktoken")]
 #[test]
 fn unknown_model_error_names_the_model() {
     let error = TiktokenCounter::for_model("llama-3").expect_err("not an OpenAI model");
     assert_eq!(error.to_string(), "no supported tokenizer is known for model `llama-3`");
 }
 
+#[cfg(feature = "tiktoken")]
 #[test]
 fn tiktoken_names_encodings_and_accounting() {
     let o200k = TiktokenCounter::o200k().expect("o200k_base loads");
@@ -79,10 +85,12 @@ fn tiktoken_names_encodings_and_accounting() {
     assert_eq!((o200k.prompt_overhead(), cl100k.prompt_overhead()), (3, 3));
 }
 
+#[cfg(feature = "tiktoken")]
 fn check_text(counter: &TiktokenCounter, text: &str, expected: u32) {
     assert_eq!(counter.count_text(text), expected, "{} {text:?}", counter.name());
 }
 
+#[cfg(feature = "tiktoken")]
 #[test]
 fn special_tokens_count_as_plain_text() {
     let o200k = TiktokenCounter::o200k().expect("o200k_base loads");
@@ -95,6 +103,7 @@ fn special_tokens_count_as_plain_text() {
     check_text(&o200k, "a<|endoftext|>b", 9);
 }
 
+#[cfg(feature = "tiktoken")]
 #[test]
 fn tiktoken_counts_every_field_once() {
     let counter = TiktokenCounter::o200k().expect("o200k_base loads");
@@ -128,6 +137,7 @@ fn tiktoken_counts_every_field_once() {
     assert_eq!(counter.count(&Message::tool_result("call_aHFvcOCBnUSBGb47m72g1qAH", "957.0")), 23);
 }
 
+#[cfg(feature = "tiktoken")]
 #[test]
 fn counters_are_cheap_to_construct_and_share_tables() {
     let first = TiktokenCounter::o200k().expect("o200k_base loads");
@@ -171,6 +181,7 @@ fn zero_capacity_cache_still_counts() {
     assert_eq!(counter.len(), 0);
 }
 
+#[cfg(feature = "tiktoken")]
 #[test]
 fn load_errors_show_the_encoding_and_keep_the_cause() {
     let cause: Box<dyn std::error::Error + Send + Sync> = "corrupt table".into();

@@ -632,6 +632,31 @@ fn required(hir: &Hir, extractor: &Extractor) -> Option<Vec<InnerLiteral>> {
     (worth(&found) >= MIN_INNER && found.len() <= MAX_INNER).then_some(found)
 }
 
+/// [`required`] over the pieces of `hir`'s concatenation after its first, for a branch whose prefix
+/// literals the gate already asks for: a list from a later piece says more, since a text that
+/// holds a prefix literal must then hold one of it too ("system" in a Polish cue is not enough,
+/// the cue's object must be there as well). `None` when no later piece has a list worth keeping.
+fn required_later(hir: &Hir, extractor: &Extractor) -> Option<Vec<InnerLiteral>> {
+    let subs = match hir.kind() {
+        HirKind::Capture(capture) => return required_later(&capture.sub, extractor),
+        HirKind::Concat(subs) if subs.len() > 1 => subs,
+        _ => return None,
+    };
+    let piece = |hir: &Hir, word: bool| -> Option<Vec<InnerLiteral>> {
+        let literals = prefixes(extractor, hir).filter(|literals| !literals.is_empty())?;
+        Some(literals.into_iter().map(|literal| (literal, word)).collect())
+    };
+    let lists = subs.iter().enumerate().skip(1).flat_map(|(at, sub)| {
+        let word = subs.get(..at).is_some_and(|before| ends(before) == Ends::NonWord);
+        [piece(sub, word), required(sub, extractor)]
+    });
+    let found = lists
+        .flatten()
+        .filter(|list| list.len() <= MAX_INNER)
+        .max_by_key(|list| (worth(list), std::cmp::Reverse(list.len())))?;
+    (worth(&found) >= MIN_INNER).then_some(found)
+}
+
 /// How the matches of a sequence of pieces end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ends {

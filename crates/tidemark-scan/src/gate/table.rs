@@ -6,7 +6,9 @@ use std::sync::OnceLock;
 
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 
-use super::{Branch, Gate, Group, Owner, Owners, Start, branches, lower_case, prefixes, required};
+use super::{
+    Branch, Gate, Group, Owner, Owners, Start, branches, lower_case, prefixes, required, required_later,
+};
 #[cfg(test)]
 use crate::shipped::Writer;
 use crate::shipped::{self, Reader};
@@ -66,7 +68,12 @@ impl Table {
                     }
                     None => true,
                 };
-                let required = required(branch, &extractor);
+                // With prefix literals, an inner list from a later piece narrows the branch further.
+                let required = if always {
+                    required(branch, &extractor)
+                } else {
+                    required_later(branch, &extractor).or_else(|| required(branch, &extractor))
+                };
                 for (literal, word) in required.iter().flatten() {
                     add(literal, Owner::Inner(part, *word))?;
                 }

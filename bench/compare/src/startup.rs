@@ -2,11 +2,12 @@
 //!
 //! The scanner compiles its patterns on first use, so what a short-lived
 //! process pays is `Scanner::new()` plus its first scan. Each text of a fixed
-//! list (several languages, a secret, an injection) is scanned first in a
-//! child process of its own, this same binary run as `startup-child --text N`,
-//! which times the new scanner and the first scan with `Instant` and then a
-//! second, warm scan of the same text. The baselines come from the same run:
-//! the warm scan, and a child that starts and does nothing. Every figure is
+//! list (19 languages, harmless lines full of injection words, a secret, an
+//! injection) is scanned first in a child process of its own, this same binary
+//! run as `startup-child --text N`, which times the new scanner and the first
+//! scan with `Instant` and then a second, warm scan of the same text. The
+//! baselines come from the same run: the warm scan, and a child that starts
+//! and does nothing. Every figure is
 //! the best of several children, so that a busy machine does not decide it.
 //!
 //! The CLI half runs a release `tidemark` binary (given with `--cli`) as whole
@@ -50,6 +51,26 @@ const TEXTS: &[(&str, &str)] = &[
     ("Russian", "Тестовая база данных слушает порт 6543, а резервная копия делается каждую ночь в два часа."),
     ("Arabic", "تستمع قاعدة بيانات الاختبار على المنفذ 6543، وتُنسخ احتياطيًا كل ليلة في الساعة الثانية."),
     ("Hindi", "परीक्षण डेटाबेस पोर्ट 6543 पर सुनता है और हर रात दो बजे उसका बैकअप बनता है।"),
+    ("Korean", "스테이징 데이터베이스는 포트 6543에서 대기하며 매일 밤 2시에 백업됩니다."),
+    ("Polish", "Testowa baza danych nasłuchuje na porcie 6543 i jest archiwizowana co noc o drugiej."),
+    ("Turkish", "Test veritabanı 6543 numaralı portu dinliyor ve her gece saat ikide yedekleniyor."),
+    ("Greek", "Η βάση δεδομένων δοκιμών ακούει στη θύρα 6543 και αντιγράφεται κάθε βράδυ στις δύο."),
+    ("Hebrew", "מסד הנתונים של הבדיקות מאזין בפורט 6543 ומגובה בכל לילה בשעה שתיים."),
+    ("Thai", "ฐานข้อมูลทดสอบรับฟังที่พอร์ต 6543 และสำรองข้อมูลทุกคืนตอนตีสอง"),
+    ("Vietnamese", "Cơ sở dữ liệu thử nghiệm lắng nghe trên cổng 6543 và được sao lưu mỗi đêm lúc hai giờ."),
+    ("Portuguese", "O banco de dados de teste escuta na porta 6543 e é copiado toda noite às duas horas."),
+    ("Ukrainian", "Тестова база даних слухає порт 6543, а резервна копія робиться щоночі о другій."),
+    ("Persian", "پایگاه داده آزمایشی روی پورت 6543 گوش می‌دهد و هر شب ساعت دو پشتیبان گرفته می‌شود."),
+    (
+        "English near miss (ignore, previous, delete, password)",
+        "Please ignore the previous deploy notes; the system admin will delete the old logs and reset the password \
+         for the test user tomorrow.",
+    ),
+    (
+        "English near miss (forget, system prompt)",
+        "Forget everything I said about the cache; the admin system prompt for the billing agent lives in \
+         config/system_prompt.txt and should be rewritten.",
+    ),
     (
         "a line with a secret",
         "The deploy bot signs in with the key AKIAQX7RZ2M4K9TPLW3B from the shared vault.",

@@ -268,9 +268,24 @@ fn alternation(words: &[&str], script: Script) -> Option<String> {
         Script::Spaced => SEP,
         Script::Unspaced => r"\s*",
     };
-    let parts: Vec<String> =
-        words.iter().map(|w| format!("(?:{})", spelled(w).replace(' ', separator))).collect();
-    Some(format!("(?:{})", parts.join("|")))
+    // Written into one string: this runs for every cue of every language when a scanner starts.
+    let mut out = String::with_capacity(4 + words.iter().map(|word| word.len() + 6).sum::<usize>());
+    out.push_str("(?:");
+    for (n, word) in words.iter().enumerate() {
+        if n > 0 {
+            out.push('|');
+        }
+        out.push_str("(?:");
+        for (m, piece) in spelled(word).split(' ').enumerate() {
+            if m > 0 {
+                out.push_str(separator);
+            }
+            out.push_str(piece);
+        }
+        out.push(')');
+    }
+    out.push(')');
+    Some(out)
 }
 
 /// A table entry in the spelling of the views, with the letters that are typed two ways widened
@@ -282,7 +297,8 @@ fn alternation(words: &[&str], script: Script) -> Option<String> {
 /// alone: the classifier reads them, and its features must stay what it was trained on.
 fn spelled(entry: &str) -> std::borrow::Cow<'_, str> {
     const WIDE: [char; 8] = ['ی', 'ک', 'ہ', 'ھ', '\u{0E33}', '\u{09DC}', '\u{09DD}', '\u{09DF}'];
-    if !entry.contains(WIDE) {
+    // Every widened letter is outside ASCII, and most entries are all ASCII.
+    if entry.is_ascii() || !entry.contains(WIDE) {
         return std::borrow::Cow::Borrowed(entry);
     }
     let mut out = String::with_capacity(entry.len() + 16);

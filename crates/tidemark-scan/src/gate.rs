@@ -36,22 +36,23 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::OnceLock;
 use std::sync::atomic::AtomicU32;
+use std::sync::{Arc, OnceLock};
 
-use aho_corasick::{AhoCorasick, MatchKind};
 use regex_automata::{Anchored, Input};
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 
-use crate::lazy::Meta;
+use crate::lazy::{Meta, Probe};
 
 mod derived;
+mod group;
 mod table;
 
 use crate::shipped::{self, Kind};
 pub(super) use derived::split_cached;
 #[cfg(test)]
 pub(super) use derived::{head_of, necessary, split_to_bytes};
+pub(crate) use group::{Group, Reader};
 use regex_syntax::hir::{Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look, Repetition};
 #[cfg(test)]
 pub(super) use table::derive_table;
@@ -121,13 +122,22 @@ impl Reach {
 }
 
 /// A compiled pattern that searches only where [`Reach`] says it can match.
+///
+/// Until a search has found a match, a [`Probe`] of the same source answers whether there is one
+/// at all: it compiles in half the time, and a clean text needs no more. The full pattern, which
+/// also tells where a match starts, is compiled when a probe first says yes, or when the probe
+/// retires as the guards do (`lazy::GUARDED_SEARCHES`, `lazy::GUARDED_BYTES`).
 pub(super) struct Spot {
     regex: Meta,
+    probe: Probe,
     /// A small pattern that every match starts with a match of, for a large pattern (see
     /// [`head_of`]), shipped in `derived.bin`; looked up on first need.
-    head: OnceLock<Option<Meta>>,
+    head: OnceLock<Option<Probe>>,
     /// Searches the head answered so far (see `lazy::GUARDED_SEARCHES`).
     searches: AtomicU32,
+    /// Searches the probe answered so far: it retires as the guards do, so that a process that
+    /// scans on and on searches with the full pattern, as fast as ever.
+    probed: AtomicU32,
 }
 
 /// One match of a [`Spot`]: byte offsets into the text searched.
@@ -156,7 +166,14 @@ impl Spot {
     /// `source`, to be compiled with the `regex` crate's defaults (Unicode, UTF-8 matches only) by
     /// the first search that needs it.
     pub(super) fn new(source: &str) -> Option<Self> {
-        Some(Self { regex: Meta::new(source), head: OnceLock::new(), searches: AtomicU32::new(0) })
+        let source: Arc<str> = source.into();
+        Some(Self {
+            regex: Meta::shared(Arc::clone(&source)),
+            probe: Probe::shared(source),
+            head: OnceLock::new(),
+            searches: AtomicU32::new(0),
+            probed: AtomicU32::new(0),
+        })
     }
 
     /// The pattern's source.
@@ -167,58 +184,61 @@ impl Spot {
     /// The leftmost-first match that starts at byte `at` or later, where `reach` allows: the match
     /// `regex::Regex::find_at(text, at)` would return, for every `reach` the gate gives.
     pub(super) fn find_from<'t>(&self, text: &'t str, reach: &Reach, at: usize) -> Option<Found<'t>> {
-        if at > text.len() || !self.may_match(text, reach, at) {
+        if at > text.len() {
             return None;
         }
-        let found = match reach {
-            Reach::Nowhere => None,
-            Reach::Anywhere => self.regex.search(&Input::new(text).span(at..text.len())),
-            Reach::From(from) => {
-                self.regex.search(&Input::new(text).span(at.max(*from).min(text.len())..text.len()))
-            }
-            Reach::At(places) => {
-                places.iter().filter(|&&place| place >= at && place <= text.len()).find_map(|&place| {
-                    self.regex.search(&Input::new(text).span(place..text.len()).anchored(Anchored::Yes))
-                })
-            }
-        }?;
-        Some(Found { text, start: found.start(), end: found.end() })
-    }
-
-    /// Whether a match can start where `reach` allows from byte `at`, as far as the head of a large
-    /// pattern tells before the pattern is compiled: a match of the pattern starts with a match of
-    /// its head, so where the head matches nowhere, neither can the pattern. Compiling the head
-    /// costs a small share of compiling the pattern, and most texts are turned away by it.
-    fn may_match(&self, text: &str, reach: &Reach, at: usize) -> bool {
-        if self.regex.is_compiled() || !crate::lazy::guard_still_serves(&self.searches, text.len()) {
-            return true;
-        }
-        let Some(head) = self.head() else { return true };
+        // Where a match may start: one unanchored search from the first place it can, or an
+        // anchored search at each place in turn.
         let from = |start: usize| Input::new(text).span(start.min(text.len())..text.len());
-        match reach {
-            Reach::Nowhere => false,
-            Reach::Anywhere => head.is_match(from(at)),
-            Reach::From(start) => head.is_match(from(at.max(*start))),
+        let inputs: Vec<Input<'t>> = match reach {
+            Reach::Nowhere => Vec::new(),
+            Reach::Anywhere => vec![from(at)],
+            Reach::From(start) => vec![from(at.max(*start))],
             Reach::At(places) => places
                 .iter()
                 .filter(|&&place| place >= at && place <= text.len())
-                .any(|&place| head.is_match(from(place).anchored(Anchored::Yes))),
+                .map(|&place| from(place).anchored(Anchored::Yes))
+                .collect(),
+        };
+        if !self.regex.is_compiled() {
+            if !self.head_admits(text, &inputs) {
+                return None;
+            }
+            if crate::lazy::guard_still_serves(&self.probed, text.len())
+                && !inputs.iter().any(|input| self.probe.is_match(input))
+            {
+                return None;
+            }
         }
+        let found = inputs.iter().find_map(|input| self.regex.search(input))?;
+        Some(Found { text, start: found.start(), end: found.end() })
     }
 
-    fn head(&self) -> Option<&Meta> {
+    /// Whether a match can start where `inputs` allow, as far as the head of a large pattern tells:
+    /// a match of the pattern starts with a match of its head, so where the head matches nowhere,
+    /// neither can the pattern. Compiling the head costs a small share of compiling the pattern,
+    /// and most texts are turned away by it.
+    fn head_admits(&self, text: &str, inputs: &[Input<'_>]) -> bool {
+        if !crate::lazy::guard_still_serves(&self.searches, text.len()) {
+            return true;
+        }
+        let Some(head) = self.head() else { return true };
+        inputs.iter().any(|input| head.is_match(input))
+    }
+
+    fn head(&self) -> Option<&Probe> {
         self.head
             .get_or_init(|| {
                 let key = shipped::fingerprint([self.regex.as_str().as_bytes()]);
                 let head = shipped::lookup(Kind::Head, key).and_then(|bytes| std::str::from_utf8(bytes).ok());
-                head.filter(|head| !head.is_empty()).map(Meta::new)
+                head.filter(|head| !head.is_empty()).map(Probe::new)
             })
             .as_ref()
     }
 }
 
 /// Where each pattern of a gate can match in one text.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub(super) struct Hits {
     reach: Vec<Reach>,
 }
@@ -248,45 +268,6 @@ pub(super) struct Gate {
     len: usize,
 }
 
-/// The literals of a gate that share the lead byte of their first non-ASCII character (or that are
-/// all ASCII), with their automaton, built the first time a text has that byte.
-///
-/// A literal can occur in a text only if each of its bytes does, so a text without the lead byte
-/// needs none of the group's literals. Most texts are in one script, and most of the literals are
-/// in others: a gate over every language's cues is built for a few of them, not for all, which
-/// is most of what starting a scanner cost.
-struct Group {
-    /// The lead byte, or `None` for the all-ASCII literals, which every text is read for.
-    lead: Option<u8>,
-    /// The index of each literal in the gate's list.
-    ids: Vec<usize>,
-    /// The literals (lower case), until the automaton is built.
-    literals: Vec<Cow<'static, [u8]>>,
-    automaton: OnceLock<Option<AhoCorasick>>,
-}
-
-impl Group {
-    fn push(&mut self, id: usize, literal: Cow<'static, [u8]>) {
-        self.ids.push(id);
-        self.literals.push(literal);
-    }
-
-    /// The automaton over the group's literals, read case-sensitively over a text whose ASCII is
-    /// in lower case (the literals are), which finds what an ASCII-case-insensitive search finds
-    /// and builds in half the time. `None` if it cannot be built, which marks the scanner broken.
-    fn automaton(&self) -> Option<&AhoCorasick> {
-        self.automaton
-            .get_or_init(|| {
-                let built = AhoCorasick::builder().match_kind(MatchKind::Standard).build(&self.literals).ok();
-                if built.is_none() {
-                    crate::lazy::mark_broken();
-                }
-                built
-            })
-            .as_ref()
-    }
-}
-
 /// One branch of a pattern's top-level alternation, gated on its own: a pattern can match where
 /// one of its branches can.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -297,8 +278,20 @@ struct Branch {
     start: Start,
     /// Whether it has no prefix literals: it can start anywhere.
     always: bool,
-    /// Whether it has inner literals, one of which must occur for it to match.
-    inner: bool,
+    /// How many lists of inner literals it has (at most [`MAX_NEEDS`]): a match holds one literal
+    /// of each list, so the branch is live only when every list has one in the text.
+    needs: u8,
+}
+
+/// The most inner literal lists a branch keeps: each comes from a different required piece.
+const MAX_NEEDS: usize = 3;
+
+impl Branch {
+    /// Whether the inner literals seen, one bit per list, make the branch live.
+    fn satisfied(&self, seen: u8) -> bool {
+        let all = (1_u16 << self.needs) - 1;
+        u16::from(seen) & all == all
+    }
 }
 
 /// What a literal of the gate stands for.
@@ -306,9 +299,10 @@ struct Branch {
 enum Owner {
     /// A match of this branch can start where the literal occurs.
     Prefix(usize),
-    /// A match of this branch holds one of its inner literals, this one among them; if the flag
-    /// is set, only an occurrence after a byte that is not an ASCII word character counts.
-    Inner(usize, bool),
+    /// A match of this branch holds one literal of each of its inner lists, this one among those
+    /// of list `.1`; if the flag is set, only an occurrence after a byte that is not an ASCII word
+    /// character counts.
+    Inner(usize, u8, bool),
 }
 
 /// The branches each literal of a gate stands for, in one list: the owners of literal `i` are
@@ -469,9 +463,14 @@ impl Gate {
 
     /// Where each pattern can match in `text`, by index into the list the gate was built from.
     pub(super) fn hits(&self, text: &str) -> Hits {
+        self.hits_read_with(text, None)
+    }
+
+    /// [`hits`](Self::hits), with every group reading the text the way `force` says (for tests).
+    pub(super) fn hits_read_with(&self, text: &str, force: Option<Reader>) -> Hits {
         let bytes = text.as_bytes();
         // Which branches had an inner literal, and where prefix literals let a branch start.
-        let mut seen = vec![false; self.branches.len()];
+        let mut seen = vec![0_u8; self.branches.len()];
         // Each branch's places, kept as a pattern's are (a long text full of one literal gives one
         // `From`, not a list as long as the text).
         let mut places: HashMap<usize, Reach> = HashMap::new();
@@ -486,14 +485,9 @@ impl Gate {
             leads[usize::from(byte)] = true;
         }
         let read = self.groups.iter().filter(|group| group.lead.is_none_or(|lead| leads[usize::from(lead)]));
-        let found_literals =
-            read.filter_map(|group| Some((group, group.automaton()?))).flat_map(|(group, automaton)| {
-                automaton
-                    .find_overlapping_iter(lowered.as_bytes())
-                    .map(move |found| (group.ids.get(found.pattern().as_usize()), found.start()))
-            });
+        let found_literals = read.flat_map(|group| group.occurrences(lowered.as_bytes(), force));
         for (literal, at) in found_literals {
-            let owners = literal.map_or(&[][..], |&literal| self.owners.of(literal));
+            let owners = self.owners.of(literal);
             for &owner in owners {
                 match owner {
                     Owner::Prefix(part) => {
@@ -502,19 +496,21 @@ impl Gate {
                             places.entry(part).or_insert(Reach::Nowhere).add(at);
                         }
                     }
-                    Owner::Inner(part, word) => {
+                    Owner::Inner(part, list, word) => {
                         if (!word || Start::AfterNonWord.allows(bytes, at))
                             && let Some(seen) = seen.get_mut(part)
                         {
-                            *seen = true;
+                            *seen |= 1_u8.checked_shl(u32::from(list)).unwrap_or(0);
                         }
                     }
                 }
             }
         }
-        // A branch none of whose inner literals occurs cannot match anywhere.
+        // A branch with an inner list none of whose literals occurs cannot match anywhere.
         let open = |part: usize| {
-            self.branches.get(part).is_some_and(|branch| !branch.inner || seen.get(part) == Some(&true))
+            self.branches
+                .get(part)
+                .is_some_and(|branch| branch.satisfied(seen.get(part).copied().unwrap_or(0)))
         };
         let mut reach = vec![Reach::Nowhere; self.len];
         for (part, branch) in self.branches.iter().enumerate() {
@@ -548,13 +544,19 @@ impl Gate {
         self.hits(text).reach.iter().map(Reach::live).collect()
     }
 
+    /// How many patterns the gate was built from (for tests).
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
     /// How many patterns are searched whatever the text (for tests).
     #[cfg(test)]
     pub(super) fn ungated(&self) -> usize {
         let mut patterns: Vec<usize> = self
             .branches
             .iter()
-            .filter(|branch| branch.always && !branch.inner)
+            .filter(|branch| branch.always && branch.needs == 0)
             .map(|branch| branch.pattern)
             .collect();
         patterns.dedup();
@@ -632,29 +634,40 @@ fn required(hir: &Hir, extractor: &Extractor) -> Option<Vec<InnerLiteral>> {
     (worth(&found) >= MIN_INNER && found.len() <= MAX_INNER).then_some(found)
 }
 
-/// [`required`] over the pieces of `hir`'s concatenation after its first, for a branch whose prefix
-/// literals the gate already asks for: a list from a later piece says more, since a text that
-/// holds a prefix literal must then hold one of it too ("system" in a Polish cue is not enough,
-/// the cue's object must be there as well). `None` when no later piece has a list worth keeping.
-fn required_later(hir: &Hir, extractor: &Extractor) -> Option<Vec<InnerLiteral>> {
+/// Lists of inner literals from different required pieces of `hir`'s concatenation (after its
+/// first piece if `after_first`), the [`worth`]iest first, at most [`MAX_NEEDS`]: a match holds one
+/// literal of every list, so a text must too. A branch whose prefix literals the gate already asks
+/// for is narrowed by later pieces ("system" in a Polish cue is not enough, the cue's verb and
+/// object must be there as well); a branch without them by any. Empty when no piece has a list
+/// worth keeping.
+fn required_lists(hir: &Hir, extractor: &Extractor, after_first: bool) -> Vec<Vec<InnerLiteral>> {
     let subs = match hir.kind() {
-        HirKind::Capture(capture) => return required_later(&capture.sub, extractor),
+        HirKind::Capture(capture) => return required_lists(&capture.sub, extractor, after_first),
         HirKind::Concat(subs) if subs.len() > 1 => subs,
-        _ => return None,
+        _ => return Vec::new(),
     };
     let piece = |hir: &Hir, word: bool| -> Option<Vec<InnerLiteral>> {
         let literals = prefixes(extractor, hir).filter(|literals| !literals.is_empty())?;
         Some(literals.into_iter().map(|literal| (literal, word)).collect())
     };
-    let lists = subs.iter().enumerate().skip(1).flat_map(|(at, sub)| {
-        let word = subs.get(..at).is_some_and(|before| ends(before) == Ends::NonWord);
-        [piece(sub, word), required(sub, extractor)]
-    });
-    let found = lists
-        .flatten()
-        .filter(|list| list.len() <= MAX_INNER)
-        .max_by_key(|list| (worth(list), std::cmp::Reverse(list.len())))?;
-    (worth(&found) >= MIN_INNER).then_some(found)
+    let skip = usize::from(after_first);
+    let mut lists: Vec<Vec<InnerLiteral>> = subs
+        .iter()
+        .enumerate()
+        .skip(skip)
+        .filter_map(|(at, sub)| {
+            let word = subs.get(..at).is_some_and(|before| ends(before) == Ends::NonWord);
+            [piece(sub, word), required(sub, extractor)]
+                .into_iter()
+                .flatten()
+                .filter(|list| list.len() <= MAX_INNER && worth(list) >= MIN_INNER)
+                .max_by_key(|list| (worth(list), std::cmp::Reverse(list.len())))
+        })
+        .collect();
+    lists.sort_by_key(|list| (std::cmp::Reverse(worth(list)), list.len()));
+    lists.dedup();
+    lists.truncate(MAX_NEEDS);
+    lists
 }
 
 /// How the matches of a sequence of pieces end.

@@ -13,10 +13,13 @@
 
 use std::ops::Deref;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::{LazyLock, OnceLock};
+use std::sync::{Arc, LazyLock, OnceLock};
 
 use aho_corasick::AhoCorasick;
-use regex_automata::meta;
+use regex_automata::nfa::thompson::{self, pikevm};
+use regex_automata::util::pool::Pool;
+use regex_automata::{Input, hybrid, meta};
+use regex_syntax::hir::{Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Repetition};
 
 use crate::shipped::{self, Kind};
 
@@ -63,12 +66,15 @@ fn failed<T>(stand_in: impl FnOnce() -> T) -> T {
 ///
 /// Until it is compiled, a search first asks its guard whether the text holds one of the literals
 /// every match must hold (derived with the gates' tables and shipped beside them); when none
-/// occurs there can be no match, and the answer is given without compiling the pattern. Once it
-/// is compiled, the regex's own prefilter does that job better, so the guard is not asked again.
+/// occurs there can be no match, and the answer is given without compiling the pattern. When one
+/// does, a [`Probe`] of the pattern tells whether there is a match at all before the full pattern
+/// is compiled. Once it is compiled, the regex's own prefilter does that job better, so neither is
+/// asked again.
 pub(crate) struct Regex {
-    source: Box<str>,
+    source: Arc<str>,
     compiled: OnceLock<regex::Regex>,
     guard: OnceLock<Guard>,
+    probe: Probe,
     /// Searches the guard answered so far (see [`GUARDED_SEARCHES`]).
     searches: AtomicU32,
 }
@@ -78,19 +84,28 @@ impl Regex {
     pub(crate) fn new(source: &str) -> Self {
         #[cfg(test)]
         registry::record(registry::Engine::Regex, source);
+        let source: Arc<str> = source.into();
         Self {
-            source: source.into(),
+            probe: Probe::shared(Arc::clone(&source)),
+            source,
             compiled: OnceLock::new(),
             guard: OnceLock::new(),
             searches: AtomicU32::new(0),
         }
     }
 
-    /// Whether `haystack` can hold a match, as far as the guard can tell without compiling.
+    /// Whether `haystack` can hold a match from byte `start` on, as far as the guard and the probe
+    /// can tell without compiling the pattern.
+    fn may_match_from(&self, haystack: &str, start: usize) -> bool {
+        if self.compiled.get().is_some() || !guard_still_serves(&self.searches, haystack.len()) {
+            return true;
+        }
+        self.guard.get_or_init(|| Guard::shipped(&[self.source.as_ref()])).admits(haystack)
+            && self.probe.is_match(&Input::new(haystack).span(start.min(haystack.len())..haystack.len()))
+    }
+
     fn may_match(&self, haystack: &str) -> bool {
-        self.compiled.get().is_some()
-            || !guard_still_serves(&self.searches, haystack.len())
-            || self.guard.get_or_init(|| Guard::shipped(&[self.source.as_ref()])).admits(haystack)
+        self.may_match_from(haystack, 0)
     }
 
     /// The compiled regex (compiled now if need be).
@@ -120,7 +135,7 @@ impl Regex {
     }
 
     pub(crate) fn captures_at<'h>(&self, haystack: &'h str, start: usize) -> Option<regex::Captures<'h>> {
-        if self.may_match(haystack) { self.compiled().captures_at(haystack, start) } else { None }
+        if self.may_match_from(haystack, start) { self.compiled().captures_at(haystack, start) } else { None }
     }
 
     pub(crate) fn captures_iter<'r, 'h>(&'r self, haystack: &'h str) -> regex::CaptureMatches<'r, 'h> {
@@ -140,11 +155,13 @@ fn never() -> &'static regex::Regex {
     &NEVER_REGEX
 }
 
-/// A `regex::RegexSet` compiled on first use, guarded like [`Regex`].
+/// A `regex::RegexSet` compiled on first use, guarded like [`Regex`] (its probe is the alternation
+/// of its patterns).
 pub(crate) struct RegexSet {
     sources: Vec<String>,
     compiled: OnceLock<regex::RegexSet>,
     guard: OnceLock<Guard>,
+    probe: Probe,
     /// A set of as many patterns that match nothing, for the answer the guard gives.
     empty: OnceLock<regex::RegexSet>,
     /// Searches the guard answered so far (see [`GUARDED_SEARCHES`]).
@@ -157,7 +174,9 @@ impl RegexSet {
         let sources: Vec<String> = sources.into_iter().collect();
         #[cfg(test)]
         registry::record(registry::Engine::Set, &sources.join(registry::SET_SEPARATOR));
+        let any: Vec<String> = sources.iter().map(|source| format!("(?:{source})")).collect();
         Self {
+            probe: Probe::new(&any.join("|")),
             sources,
             compiled: OnceLock::new(),
             guard: OnceLock::new(),
@@ -173,7 +192,8 @@ impl RegexSet {
             || self
                 .guard
                 .get_or_init(|| Guard::shipped(&self.sources.iter().map(String::as_str).collect::<Vec<_>>()))
-                .admits(haystack);
+                .admits(haystack)
+                && self.probe.is_match(&Input::new(haystack));
         if admits {
             return self
                 .compiled
@@ -212,16 +232,17 @@ impl Guard {
 
 /// A `regex_automata::meta::Regex` compiled on first use, with the crate's defaults.
 pub(crate) struct Meta {
-    source: Box<str>,
+    source: Arc<str>,
     compiled: OnceLock<meta::Regex>,
 }
 
 impl Meta {
-    /// Keeps `source`, to be compiled by the first search that needs it.
-    pub(crate) fn new(source: &str) -> Self {
+    /// Keeps `source` (which a [`Probe`] may hold too), to be compiled by the first search that
+    /// needs it.
+    pub(crate) fn shared(source: Arc<str>) -> Self {
         #[cfg(test)]
-        registry::record(registry::Engine::Meta, source);
-        Self { source: source.into(), compiled: OnceLock::new() }
+        registry::record(registry::Engine::Meta, &source);
+        Self { source, compiled: OnceLock::new() }
     }
 
     /// The pattern's source (without compiling it).
@@ -247,6 +268,154 @@ impl Deref for Meta {
     }
 }
 
+/// A pattern that only tells whether a text holds a match, compiled on first use at half the
+/// cost of a [`Meta`].
+///
+/// Finding where a match starts takes a second automaton that reads the text backwards, and the
+/// meta engine builds it (and more) up front. Most searches a scan makes on a clean text find
+/// nothing, and a yes-or-no answer needs only the forward automaton: a lazy DFA over the forward
+/// NFA, or a PikeVM over the same NFA when the DFA gives up (a Unicode word boundary next to a
+/// non-ASCII byte, or a cache it keeps thrashing). Both read the same syntax with the same
+/// defaults as [`Meta`], so where a `Meta` of the source finds a match, a probe says yes.
+pub(crate) struct Probe {
+    source: Arc<str>,
+    compiled: OnceLock<Option<ProbeEngine>>,
+}
+
+/// The forward automata of a [`Probe`], each with caches for the threads that search it.
+struct ProbeEngine {
+    dfa: Option<Searcher<hybrid::dfa::DFA, hybrid::dfa::Cache>>,
+    pikevm: Searcher<pikevm::PikeVM, pikevm::Cache>,
+}
+
+/// An automaton and a pool of the mutable caches its searches need.
+struct Searcher<A, C> {
+    automaton: A,
+    caches: Pool<C, CacheMaker<C>>,
+}
+
+/// Makes a cache for a [`Searcher`]'s pool.
+type CacheMaker<C> = Box<dyn Fn() -> C + Send + Sync + std::panic::RefUnwindSafe + std::panic::UnwindSafe>;
+
+impl Probe {
+    /// Keeps `source`, to be compiled by the first search that needs it.
+    pub(crate) fn new(source: &str) -> Self {
+        Self::shared(source.into())
+    }
+
+    /// [`new`](Self::new) with a source another pattern holds too.
+    pub(crate) fn shared(source: Arc<str>) -> Self {
+        #[cfg(test)]
+        registry::record(registry::Engine::Probe, &source);
+        Self { source, compiled: OnceLock::new() }
+    }
+
+    /// Whether a match of the pattern lies within `input`'s span (anchored at its start if the
+    /// input says so). A pattern that failed to compile matches nothing and marks the scanner
+    /// broken.
+    pub(crate) fn is_match(&self, input: &Input<'_>) -> bool {
+        let Some(engine) = self.compiled.get_or_init(|| ProbeEngine::new(&self.source)) else {
+            return false;
+        };
+        let input = input.clone().earliest(true);
+        if let Some(dfa) = &engine.dfa
+            && let Ok(found) = dfa.automaton.try_search_fwd(&mut dfa.caches.get(), &input)
+        {
+            return found.is_some();
+        }
+        engine.pikevm.automaton.is_match(&mut engine.pikevm.caches.get(), input)
+    }
+}
+
+impl ProbeEngine {
+    fn new(source: &str) -> Option<Self> {
+        let Ok(nfa) = probe_nfa(source) else {
+            mark_broken();
+            return None;
+        };
+        // The DFA is built lazily as it reads, so building it is cheap; one that cannot be built
+        // (a pattern too large for its state IDs) leaves the PikeVM to answer alone.
+        let dfa = hybrid::dfa::DFA::builder()
+            .configure(hybrid::dfa::Config::new().unicode_word_boundary(true))
+            .build_from_nfa(nfa.clone())
+            .ok();
+        let Ok(pikevm) = pikevm::PikeVM::new_from_nfa(nfa) else {
+            mark_broken();
+            return None;
+        };
+        let dfa = dfa.map(|dfa| {
+            let maker = dfa.clone();
+            Searcher {
+                automaton: dfa,
+                caches: Pool::new(Box::new(move || maker.create_cache()) as CacheMaker<_>),
+            }
+        });
+        let maker = pikevm.clone();
+        let pikevm = Searcher {
+            automaton: pikevm,
+            caches: Pool::new(Box::new(move || maker.create_cache()) as CacheMaker<_>),
+        };
+        Some(Self { dfa, pikevm })
+    }
+}
+
+/// The forward NFA a [`Probe`] of `source` searches with: the pattern [`loosened`], parsed with the
+/// defaults of the `regex` crate, without capture groups; or why it cannot be built.
+pub(crate) fn probe_nfa(source: &str) -> Result<thompson::NFA, String> {
+    let hir = regex_syntax::Parser::new().parse(source).map_err(|error| error.to_string())?;
+    thompson::Compiler::new()
+        .configure(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
+        .build_from_hir(&loosened(&hir))
+        .map_err(|error| error.to_string())
+}
+
+/// A class whose characters outside ASCII take more than this many UTF-8 byte sequences is loosened.
+const HEAVY_SEQUENCES: usize = 16;
+
+/// `hir` made looser for a [`Probe`]: every character class whose part outside ASCII is large
+/// (`\w`, `\d` and `\p{..}` under Unicode, most negated classes) keeps its ASCII characters and
+/// takes every other character. Such classes are most of what compiling a pattern costs (`\w`
+/// alone is hundreds of ranges, and a bounded repetition copies it), and the looser class is a
+/// handful of states: on the patterns a clean English line wakes, the forward NFA compiles in
+/// about half the time.
+///
+/// The looser expression matches wherever `hir` does, and more only where a text has characters
+/// outside ASCII: on an ASCII text the two agree, since nothing else changes (word boundaries keep
+/// their Unicode meaning). A probe that says yes where the pattern would not costs the pattern's
+/// compile, never a verdict.
+fn loosened(hir: &Hir) -> Hir {
+    match hir.kind() {
+        HirKind::Class(Class::Unicode(class)) if heavy(class) => {
+            let mut ranges: Vec<ClassUnicodeRange> = class
+                .ranges()
+                .iter()
+                .filter(|range| range.start() <= '\u{7f}')
+                .map(|range| ClassUnicodeRange::new(range.start(), range.end().min('\u{7f}')))
+                .collect();
+            ranges.push(ClassUnicodeRange::new('\u{80}', char::MAX));
+            Hir::class(Class::Unicode(ClassUnicode::new(ranges)))
+        }
+        HirKind::Repetition(repetition) => {
+            Hir::repetition(Repetition { sub: Box::new(loosened(&repetition.sub)), ..repetition.clone() })
+        }
+        HirKind::Capture(capture) => {
+            Hir::capture(Capture { sub: Box::new(loosened(&capture.sub)), ..capture.clone() })
+        }
+        HirKind::Concat(subs) => Hir::concat(subs.iter().map(loosened).collect()),
+        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(loosened).collect()),
+        HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) | HirKind::Look(_) => hir.clone(),
+    }
+}
+
+/// Whether the part of `class` outside ASCII takes more than [`HEAVY_SEQUENCES`] UTF-8 sequences.
+fn heavy(class: &ClassUnicode) -> bool {
+    let mut sequences =
+        class.ranges().iter().filter(|range| range.end() > '\u{7f}').flat_map(|range| {
+            regex_syntax::utf8::Utf8Sequences::new(range.start().max('\u{80}'), range.end())
+        });
+    sequences.nth(HEAVY_SEQUENCES).is_some()
+}
+
 /// Every pattern made in a test build, so that one test can compile them all.
 #[cfg(test)]
 pub(crate) mod registry {
@@ -258,6 +427,7 @@ pub(crate) mod registry {
         Regex,
         Set,
         Meta,
+        Probe,
     }
 
     /// Joins the sources of a set in the record (no pattern holds a NUL).

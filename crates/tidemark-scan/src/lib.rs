@@ -166,6 +166,8 @@ mod tests_cues;
 #[cfg(test)]
 mod tests_gate;
 #[cfg(test)]
+mod tests_probe;
+#[cfg(test)]
 mod tests_shipped;
 #[cfg(test)]
 mod tests_signals;

@@ -2,12 +2,12 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 
 use super::{
-    Branch, Gate, Group, Owner, Owners, Start, branches, lower_case, prefixes, required, required_later,
+    Branch, Gate, Group, MAX_NEEDS, Owner, Owners, Start, branches, lower_case, prefixes, required,
+    required_lists,
 };
 #[cfg(test)]
 use crate::shipped::Writer;
@@ -68,16 +68,20 @@ impl Table {
                     }
                     None => true,
                 };
-                // With prefix literals, an inner list from a later piece narrows the branch further.
-                let required = if always {
-                    required(branch, &extractor)
-                } else {
-                    required_later(branch, &extractor).or_else(|| required(branch, &extractor))
-                };
-                for (literal, word) in required.iter().flatten() {
-                    add(literal, Owner::Inner(part, *word))?;
+                // Inner lists from several required pieces, each narrowing the branch further
+                // (from pieces after the first when the prefix literals already speak for it).
+                let mut lists = required_lists(branch, &extractor, !always);
+                if lists.is_empty() {
+                    lists.extend(required(branch, &extractor));
                 }
-                parts.push(Branch { pattern: index, start, always, inner: required.is_some() });
+                for (list, literals) in lists.iter().enumerate() {
+                    let list = u8::try_from(list).ok()?;
+                    for (literal, word) in literals {
+                        add(literal, Owner::Inner(part, list, *word))?;
+                    }
+                }
+                let needs = u8::try_from(lists.len()).ok()?;
+                parts.push(Branch { pattern: index, start, always, needs });
             }
         }
         Some(Self {
@@ -96,8 +100,7 @@ impl Table {
             match groups.iter_mut().find(|group| group.lead == lead) {
                 Some(group) => group.push(index, literal),
                 None => {
-                    let mut group =
-                        Group { lead, ids: Vec::new(), literals: Vec::new(), automaton: OnceLock::new() };
+                    let mut group = Group::new(lead);
                     group.push(index, literal);
                     groups.push(group);
                 }
@@ -117,10 +120,10 @@ impl Table {
             out.bytes(literal);
             out.u32(owners.len());
             for owner in owners {
+                // 0 for a prefix; 1 + 2 * list + word for an inner literal.
                 let (tag, part) = match *owner {
                     Owner::Prefix(part) => (0, part),
-                    Owner::Inner(part, false) => (1, part),
-                    Owner::Inner(part, true) => (2, part),
+                    Owner::Inner(part, list, word) => (1 + 2 * list + u8::from(word), part),
                 };
                 out.byte(tag);
                 out.u32(part);
@@ -134,7 +137,7 @@ impl Table {
                 Start::Boundary => 1,
                 Start::AfterNonWord => 2,
             });
-            out.byte(u8::from(branch.always) | u8::from(branch.inner) << 1);
+            out.byte(u8::from(branch.always) | branch.needs << 1);
         }
         out.into_bytes()
     }
@@ -153,8 +156,9 @@ impl Table {
                 let part = reader.u32()?;
                 owners.all.push(match tag {
                     0 => Owner::Prefix(part),
-                    1 => Owner::Inner(part, false),
-                    2 => Owner::Inner(part, true),
+                    tag if usize::from(tag) <= 2 * MAX_NEEDS => {
+                        Owner::Inner(part, (tag - 1) / 2, (tag - 1) % 2 == 1)
+                    }
                     _ => return None,
                 });
             }
@@ -171,14 +175,17 @@ impl Table {
                 _ => return None,
             };
             let flags = reader.byte()?;
-            if pattern >= len || flags > 3 {
+            let needs = flags >> 1;
+            if pattern >= len || usize::from(needs) > MAX_NEEDS {
                 return None;
             }
-            branches.push(Branch { pattern, start, always: flags & 1 != 0, inner: flags & 2 != 0 });
+            branches.push(Branch { pattern, start, always: flags & 1 != 0, needs });
         }
         let parts = branches.len();
+        // Every owner names a branch, and an inner list that branch has.
         let in_range = owners.all.iter().all(|owner| match *owner {
-            Owner::Prefix(part) | Owner::Inner(part, _) => part < parts,
+            Owner::Prefix(part) => part < parts,
+            Owner::Inner(part, list, _) => branches.get(part).is_some_and(|branch| list < branch.needs),
         });
         (reader.done() && in_range).then_some(Self { literals, owners, branches, len })
     }

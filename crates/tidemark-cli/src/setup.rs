@@ -81,6 +81,10 @@ impl<P: MemoryPolicy> MemoryPolicy for Counted<P> {
     fn token_counter(&self) -> Option<&dyn TokenCounter> {
         Some(&*self.counter)
     }
+
+    fn prompt_budget(&self) -> Option<u32> {
+        self.inner.prompt_budget()
+    }
 }
 
 /// A policy that keeps everything and counts with `counter`: appending needs only the counter.

@@ -230,6 +230,17 @@ pub trait MemoryPolicy: Send + Sync {
     fn token_counter(&self) -> Option<&dyn TokenCounter> {
         None
     }
+
+    /// The most tokens a prompt may hold under this policy (its budget less what it keeps for the answer), if it budgets tokens.
+    ///
+    /// Memory adapters lend the room a prompt leaves under it to their
+    /// context sources, so that a short window does not leave the budget
+    /// half empty: a policy that budgets tokens should say so here. A policy
+    /// without a token budget (counting messages, say) answers `None`, the
+    /// default, and its context sources get their allowances alone.
+    fn prompt_budget(&self) -> Option<u32> {
+        None
+    }
 }
 
 crate::forward! {
@@ -240,6 +251,10 @@ crate::forward! {
 
         fn token_counter(&self) -> Option<&dyn TokenCounter> {
             (**self).token_counter()
+        }
+
+        fn prompt_budget(&self) -> Option<u32> {
+            (**self).prompt_budget()
         }
     }
 }

@@ -20,6 +20,7 @@ const SECRET: &str = "sk-proj-Zq8fT3kLm9Pw2Xr7Bn4Vc6Hd1Js5Ga0";
 struct Asked {
     below: Seq,
     in_prompt: Vec<Seq>,
+    max_tokens: u32,
     block: Option<Message>,
 }
 
@@ -35,6 +36,7 @@ impl<R: ContextSource> ContextSource for Spy<R> {
         self.asked.lock().expect("not poisoned").push(Asked {
             below: request.below(),
             in_prompt: request.in_prompt().to_vec(),
+            max_tokens: request.max_tokens(),
             block: block.clone(),
         });
         Ok(block)
@@ -102,6 +104,7 @@ async fn session<S: ConversationStore + Clone + 'static>(store: S) {
         .with_context(Spy { inner: Arc::clone(&recall), asked: Arc::clone(&asked) }, ALLOWANCE);
     let id = ConversationId::new("long-session").expect("valid id");
     let mut left_window = false;
+    let mut borrowed = false;
     for index in 0..300 {
         memory.append(&id, turn(index)).await.expect("append");
         let prompt = memory.load(&id).await.expect("load");
@@ -110,9 +113,13 @@ async fn session<S: ConversationStore + Clone + 'static>(store: S) {
         let asked = asked.lock().expect("not poisoned");
         let last = asked.last().expect("asked at every load");
         left_window |= last.below > Seq(12);
+        // The source may take its allowance and the room the window leaves under the budget.
+        assert!(last.max_tokens >= ALLOWANCE, "turn {index}: asked for {} tokens", last.max_tokens);
         if let Some(block) = &last.block {
             let text = block.text();
-            assert!(counter.count(block) <= ALLOWANCE, "turn {index}: the block is over its allowance");
+            let tokens = counter.count(block);
+            assert!(tokens <= last.max_tokens, "turn {index}: the block is over what it was given");
+            borrowed |= tokens > ALLOWANCE;
             assert!(text.starts_with(OPEN) && text.ends_with(CLOSE));
             assert!(!text.contains("Ignore all previous") && !text.contains("collector.example"), "{text}");
             assert!(!text.contains(SECRET), "{text}");
@@ -126,6 +133,7 @@ async fn session<S: ConversationStore + Clone + 'static>(store: S) {
         }
     }
     assert!(left_window, "turn 5 must have left the window");
+    assert!(borrowed, "no block ever used the room the window left");
 
     memory
         .append(&id, vec![Message::user("Which production cluster id and region did we settle on?")])

@@ -75,17 +75,27 @@ impl Contexts {
         let query = latest_text(&served.window, Role::User).unwrap_or_default();
         let last_reply = latest_text(&served.window, Role::Assistant);
         let mut blocks = Vec::new();
+        // The room the window leaves (in the counter's tokens) goes to the sources in order: each
+        // may take its allowance and all that the sources before it left, and hands on what it
+        // leaves. The blocks together never take more than the allowances and the room.
+        let mut spare = served.ratio.budget(served.room);
         for (position, (source, allowance)) in self.sources.iter().take(served.granted).enumerate() {
-            let request = ContextRequest::new(conversation, &query, *allowance, counter)
+            let allowance = allowance.saturating_add(spare);
+            // A source without a block hands on all of it.
+            spare = allowance;
+            let request = ContextRequest::new(conversation, &query, allowance, counter)
                 .with_window(served.below, &served.in_prompt);
             let request = match &last_reply {
                 Some(reply) => request.with_last_reply(reply),
                 None => request,
             };
             match source.context_boxed(&request).await {
-                Ok(Some(block)) => match unfit(&block, *allowance, counter) {
-                    None => blocks.push(block),
-                    Some(reason) => tracing::warn!(
+                Ok(Some(block)) => match unfit(&block, allowance, counter) {
+                    Ok(tokens) => {
+                        spare = allowance.saturating_sub(tokens);
+                        blocks.push(block);
+                    }
+                    Err(reason) => tracing::warn!(
                         conversation = %conversation,
                         source = position,
                         "context block left out: {reason}"
@@ -112,14 +122,17 @@ impl Contexts {
     }
 }
 
-/// Why a block may not enter the prompt, if it may not.
-fn unfit(block: &Message, allowance: u32, counter: &dyn TokenCounter) -> Option<String> {
+/// The tokens of a block that may enter the prompt, or why it may not.
+fn unfit(block: &Message, allowance: u32, counter: &dyn TokenCounter) -> Result<u32, String> {
     let tool_part = block.parts.iter().any(|part| matches!(part, Part::ToolCall(_) | Part::ToolResult(_)));
     if block.role == Role::Tool || tool_part {
-        return Some("it carries tool calls or results".to_owned());
+        return Err("it carries tool calls or results".to_owned());
     }
     let tokens = counter.count(block);
-    (tokens > allowance).then(|| format!("{tokens} tokens over its allowance of {allowance}"))
+    if tokens > allowance {
+        return Err(format!("{tokens} tokens over its allowance of {allowance}"));
+    }
+    Ok(tokens)
 }
 
 /// The text of the newest message of `role` with any text, if there is one.

@@ -146,9 +146,15 @@ impl View {
     ) -> Chosen {
         let fixed = self.calibrated_fixed(counter);
         let tokens = self.calibrated_tokens();
+        let budget = match (policy.prompt_budget(), within) {
+            (Some(budget), Some(within)) => Some(budget.min(within.get())),
+            (budget, within) => budget.or(within.map(NonZeroU32::get)),
+        };
+        let overhead = self.ratio.scale(counter.prompt_overhead());
         let mut granted = contexts.len();
         loop {
-            let fixed = fixed.saturating_add(contexts.reserve(granted, self.ratio));
+            let reserved = contexts.reserve(granted, self.ratio);
+            let fixed = fixed.saturating_add(reserved);
             let window = Window::new(&self.messages).with_tokens(&tokens).with_fixed_tokens(fixed);
             let selection = policy.select(&window);
             let selection = match within {
@@ -156,7 +162,8 @@ impl View {
                 None => selection,
             };
             if granted == 0 || !selection.over_budget() {
-                return Chosen { selection, granted };
+                let limit = budget.map(|budget| budget.saturating_sub(reserved).saturating_sub(overhead));
+                return Chosen { selection, granted, limit };
             }
             granted -= 1;
         }
@@ -191,7 +198,7 @@ impl View {
 
     /// Every message of the view with the stored summary after its leading system messages, without room for context.
     pub(crate) fn into_prompt(self) -> Served {
-        let chosen = Chosen { selection: Selection::keep_all(self.messages.len()), granted: 0 };
+        let chosen = Chosen { selection: Selection::keep_all(self.messages.len()), granted: 0, limit: None };
         self.serve(&chosen)
     }
 
@@ -202,11 +209,15 @@ impl View {
         let mut window = Vec::with_capacity(selection.kept_len());
         let mut in_prompt = Vec::new();
         let mut retained = selection.retained().iter().copied().peekable();
+        // What the summary and the kept messages take, as the fit counted them.
+        let mut used = summary.map_or(0, |summary| self.ratio.scale(summary.tokens));
         for (index, (message, stored)) in self.messages.into_iter().zip(&self.stored).enumerate() {
             if index >= selection.cut() || retained.next_if_eq(&index).is_some() {
                 if stored.seq < below {
                     in_prompt.push(stored.seq);
                 }
+                used =
+                    used.saturating_add(self.tokens.get(index).map_or(0, |&tokens| self.ratio.scale(tokens)));
                 window.push(message);
             }
         }
@@ -217,6 +228,7 @@ impl View {
             below,
             in_prompt,
             granted: chosen.granted,
+            room: chosen.limit.map_or(0, |limit| limit.saturating_sub(used)),
             ratio: self.ratio,
         }
     }
@@ -265,6 +277,10 @@ impl View {
 pub(crate) struct Chosen {
     pub(crate) selection: Selection,
     pub(crate) granted: usize,
+    /// What the summary and the window may take under the policy's prompt budget (or the lower
+    /// budget of this load), once the granted allowances and the overhead are set aside; `None`
+    /// for a policy without a token budget.
+    pub(crate) limit: Option<u32>,
 }
 
 /// A prompt before its context blocks: the summary, the window, and which messages the window holds.
@@ -277,6 +293,9 @@ pub(crate) struct Served {
     pub(crate) in_prompt: Vec<Seq>,
     /// How many context sources, in order, have room reserved.
     pub(crate) granted: usize,
+    /// The tokens the budget still has beside the summary, the window and the allowances (as the
+    /// window was fitted, with the calibrated ratio), lent to the granted sources.
+    pub(crate) room: u32,
     /// The calibrated ratio the window was fitted with.
     pub(crate) ratio: Ratio,
 }

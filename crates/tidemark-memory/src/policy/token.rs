@@ -173,6 +173,10 @@ impl<C: TokenCounter> TokenWindow<C> {
 }
 
 impl<C: TokenCounter> MemoryPolicy for TokenWindow<C> {
+    fn prompt_budget(&self) -> Option<u32> {
+        Some(self.budget.get().saturating_sub(self.reserve))
+    }
+
     fn select(&self, window: &Window<'_>) -> Selection {
         let messages = window.messages();
         let counted: Vec<u32>;

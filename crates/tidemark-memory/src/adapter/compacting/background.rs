@@ -443,7 +443,7 @@ where
                 }
                 continue;
             }
-            let chosen = Chosen { selection, granted: chosen.granted };
+            let chosen = Chosen { selection, ..chosen };
             match self.compact(id, view, chosen).await? {
                 Step::Applied(_) => {}
                 Step::Serve(_) | Step::Conflict => return Ok(()),

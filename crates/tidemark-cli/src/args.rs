@@ -299,6 +299,11 @@ pub(crate) struct LoadArgs {
     /// The most tokens the facts may take [default: 10% of --budget, or 400 with --last].
     #[arg(long, value_name = "TOKENS", requires = "facts")]
     pub(crate) facts_tokens: Option<u32>,
+    /// The user the conversation is with: what the user says about themselves (their name, where
+    /// they live, their preferences) is kept for the user, and shown in every conversation loaded
+    /// with the same --user.
+    #[arg(long, value_name = "USER", value_parser = conversation_id, requires = "facts")]
+    pub(crate) user: Option<ConversationId>,
     #[command(flatten)]
     pub(crate) recall: RecallArgs,
     /// The format the history is printed in (`auto`: the one its messages were appended in, else OpenAI chat).

@@ -494,6 +494,55 @@ fn facts_are_kept_from_compacted_turns_and_managed_from_the_shell() {
     assert_eq!(again.status.code(), Some(2), "deleting a missing fact is an input error");
 }
 
+/// `load --user` keeps what the user says about themselves for the user, and shows it in the
+/// user's other conversations; without `--user` it stays with the conversation it was said in.
+#[test]
+fn a_users_profile_follows_them_into_a_new_conversation() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("memory.db");
+    let mut transcript = String::new();
+    let mut line = |role: &str, content: String| {
+        transcript.push_str(&serde_json::json!({"role": role, "content": content}).to_string());
+        transcript.push('\n');
+    };
+    line("user", "Hi, my name is Dana. I prefer short answers with metric units.".to_owned());
+    line("assistant", "Hello Dana! What can I do for you?".to_owned());
+    for turn in 1..=60 {
+        line("user", format!("Step {turn}: I moved the router again; the light still blinks amber."));
+        line("assistant", format!("For step {turn}, switch to channel {} and wait a minute.", 36 + turn));
+    }
+    let appended =
+        tidemark(&["append", "--conversation", "dana-1", "-"], Some(transcript.as_bytes()), Some(&store));
+    assert!(appended.status.success(), "{}", String::from_utf8_lossy(&appended.stderr));
+    let first = ["load", "--conversation", "dana-1", "--budget", "1500", "--facts", "--user", "dana"];
+    let load = tidemark(&first, None, Some(&store));
+    assert!(load.status.success(), "{}", String::from_utf8_lossy(&load.stderr));
+    let listed = tidemark(&["facts", "list", "--scope", "user:dana"], None, Some(&store));
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("metric units"), "kept for the user");
+
+    let question =
+        serde_json::json!({"role": "user", "content": "Which units should the report use?"}).to_string();
+    for conversation in ["dana-2", "someone-else"] {
+        let appended = tidemark(
+            &["append", "--conversation", conversation, "-"],
+            Some(question.as_bytes()),
+            Some(&store),
+        );
+        assert!(appended.status.success(), "{}", String::from_utf8_lossy(&appended.stderr));
+    }
+    let later = ["load", "--conversation", "dana-2", "--budget", "1500", "--facts", "--user", "dana"];
+    let prompt = messages(&tidemark(&later, None, Some(&store)).stdout);
+    let block = prompt.iter().find(|m| m.text().contains("<long-term-memory>")).expect("a facts block");
+    assert!(block.text().contains("metric units"), "{:?}", block);
+
+    let other = ["load", "--conversation", "someone-else", "--budget", "1500", "--facts"];
+    let prompt = messages(&tidemark(&other, None, Some(&store)).stdout);
+    assert!(!prompt.iter().any(|m| m.text().contains("metric units")), "not shown without the user");
+
+    let without_facts = tidemark(&["load", "--conversation", "dana-2", "--user", "dana"], None, Some(&store));
+    assert_eq!(without_facts.status.code(), Some(2), "--user needs --facts");
+}
+
 /// Whether the `--stats json` line reports a prompt within its budget (a load without `--stats` reports nothing, and passes).
 fn stats_within_budget(stderr: &[u8]) -> bool {
     let text = String::from_utf8_lossy(stderr);

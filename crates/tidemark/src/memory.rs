@@ -146,6 +146,8 @@ pub struct MemoryBuilder {
     summarizer: Option<Summarizer>,
     #[cfg(feature = "facts")]
     facts: Option<Option<u32>>,
+    #[cfg(feature = "facts")]
+    user: Option<ConversationId>,
     #[cfg(feature = "recall")]
     recall: Option<Option<u32>>,
     cache: Option<CachePrices>,
@@ -178,6 +180,8 @@ impl MemoryBuilder {
             summarizer: None,
             #[cfg(feature = "facts")]
             facts: None,
+            #[cfg(feature = "facts")]
+            user: None,
             #[cfg(feature = "recall")]
             recall: None,
             cache: None,
@@ -241,6 +245,16 @@ impl MemoryBuilder {
         self
     }
 
+    /// The user every conversation of this memory is with: with [`facts`](Self::facts), what the
+    /// user says about themselves (their name, where they live, their preferences) is kept for the
+    /// user and shown in each of their conversations, not only the one it was said in. Build one
+    /// memory per user (they may share a store).
+    #[cfg(feature = "facts")]
+    pub fn user(mut self, user: ConversationId) -> Self {
+        self.user = Some(user);
+        self
+    }
+
     /// Quote the passages of earlier turns, no longer in the prompt, that bear on the latest user
     /// message, within 15% of the budget.
     #[cfg(feature = "recall")]
@@ -295,7 +309,12 @@ impl MemoryBuilder {
         #[cfg(feature = "facts")]
         let facts = self.facts.map(|tokens| {
             let tokens = tokens.unwrap_or_else(|| percent(budget, FACTS_PERCENT));
-            (Arc::new(FactCoordinator::new(store.clone())), tokens)
+            let coordinator = FactCoordinator::new(store.clone());
+            let coordinator = match self.user {
+                Some(user) => coordinator.for_user(user),
+                None => coordinator,
+            };
+            (Arc::new(coordinator), tokens)
         });
         #[cfg(feature = "recall")]
         let recall = self.recall.map(|tokens| {

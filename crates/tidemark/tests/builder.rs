@@ -56,6 +56,36 @@ async fn a_builder_with_facts_has_the_coordinator_observing_and_injecting() {
     assert!(memory.counter().count_prompt(&prompt) <= 600);
 }
 
+/// A memory built for one user keeps what the user says about themselves for the user: a
+/// conversation started later sees it, and a memory for another user on the same store does not.
+#[tokio::test]
+async fn a_users_profile_follows_them_into_a_new_conversation() {
+    let store = tidemark::Store::in_memory();
+    let dana =
+        Memory::builder().store(store.clone()).budget(600).facts().user(id("dana")).build().expect("builds");
+    push_out_a_preference(&dana, &id("support/first")).await;
+
+    let later = id("support/second");
+    dana.append(&later, vec![Message::user("Which units should the signal report use?")])
+        .await
+        .expect("append");
+    let prompt = dana.load(&later).await.expect("load");
+    let block = prompt.iter().find(|message| message.text().starts_with(tidemark::facts::coordinator::OPEN));
+    let block = block.expect("the profile fact is shown in the user's new conversation");
+    assert!(block.text().contains("metric units"), "{}", block.text());
+
+    let erin = Memory::builder().store(store).budget(600).facts().user(id("erin")).build().expect("builds");
+    let hers = id("support/erin");
+    erin.append(&hers, vec![Message::user("Which units should the signal report use?")])
+        .await
+        .expect("append");
+    let prompt = erin.load(&hers).await.expect("load");
+    assert!(
+        !prompt.iter().any(|message| message.text().contains("metric units")),
+        "another user's profile stays theirs"
+    );
+}
+
 #[tokio::test]
 async fn without_facts_nothing_is_kept_or_injected() {
     let memory = Memory::builder().budget(600).build().expect("builds");

@@ -44,7 +44,13 @@ pub(crate) async fn load(args: LoadArgs) -> Result<(), CliError> {
         store.stats(id).await.map_err(|error| CliError::runtime("reading the store", error))?;
     let policy = setup::policy(args.window, &counter);
     let budget = setup::budget(args.window);
-    let facts = args.facts.then(|| Arc::new(FactCoordinator::new(store.clone())));
+    let facts = args.facts.then(|| {
+        let coordinator = FactCoordinator::new(store.clone());
+        Arc::new(match &args.user {
+            Some(user) => coordinator.for_user(user.clone()),
+            None => coordinator,
+        })
+    });
     let (facts_percent, facts_fallback) = setup::FACTS_PERCENT;
     let (recall_percent, recall_fallback) = setup::RECALL_PERCENT;
     let contexts = setup::Contexts {

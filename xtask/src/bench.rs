@@ -51,6 +51,13 @@ pub(crate) fn run(mode: Mode) -> Result<(), String> {
     if mode == Mode::Smoke {
         command.arg("--smoke");
     }
+    // LoCoMo's licence keeps it out of the repository: the part runs on a copy the user names.
+    match std::env::var_os("TIDEMARK_LOCOMO") {
+        Some(data) => {
+            command.arg("--data").arg(data);
+        }
+        None => println!("    LoCoMo evidence recall NOT RUN: set TIDEMARK_LOCOMO to the path of its JSON"),
+    }
     // The PostgreSQL replay needs a server; it lives until the benchmarks finish.
     let server = match crate::postgres::start() {
         Ok(server) => {

@@ -22,8 +22,8 @@ Commands:
           docs, cargo package, cargo-deny, a benchmark smoke run
   bench   run the benchmarks (bench/compare, release build): replay beside rig-memory 0.44, token counting
           beside tiktoken, compaction overhead, concurrency, recall, the security scan, the start-up of the
-          scan and of the CLI; writes report.md and
-          replay.svg to bench/ in the target directory (`target/`, or wherever CARGO_TARGET_DIR points)
+          scan and of the CLI, and LoCoMo evidence recall when TIDEMARK_LOCOMO names its JSON; writes report.md
+          and replay.svg to bench/ in the target directory (`target/`, or wherever CARGO_TARGET_DIR points)
   bench --smoke
           the same on small inputs in a debug build (what CI runs), written to bench-smoke/ in the target directory
   tidy    run only the tidy tests (cargo test -p xtask tidy)

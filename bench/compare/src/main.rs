@@ -23,8 +23,11 @@
 //!   turns on SQLite.
 //! - `scan`: the security scan on thirteen shapes of input at 128 KiB and 1 MiB,
 //!   and how its time grows from one to the other.
+//! - `locomo`: evidence recall on the LoCoMo dev half, read from `--data PATH`
+//!   (never copied into the repository), with recall on and off, against BM25
+//!   and recency baselines at 2,000 and 4,000 tokens (`locomo.rs`).
 //! - `startup`: `Scanner::new()` plus the first scan in a fresh process, on
-//!   twelve texts in several languages, against an empty process and a warm
+//!   24 texts in 19 languages, against an empty process and a warm
 //!   scan; and, given `--cli PATH`, `tidemark load --facts --recall` against
 //!   `tidemark load` as whole processes (`startup.rs`).
 //! - `background`: load latency of a `BackgroundMemory` whose summarizer takes
@@ -33,6 +36,7 @@
 mod background;
 mod concurrency;
 mod count;
+mod locomo;
 mod overhead;
 mod recall;
 mod replay;
@@ -50,7 +54,7 @@ const USAGE: &str = "\
 Usage: tidemark-compare <command> [options]
 
 Commands:
-  all [--smoke] [--out DIR] [--python PATH --tiktoken-cache DIR | --no-python REASON] [--cli PATH]
+  all [--smoke] [--out DIR] [--python PATH --tiktoken-cache DIR | --no-python REASON] [--cli PATH] [--data PATH]
         run every benchmark; write DIR/report.md and DIR/replay.svg (DIR defaults to target/bench)
   replay --system memory|sqlite|postgres|rig (--turns N | --workload coding-agent|coding-agent-calls)
          [--low-watermark PERCENT] [--cache-aware]
@@ -59,6 +63,8 @@ Commands:
   overhead [--smoke]
   concurrency [--smoke]
   recall [--smoke]
+  locomo --data PATH [--smoke]
+        evidence recall on LoCoMo's conversations in the JSON at PATH (skipped without it)
   scan [--smoke]
   startup [--smoke] [--cli PATH]
         the scanner's cold start in fresh processes; with --cli (a `tidemark` binary),
@@ -83,6 +89,7 @@ struct Args {
     low_watermark: Option<u8>,
     cache_aware: bool,
     cli: Option<PathBuf>,
+    data: Option<PathBuf>,
     text: Option<usize>,
 }
 
@@ -101,6 +108,7 @@ fn parse(raw: Vec<String>) -> Result<Args, String> {
             "--system" => args.system = Some(value()?),
             "--workload" => args.workload = Some(value()?),
             "--cli" => args.cli = Some(value()?.into()),
+            "--data" => args.data = Some(value()?.into()),
             "--text" => {
                 let text = value()?;
                 args.text = Some(text.parse().map_err(|_| format!("`--text {text}` is not a text number"))?);
@@ -168,6 +176,9 @@ fn main() -> ExitCode {
         "overhead" => overhead::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "concurrency" => concurrency::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "recall" => recall::run(args.smoke).map(|section| print!("{}", section.markdown())),
+        "locomo" => {
+            locomo::run(args.data.as_deref(), args.smoke).map(|section| print!("{}", section.markdown()))
+        }
         "scan" => scan::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "startup" => startup::run(args.smoke, args.cli.as_deref())
             .map(|sections| sections.iter().for_each(|section| print!("{}", section.markdown()))),
@@ -220,6 +231,8 @@ fn all(args: &Args) -> Result<(), String> {
     sections.push(concurrency::run(args.smoke)?);
     eprintln!("recall …");
     sections.push(recall::run(args.smoke)?);
+    eprintln!("LoCoMo evidence recall …");
+    sections.push(locomo::run(args.data.as_deref(), args.smoke)?);
     eprintln!("security scan …");
     sections.push(scan::run(args.smoke)?);
     eprintln!("start-up of the scanner and the CLI …");

@@ -135,19 +135,6 @@ impl<S> Recall<S> {
     /// How many passages a load asks the store for unless told otherwise.
     pub const DEFAULT_LIMIT: usize = 24;
 
-    /// The tokens of block room per passage asked for beyond the limit: a load whose block may
-    /// take more room (the memory lends a window's unused room to its context sources) asks for
-    /// one more passage per this many tokens, up to [`MAX_LIMIT`](Self::MAX_LIMIT).
-    pub const ROOM_PER_PASSAGE: u32 = 96;
-
-    /// The most passages one load asks the store for, however much room the block has.
-    ///
-    /// Each passage quoted is counted, checked by the security scan and rendered, so the limit
-    /// bounds what a load costs: on the recall bench (8,000 turns, SQLite) the load p50 with recall
-    /// was 1.98× a load without it with 24 passages, 2.06× with up to 48 and 2.22× with up to 256
-    /// (one passage per 48 tokens), against 1.94× before the window's room was lent.
-    pub const MAX_LIMIT: usize = 48;
-
     /// How many conversations the counters are kept for; the least used are forgotten first.
     pub const COUNTED_CONVERSATIONS: usize = 4_096;
 
@@ -178,16 +165,7 @@ impl<S> Recall<S> {
         }
     }
 
-    /// How many passages a load whose block may take `max_tokens` asks for: the limit, or one per
-    /// [`ROOM_PER_PASSAGE`](Self::ROOM_PER_PASSAGE) tokens if that is more, at most
-    /// [`MAX_LIMIT`](Self::MAX_LIMIT) (or the limit, if that is higher).
-    pub fn limit_for(&self, max_tokens: u32) -> usize {
-        let by_room = usize::try_from(max_tokens / Self::ROOM_PER_PASSAGE).unwrap_or(usize::MAX);
-        self.limit.max(by_room.min(Self::MAX_LIMIT))
-    }
-
-    /// The same source asking the store for at least `limit` passages per load (at least one); a
-    /// block with more room asks for more (see [`limit_for`](Self::limit_for)).
+    /// The same source asking the store for at most `limit` passages per load (at least one).
     #[must_use]
     pub fn with_limit(mut self, limit: usize) -> Self {
         self.limit = limit.max(1);
@@ -250,7 +228,7 @@ impl<S: ConversationStore> Recall<S> {
             text.push('\n');
             text.push_str(reply);
         }
-        let query = RecallQuery::new(text, request.below(), self.limit_for(request.max_tokens()));
+        let query = RecallQuery::new(text, request.below(), self.limit);
         if query.below == Seq::ZERO || query.terms().is_empty() {
             return Ok(Vec::new());
         }

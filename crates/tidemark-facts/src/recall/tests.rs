@@ -300,18 +300,3 @@ proptest::proptest! {
         }
     }
 }
-
-/// A block with more room asks the store for more passages, one per `ROOM_PER_PASSAGE` tokens,
-/// never fewer than the limit and never more than `MAX_LIMIT` unless the limit is higher.
-#[test]
-fn more_room_asks_for_more_passages_within_bounds() {
-    type R = Recall<InMemoryStore>;
-    let recall = R::new(InMemoryStore::new());
-    assert_eq!(recall.limit_for(0), R::DEFAULT_LIMIT);
-    assert_eq!(recall.limit_for(1_200), R::DEFAULT_LIMIT, "a 1,200-token allowance keeps the default");
-    assert_eq!(recall.limit_for(R::ROOM_PER_PASSAGE * 40), 40);
-    assert_eq!(recall.limit_for(u32::MAX), R::MAX_LIMIT);
-    let wide = R::new(InMemoryStore::new()).with_limit(500);
-    assert_eq!(wide.limit_for(0), 500, "an explicit limit above the cap is kept");
-    assert_eq!(wide.limit_for(u32::MAX), 500);
-}

@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 use tidemark_core::TokenCounter;
 use tidemark_memory::{CachedCounter, TiktokenCounter};
 
-use crate::report::{Section, Table, Target};
+use crate::report::{Section, Table, Target, thousands};
 use corpus::{Kind, Sample};
 
 /// Where Python tiktoken can be run from, when the xtask could set it up.
@@ -460,17 +460,4 @@ fn agreement_note(messages: usize, with_python: bool) -> String {
          `CachedCounter::count` equalled `TiktokenCounter::count` for each message.",
         thousands(messages as u64)
     )
-}
-
-/// An integer with comma thousands separators, such as `2,097,152`.
-fn thousands(value: u64) -> String {
-    let digits = value.to_string();
-    let mut out = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
 }

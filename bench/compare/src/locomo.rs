@@ -35,7 +35,7 @@ use tidemark_facts::recall::OPEN;
 use tidemark_memory::{CompactingMemory, HeuristicCounter, InMemoryStore, TokenWindow};
 use tidemark_testkit::reference::ConcatCompactor;
 
-use crate::report::{Section, Table, Target};
+use crate::report::{Section, Table, Target, thousands};
 
 const TITLE: &str = "LoCoMo evidence recall";
 /// The budgets measured, in tokens.
@@ -105,7 +105,7 @@ pub fn run(data: Option<&Path>, smoke: bool) -> Result<Section, String> {
             baselines(conversation, budget, &counter, bm25, recency);
         }
         for (system, score) in SYSTEMS.iter().zip(&scores) {
-            let mut row = vec![thousands(budget), (*system).to_owned()];
+            let mut row = vec![thousands(u64::from(budget)), (*system).to_owned()];
             row.extend((0..5).map(|slot| score.cell(slot)));
             row.push(format!("{:.0}%", 100.0 * score.fill / score.prompts.max(1) as f64));
             table.row(row);
@@ -116,7 +116,7 @@ pub fn run(data: Option<&Path>, smoke: bool) -> Result<Section, String> {
             targets.push(Target {
                 goal: format!(
                     "evidence recall with recall on ≥ {goal}× BM25 + recency at {} tokens",
-                    thousands(budget)
+                    thousands(u64::from(budget))
                 ),
                 measured: format!("{ratio:.2}× ({:.1}% against {:.1}%)", 100.0 * on, 100.0 * bm25),
                 met: ratio >= goal,
@@ -664,17 +664,4 @@ impl Bm25 {
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         scored.into_iter().map(|(_, i)| i).collect()
     }
-}
-
-/// A number of tokens with a thousands separator: 2,000.
-fn thousands(n: u32) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
 }

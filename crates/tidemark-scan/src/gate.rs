@@ -188,29 +188,34 @@ impl Spot {
             return None;
         }
         // Where a match may start: one unanchored search from the first place it can, or an
-        // anchored search at each place in turn.
+        // anchored search at each place in turn. Made afresh for each pass, without allocating:
+        // this runs for every live pattern of every view.
         let from = |start: usize| Input::new(text).span(start.min(text.len())..text.len());
-        let inputs: Vec<Input<'t>> = match reach {
-            Reach::Nowhere => Vec::new(),
-            Reach::Anywhere => vec![from(at)],
-            Reach::From(start) => vec![from(at.max(*start))],
-            Reach::At(places) => places
-                .iter()
-                .filter(|&&place| place >= at && place <= text.len())
-                .map(|&place| from(place).anchored(Anchored::Yes))
-                .collect(),
+        let (first, places): (Option<Input<'t>>, &[usize]) = match reach {
+            Reach::Nowhere => (None, &[]),
+            Reach::Anywhere => (Some(from(at)), &[]),
+            Reach::From(start) => (Some(from(at.max(*start))), &[]),
+            Reach::At(places) => (None, places),
+        };
+        let inputs = || {
+            first.clone().into_iter().chain(
+                places
+                    .iter()
+                    .filter(move |&&place| place >= at && place <= text.len())
+                    .map(move |&place| from(place).anchored(Anchored::Yes)),
+            )
         };
         if !self.regex.is_compiled() {
-            if !self.head_admits(text, &inputs) {
+            if !self.head_admits(text, inputs()) {
                 return None;
             }
             if crate::lazy::guard_still_serves(&self.probed, text.len())
-                && !inputs.iter().any(|input| self.probe.is_match(input))
+                && !inputs().any(|input| self.probe.is_match(&input))
             {
                 return None;
             }
         }
-        let found = inputs.iter().find_map(|input| self.regex.search(input))?;
+        let found = inputs().find_map(|input| self.regex.search(&input))?;
         Some(Found { text, start: found.start(), end: found.end() })
     }
 
@@ -218,12 +223,12 @@ impl Spot {
     /// a match of the pattern starts with a match of its head, so where the head matches nowhere,
     /// neither can the pattern. Compiling the head costs a small share of compiling the pattern,
     /// and most texts are turned away by it.
-    fn head_admits(&self, text: &str, inputs: &[Input<'_>]) -> bool {
+    fn head_admits<'t>(&self, text: &str, mut inputs: impl Iterator<Item = Input<'t>>) -> bool {
         if !crate::lazy::guard_still_serves(&self.searches, text.len()) {
             return true;
         }
         let Some(head) = self.head() else { return true };
-        inputs.iter().any(|input| head.is_match(input))
+        inputs.any(|input| head.is_match(&input))
     }
 
     fn head(&self) -> Option<&Probe> {

@@ -18,10 +18,17 @@
 //! the same at turn 100 as at turn 100,000, and all stores return the same
 //! answer.
 //!
+//! A store given an [`Embedder`] also recalls by meaning: it keeps an
+//! [`Embedding`] of each passage, takes the passages [`nearest`] to the
+//! query's embedding beside the keyword ranking and merges the two with
+//! [`fuse`], so that a question asked in other words than the passage still
+//! finds it.
+//!
 //! [`ConversationStore::search_passages`]: crate::ConversationStore::search_passages
 
 mod rank;
 mod select;
+mod similar;
 mod split;
 mod terms;
 
@@ -30,6 +37,7 @@ mod tests;
 
 pub use rank::{TermCounts, rank, rank_borrowed, rank_counted, rank_texts};
 pub use select::{CANDIDATE_MESSAGES, RARE_MESSAGES, candidate_messages};
+pub use similar::{Embedder, Embedding, FUSION_K, MAX_DIMENSIONS, Near, SIMILAR_PASSAGES, fuse, nearest};
 pub use split::{MAX_PASSAGE_BYTES, index_terms, passage_texts, passages};
 pub use terms::{MAX_QUERY_BYTES, MAX_QUERY_TERMS, MAX_TERM_CHARS, query_terms, terms};
 

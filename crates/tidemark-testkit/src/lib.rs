@@ -16,11 +16,13 @@
 //! - [`judge`]: the strict judge of stored facts, for measuring an extractor's precision.
 //! - [`planted`]: long sessions with planted facts and a question about each, for recall benchmarks.
 //! - [`counters`]: token counters whose counts are easy to work out by hand.
+//! - [`embedders`]: a deterministic embedder for checking recall by meaning without a model.
 //! - [`transcripts`]: seeded, realistic agent sessions (coding, support, research).
 //! - [`workload`]: seeded, reproducible agent workloads for benchmarks.
 
 pub mod conformance;
 pub mod counters;
+pub mod embedders;
 pub mod judge;
 pub mod planted;
 pub mod reference;

@@ -13,7 +13,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use tidemark_core::recall::{
-    Candidate, Passage, PassageText, RecallQuery, candidate_messages, passages, rank,
+    Candidate, Embedder, Passage, PassageText, RecallQuery, SIMILAR_PASSAGES, candidate_messages, fuse,
+    nearest, passages, rank,
 };
 use tidemark_core::store::{ConversationStats, check_state, claim_lease};
 use tidemark_core::{
@@ -38,12 +39,20 @@ pub struct ReferenceStore {
     leases: Arc<Mutex<BTreeMap<ConversationId, (String, Instant)>>>,
     /// Each conversation's calibration, apart from the conversations: saving one does not make a conversation appear.
     calibrations: Arc<Mutex<BTreeMap<ConversationId, Calibration>>>,
+    /// The model that places passages by meaning, if recall by meaning is on.
+    embedder: Option<Arc<dyn Embedder>>,
 }
 
 impl ReferenceStore {
     /// An empty store.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The same store, recalling by meaning as well as by keywords with `embedder` (see [`tidemark_core::recall::fuse`]).
+    pub fn with_embedder(mut self, embedder: Arc<dyn Embedder>) -> Self {
+        self.embedder = Some(embedder);
+        self
     }
 
     fn lock(&self) -> MutexGuard<'_, BTreeMap<ConversationId, Conversation>> {
@@ -212,7 +221,37 @@ impl ConversationStore for ReferenceStore {
             let (role, cut) = cut.get(&seq).cloned().unwrap_or((Role::User, Vec::new()));
             cut.into_iter().map(move |passage| Candidate::new(seq, role, passage))
         });
-        Ok(rank(query, candidates))
+        let keyword = rank(query, candidates);
+        // By meaning: every passage below the mark is embedded again, and the nearest ones fused in.
+        let Some(embedder) = &self.embedder else { return Ok(keyword) };
+        if query.terms().is_empty() {
+            // A query without search terms finds nothing, by meaning or otherwise.
+            return Ok(keyword);
+        }
+        let Some(wanted) = embedder.embed(&query.text) else { return Ok(keyword) };
+        let embedded: Vec<(Seq, Role, PassageText, tidemark_core::recall::Embedding)> = cut
+            .iter()
+            .flat_map(|(seq, (role, cut))| cut.iter().map(move |passage| (*seq, *role, passage)))
+            .filter_map(|(seq, role, passage)| {
+                Some((seq, role, passage.clone(), embedder.embed(&passage.text)?))
+            })
+            .collect();
+        let near = nearest(
+            &wanted,
+            query.below,
+            embedded.iter().map(|(seq, _, passage, embedding)| (*seq, passage.index, embedding)),
+            SIMILAR_PASSAGES,
+        );
+        let similar = near
+            .iter()
+            .filter_map(|near| {
+                let (seq, role, passage, _) = embedded
+                    .iter()
+                    .find(|(seq, _, passage, _)| *seq == near.seq && passage.index == near.index)?;
+                Some(Passage::new(*seq, *role, passage.index, passage.text.clone(), near.similarity))
+            })
+            .collect();
+        Ok(fuse(keyword, similar, query.limit))
     }
 
     async fn calibration(&self, conversation: &ConversationId) -> Result<Calibration, StoreError> {

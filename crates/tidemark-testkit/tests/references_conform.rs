@@ -14,6 +14,16 @@ fn reference_store_conforms() {
 }
 
 #[test]
+fn reference_store_conforms_by_meaning() {
+    let report = block_on(store::run_by_meaning(
+        |embedder| async move { ReferenceStore::new().with_embedder(embedder) },
+        50,
+    ))
+    .expect("conforms by meaning");
+    assert_eq!(report.cases, 50);
+}
+
+#[test]
 fn reference_memory_conforms_losslessly() {
     block_on(memory::run(|| async { ReferenceMemory::new() }, &MemoryConfig::lossless())).expect("conforms");
 }

@@ -4,7 +4,8 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use tidemark_core::recall::{
-    Passage, PassageText, RARE_MESSAGES, RecallQuery, candidate_messages, passages, rank_borrowed,
+    Embedder, Embedding, Passage, PassageText, RARE_MESSAGES, RecallQuery, SIMILAR_PASSAGES,
+    candidate_messages, fuse, nearest, passages, rank_borrowed,
 };
 use tidemark_core::store::{ConversationStats, check_state};
 use tidemark_core::{
@@ -35,6 +36,10 @@ struct Conversation {
     postings: HashMap<String, Vec<Seq>>,
     /// Every stored message below this number is in the recall index.
     indexed: Seq,
+    /// The embeddings of the indexed passages, by message then passage, ascending (with an embedder only).
+    vectors: Vec<(Seq, u32, Embedding)>,
+    /// Every indexed message below this number has its passages embedded.
+    embedded: Seq,
 }
 
 impl Conversation {
@@ -82,6 +87,41 @@ impl Conversation {
         self.indexed = upto;
     }
 
+    /// Embed the passages of the indexed messages below `upto` that are not embedded yet.
+    fn embed_up_to(&mut self, upto: Seq, embedder: &dyn Embedder) {
+        let upto = upto.min(self.indexed);
+        if upto <= self.embedded {
+            return;
+        }
+        for (seq, cut) in self.passages.range(self.embedded..upto) {
+            for passage in cut {
+                if let Some(embedding) = embedder.embed(&passage.text) {
+                    self.vectors.push((*seq, passage.index, embedding));
+                }
+            }
+        }
+        self.embedded = upto;
+    }
+
+    /// The passages nearest to `wanted` below `below`, as found passages scored by their cosine.
+    fn similar(&self, wanted: &Embedding, below: Seq) -> Vec<Passage> {
+        let end = self.vectors.partition_point(|(seq, _, _)| *seq < below);
+        let near = nearest(
+            wanted,
+            below,
+            self.vectors[..end].iter().map(|(seq, index, embedding)| (*seq, *index, embedding)),
+            SIMILAR_PASSAGES,
+        );
+        near.into_iter()
+            .filter_map(|near| {
+                let role = self.get(near.seq)?.message.role;
+                let passage =
+                    self.passages.get(&near.seq)?.iter().find(|passage| passage.index == near.index)?;
+                Some(Passage::new(near.seq, role, near.index, passage.text.clone(), near.similarity))
+            })
+            .collect()
+    }
+
     /// Drop leading holes so memory follows what is stored, not what was ever appended.
     fn trim_front(&mut self) {
         while matches!(self.slots.front(), Some(None)) {
@@ -122,12 +162,42 @@ pub struct InMemoryStore {
     leases: Arc<Mutex<HashMap<ConversationId, (String, std::time::Instant)>>>,
     /// Each conversation's calibration, apart from its messages: saving one does not make a conversation appear.
     calibrations: Arc<Mutex<HashMap<ConversationId, Calibration>>>,
+    /// The model that places passages by meaning, if recall by meaning is on.
+    embedder: Option<Arc<dyn Embedder>>,
 }
 
 impl InMemoryStore {
     /// An empty store.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The same store, recalling by meaning as well as by keywords (see [`tidemark_core::recall::fuse`]).
+    ///
+    /// Each passage is embedded once, by the first search that reaches it,
+    /// and a search fuses the keyword ranking with the passages nearest to
+    /// the query. Handles cloned before this call keep searching by keywords only.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use tidemark_core::recall::RecallQuery;
+    /// use tidemark_core::{ConversationId, ConversationStore, Message, NewMessage, Seq};
+    /// use tidemark_memory::store::InMemoryStore;
+    /// use tidemark_testkit::embedders::HashedTerms;
+    ///
+    /// # futures::executor::block_on(async {
+    /// // A toy model that knows "frankfurt" is where the servers are.
+    /// let store = InMemoryStore::new().with_embedder(Arc::new(HashedTerms::new(64).with_synonyms(&[("servers", "frankfurt")])));
+    /// let id = ConversationId::new("ops")?;
+    /// store.append(&id, vec![NewMessage::new(Message::user("we host everything in Frankfurt"), 8)]).await?;
+    /// let found = store.search_passages(&id, &RecallQuery::new("where do our servers live?", Seq(1), 3)).await?;
+    /// assert_eq!(found[0].text, "we host everything in Frankfurt");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn with_embedder(mut self, embedder: Arc<dyn Embedder>) -> Self {
+        self.embedder = Some(embedder);
+        self
     }
 
     /// The same store with these fact budgets (see [`FactStore`]); the default is [`FactBudgets::default`].
@@ -233,6 +303,7 @@ impl ConversationStore for InMemoryStore {
         entry.slots.clear();
         entry.passages.clear();
         entry.postings.clear();
+        entry.vectors.clear();
         entry.base = next;
         entry.stored = 0;
         entry.stored_tokens = 0;
@@ -304,6 +375,9 @@ impl ConversationStore for InMemoryStore {
             !seqs.is_empty()
         });
         entry.postings = postings;
+        let mut vectors = std::mem::take(&mut entry.vectors);
+        vectors.retain(|(seq, _, _)| entry.get(*seq).is_some());
+        entry.vectors = vectors;
         entry.trim_front();
         Ok(deleted)
     }
@@ -382,7 +456,12 @@ impl ConversationStore for InMemoryStore {
             .into_iter()
             .filter_map(|seq| Some((seq, entry.get(seq)?.message.role, entry.passages.get(&seq)?)))
             .flat_map(|(seq, role, cut)| cut.iter().map(move |passage| (seq, role, passage)));
-        Ok(rank_borrowed(query, candidates))
+        let keyword = rank_borrowed(query, candidates);
+        let Some(embedder) = &self.embedder else { return Ok(keyword) };
+        let Some(wanted) = embedder.embed(&query.text) else { return Ok(keyword) };
+        entry.embed_up_to(query.below, embedder.as_ref());
+        let similar = entry.similar(&wanted, query.below);
+        Ok(fuse(keyword, similar, query.limit))
     }
 }
 

@@ -1,6 +1,9 @@
 //! The [`ConversationStore`] conformance suite: fixed scenarios for each rule of the contract, then random operations in lock-step with [`ReferenceStore`].
 
+mod meaning;
 mod recall;
+
+pub use meaning::{MEANING_CASES, run_by_meaning};
 
 use std::future::Future;
 use std::time::Duration;
@@ -71,7 +74,7 @@ where
     recall::recall_is_led_by_rare_terms(&make().await, &mut ids).await?;
     let store = make().await;
     for case in 0..cases {
-        lockstep_with_reference(&store, &mut ids, case).await?;
+        lockstep_with_reference(&store, ReferenceStore::new(), &mut ids, case).await?;
     }
     Ok(Report { checks: 21, cases })
 }
@@ -580,11 +583,11 @@ async fn apply<S: ConversationStore>(
 
 async fn lockstep_with_reference<S: ConversationStore>(
     store: &S,
+    reference: ReferenceStore,
     ids: &mut Ids,
     case: usize,
 ) -> Result<(), Failure> {
     const CHECK: &str = "lockstep_with_reference";
-    let reference = ReferenceStore::new();
     let conversations: Vec<ConversationId> = (0..3).map(|_| ids.fresh("lockstep")).collect();
     let mut samples = Samples::new(prop::collection::vec(arb_op(), 1..24));
     // Skip the earlier cases' draws so that each case gets its own operations.

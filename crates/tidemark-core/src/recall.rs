@@ -96,7 +96,8 @@ pub struct Passage {
     pub index: u32,
     /// The passage's text.
     pub text: String,
-    /// Its BM25 score: higher is better, comparable only within one answer.
+    /// Its score: higher is better, comparable only within one answer. BM25 for a keyword search;
+    /// for a store with an [`Embedder`], the reciprocal-rank score of [`fuse`].
     pub score: f64,
 }
 

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, PoolError, RecyclingMethod};
 use tidemark_core::error::BoxError;
-use tidemark_core::recall::{Passage, RecallQuery};
+use tidemark_core::recall::{Embedder, Passage, RecallQuery};
 use tidemark_core::store::{ConversationStats, Lease, StoredSummary, check_state};
 use tidemark_core::{
     Calibration, CompactionState, ConversationId, ConversationStore, FactBudgets, FactError, Message,
@@ -98,7 +98,8 @@ pub enum PostgresConfigError {
 /// by default), created on first connect: `conversations` (numbering and
 /// counters), `states` (each conversation's compaction state), `messages`
 /// (token count and tidemark's JSON of each message, see
-/// [`Message::to_json`]), `leases` (who may compact which conversation, until
+/// [`Message::to_json`]), `passages` (the recall index, with embeddings under a
+/// model), `calibrations`, `leases` (who may compact which conversation, until
 /// when), the facts tables (`facts`, `fact_meta`, `fact_runs`,
 /// `fact_rollback`), and `tidemark_schema` with the schema version. Connecting
 /// applies missing migrations in one transaction under an advisory lock, so
@@ -114,7 +115,8 @@ pub enum PostgresConfigError {
 /// fact generation counter first (every change raises it anyway), so they run
 /// one at a time across all processes and a budget check stays true until its
 /// write commits. Compaction leases are kept on the server's clock, never the
-/// caller's.
+/// caller's. A search under a model writes only the vectors it had to make,
+/// skipping locked rows, so it never waits ([`PostgresStore::with_embedder`]).
 ///
 /// # Connections
 ///
@@ -143,6 +145,8 @@ pub struct PostgresStore {
     /// The schema name in double quotes, as it goes into SQL.
     quoted: Arc<str>,
     fact_budgets: FactBudgets,
+    /// The model that places passages by meaning, if recall by meaning is on (see [`PostgresStore::with_embedder`]).
+    embedder: Option<Arc<dyn Embedder>>,
 }
 
 impl fmt::Debug for PostgresStore {
@@ -154,6 +158,7 @@ impl fmt::Debug for PostgresStore {
             .field("pool_size", &status.max_size)
             .field("connections", &status.size)
             .field("fact_budgets", &self.fact_budgets)
+            .field("embedder", &self.embedder.as_ref().map(|embedder| embedder.name()))
             .finish_non_exhaustive()
     }
 }
@@ -202,6 +207,7 @@ impl PostgresStore {
             schema: options.schema.into(),
             quoted: quoted.into(),
             fact_budgets: FactBudgets::default(),
+            embedder: None,
         })
     }
 
@@ -318,9 +324,9 @@ async fn execute<C: GenericClient>(
 
 /// Append the messages in one statement: the upsert of the counters row locks it (and so
 /// orders concurrent appenders by commit), hands out the numbers, and the messages follow
-/// from two arrays and their passages from five (the message's place in the batch, then
-/// the passage's columns, its terms joined by spaces), so a batch of any size costs one
-/// round trip and its recall index is written in the same transaction.
+/// from two arrays and their passages from six (the message's place in the batch, then
+/// the passage's columns, its terms joined by spaces, its embedding) and the model's name,
+/// so a batch of any size costs one round trip and its recall index is written with it.
 const APPEND: &str = "WITH counted AS (
         INSERT INTO {s}.conversations AS c (id, next_seq, stored, stored_tokens)
         VALUES ($1, $2, $2, $3)
@@ -334,10 +340,11 @@ const APPEND: &str = "WITH counted AS (
         SELECT $1, counted.start + m.position - 1, m.tokens, m.body
         FROM counted, unnest($4::bigint[], $5::text[]) WITH ORDINALITY AS m (tokens, body, position)
     ), indexed AS (
-        INSERT INTO {s}.passages (conversation, seq, idx, role, text, terms)
-        SELECT $1, counted.start + p.position - 1, p.idx, p.role, p.text, string_to_array(p.terms, ' ')
-        FROM counted, unnest($6::bigint[], $7::bigint[], $8::text[], $9::text[], $10::text[])
-            AS p (position, idx, role, text, terms)
+        INSERT INTO {s}.passages (conversation, seq, idx, role, text, terms, embedding, embedder)
+        SELECT $1, counted.start + p.position - 1, p.idx, p.role, p.text, string_to_array(p.terms, ' '),
+            p.embedding, $12::text
+        FROM counted, unnest($6::bigint[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::bytea[])
+            AS p (position, idx, role, text, terms, embedding)
     )
     SELECT start FROM counted";
 
@@ -550,7 +557,7 @@ impl PostgresStore {
         let total = tokens.iter().try_fold(0i64, |sum, tokens| sum.checked_add(*tokens));
         let total = total.ok_or(DataError::Exhausted { column: "stored_tokens" })?;
         let bodies: Vec<String> = messages.iter().map(|new| new.message.to_json()).collect();
-        let cut = recall::Columns::of(&messages);
+        let cut = recall::Columns::of(&messages, self.embedder.as_deref());
         let row = query_opt(
             &client,
             &self.sql(APPEND),
@@ -565,6 +572,8 @@ impl PostgresStore {
                 &cut.roles,
                 &cut.texts,
                 &cut.terms,
+                &cut.embeddings,
+                &cut.embedder,
             ],
         )
         .await?;

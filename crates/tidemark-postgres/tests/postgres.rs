@@ -1,4 +1,4 @@
-//! The PostgreSQL store against a live server: the store, fact and memory conformance suites, many processes appending, saving and writing facts at once, leases, migrations, refused options, and background compaction across processes.
+//! The PostgreSQL store against a live server: the store, fact and memory conformance suites, many processes appending, saving and writing facts at once, leases, migrations, refused options, background compaction across processes, and recall by meaning.
 //!
 //! The server comes from `TIDEMARK_POSTGRES_URL`; without it every test
 //! fails and says so. Each test works in a schema of its own, so test
@@ -11,6 +11,10 @@ mod support;
 // Background compaction across processes, in a file of its own (the tests are one binary, `postgres`, which CI runs against its server).
 #[path = "postgres/background.rs"]
 mod background;
+
+// Recall by meaning, against the reference store with the same embedder.
+#[path = "postgres/similar.rs"]
+mod similar;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::num::NonZeroU32;
@@ -119,6 +123,23 @@ async fn conforms_to_the_store_contract() {
     .await
     .expect("conforms");
     assert_eq!(report.cases, 200);
+    drop_schema(&schema).await;
+}
+
+#[tokio::test]
+async fn conforms_to_the_store_contract_by_meaning() {
+    let schema = fresh_schema();
+    let store = open(&schema).await;
+    let report = conformance::store::run_by_meaning(
+        |embedder| {
+            let store = store.clone().with_embedder(embedder);
+            async move { store }
+        },
+        100,
+    )
+    .await
+    .expect("conforms by meaning");
+    assert_eq!((report.checks, report.cases), (3, 100));
     drop_schema(&schema).await;
 }
 
@@ -396,7 +417,7 @@ async fn stores_starting_together_migrate_once() {
         .iter()
         .map(|row| row.get(0))
         .collect();
-    assert_eq!(versions, [3]);
+    assert_eq!(versions, [4]);
     let conversation = id("after-migration");
     stores[0].append(&conversation, news(&["a"])).await.expect("append");
     assert_eq!(stores[3].stats(&conversation).await.expect("stats").stored, 1);
@@ -414,7 +435,7 @@ async fn a_newer_schema_is_refused_and_left_untouched() {
         .await
         .expect("set the version");
     let result = PostgresStore::connect_with(&url(), PostgresOptions::default().with_schema(&schema)).await;
-    assert!(matches!(result, Err(StoreError::SchemaTooNew { found: 99, supported: 3 })), "{result:?}");
+    assert!(matches!(result, Err(StoreError::SchemaTooNew { found: 99, supported: 4 })), "{result:?}");
     let version: i32 = side
         .query_one(&format!("SELECT version FROM \"{schema}\".tidemark_schema"), &[])
         .await

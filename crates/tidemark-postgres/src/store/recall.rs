@@ -2,20 +2,24 @@
 //!
 //! The terms are those of [`terms`](tidemark_core::recall::terms), kept as a
 //! `TEXT[]`, so the index and the query agree with the other stores exactly;
-//! the query's terms travel as one array parameter and are never SQL. The
-//! candidates (any query term, this conversation, below the mark, at most
-//! [`CANDIDATES`] of the newest) are ranked by [`rank`], as in every store.
+//! the query's terms travel as one array parameter and are never SQL. For
+//! each query term the index gives the newest messages below the mark that
+//! hold it ([`RARE_MESSAGES`]` + 1` at most), [`candidate_messages`] picks
+//! among them, and their passages are ranked by [`rank`], as in every store.
+//! A store with an embedder also keeps each passage's embedding and fuses the
+//! nearest passages into the answer ([`similar`]).
+
+mod similar;
 
 use deadpool_postgres::GenericClient;
 use tidemark_core::recall::{
-    Candidate, Passage, PassageText, RARE_MESSAGES, RecallQuery, candidate_messages, passages, rank,
+    Candidate, Embedder, Passage, PassageText, RARE_MESSAGES, RecallQuery, candidate_messages, passages, rank,
 };
 use tidemark_core::{ConversationId, Message, NewMessage, Role, Seq, StoreError};
 
 use super::{PostgresStore, StoreFail, execute, query};
 use tidemark_core::store::sql::{DataError, from_sql};
 
-/// The most candidates handed to [`rank`]: the newest when more match.
 /// For each query term (`$3`, numbered from one), the newest messages below the mark that hold it.
 const HOLDERS: &str = "SELECT t.i, h.seq FROM unnest($3::text[]) WITH ORDINALITY AS t (term, i)
      CROSS JOIN LATERAL (
@@ -41,17 +45,23 @@ pub(super) struct Columns {
     pub(super) texts: Vec<String>,
     /// Each passage's terms joined by spaces (a term never holds one).
     pub(super) terms: Vec<String>,
+    /// Each passage's embedding as bytes: NULL without an embedder, or when the model found nothing to place.
+    pub(super) embeddings: Vec<Option<Vec<u8>>>,
+    /// The name of the model that made the embeddings; NULL without an embedder, so the passages read as not embedded yet.
+    pub(super) embedder: Option<String>,
 }
 
 impl Columns {
-    /// Cut every message of the batch.
-    pub(super) fn of(messages: &[NewMessage]) -> Self {
+    /// Cut every message of the batch, and embed each passage when there is an embedder.
+    pub(super) fn of(messages: &[NewMessage], embedder: Option<&dyn Embedder>) -> Self {
         let mut columns = Self {
             positions: Vec::new(),
             indices: Vec::new(),
             roles: Vec::new(),
             texts: Vec::new(),
             terms: Vec::new(),
+            embeddings: Vec::new(),
+            embedder: embedder.map(|embedder| embedder.name().to_owned()),
         };
         for (position, new) in (1i64..).zip(messages) {
             for passage in passages(&new.message) {
@@ -59,6 +69,8 @@ impl Columns {
                 columns.indices.push(i64::from(passage.index));
                 columns.roles.push(new.message.role.as_str());
                 columns.terms.push(passage.terms.join(" "));
+                let embedding = embedder.and_then(|embedder| embedder.embed(&passage.text));
+                columns.embeddings.push(embedding.map(|embedding| embedding.as_bytes().to_vec()));
                 columns.texts.push(passage.text);
             }
         }
@@ -66,7 +78,7 @@ impl Columns {
     }
 }
 
-/// The best passages of `conversation` for `query`.
+/// The best passages of `conversation` for `query`: the keyword ranking, fused with the nearest passages when the store has an embedder.
 pub(super) async fn search(
     store: &PostgresStore,
     conversation: &ConversationId,
@@ -79,9 +91,26 @@ pub(super) async fn search(
     // No stored number reaches `i64::MAX`, so a mark beyond it means "everything".
     let below = i64::try_from(query_.below.0).unwrap_or(i64::MAX);
     let client = store.client().await?;
+    let keyword = by_keywords(store, &client, conversation, query_, &wanted, below).await?;
+    match &store.embedder {
+        Some(embedder) => {
+            similar::fused(store, &client, conversation, query_, below, embedder.as_ref(), keyword).await
+        }
+        None => Ok(keyword),
+    }
+}
+
+/// The keyword ranking: the candidates the query's rarest terms point at, ranked by BM25.
+async fn by_keywords<C: GenericClient>(
+    store: &PostgresStore,
+    client: &C,
+    conversation: &ConversationId,
+    query_: &RecallQuery,
+    wanted: &[String],
+    below: i64,
+) -> Result<Vec<Passage>, StoreFail> {
     let limit = i64::try_from(RARE_MESSAGES + 1).unwrap_or(i64::MAX);
-    let rows =
-        query(&client, &store.sql(HOLDERS), &[&conversation.as_str(), &below, &wanted, &limit]).await?;
+    let rows = query(client, &store.sql(HOLDERS), &[&conversation.as_str(), &below, &wanted, &limit]).await?;
     let mut found = vec![Vec::new(); wanted.len()];
     for row in &rows {
         let term: i64 = row.try_get(0)?;
@@ -100,7 +129,7 @@ pub(super) async fn search(
     if chosen.is_empty() {
         return Ok(Vec::new());
     }
-    let rows = query(&client, &store.sql(PASSAGES), &[&conversation.as_str(), &chosen]).await?;
+    let rows = query(client, &store.sql(PASSAGES), &[&conversation.as_str(), &chosen]).await?;
     let mut candidates = Vec::with_capacity(rows.len());
     for row in &rows {
         let seq = Seq(from_sql(row.try_get(0)?, "seq")?);

@@ -128,13 +128,23 @@ const MIGRATIONS: &[&str] = &[
         conversation TEXT COLLATE \"C\" PRIMARY KEY,
         calibration  TEXT NOT NULL
     );",
+    // Version 4: recall by meaning (see `tidemark_core::recall::Embedder`).
+    // A passage may carry its embedding, the model's `i8` values as bytes,
+    // and the name of the model that made it. `embedder` NULL means not
+    // embedded yet (written by a store without a model, or before this step);
+    // `embedder` set with `embedding` NULL means that model found nothing in
+    // the text to place. A store whose model has another name treats the
+    // passage as not embedded: its searches embed the text again and write
+    // their own vector over the foreign one (`recall::similar`). The rows
+    // already stored keep NULLs; no model is known while migrating.
+    "ALTER TABLE {s}.passages ADD COLUMN embedding BYTEA, ADD COLUMN embedder TEXT;",
 ];
 
 /// The version whose step creates the recall table, after which the stored messages are indexed.
 const RECALL: u32 = 2;
 
 /// The newest schema version this build knows: the number of migration steps.
-pub(super) const LATEST: u32 = 3;
+pub(super) const LATEST: u32 = 4;
 
 // The version constant and the list of steps must move together.
 const _: () = assert!(MIGRATIONS.len() == LATEST as usize);

@@ -95,10 +95,10 @@ pub fn run(data: Option<&Path>, smoke: bool) -> Result<Section, String> {
     let mut targets = Vec::new();
     let mut notes = Vec::new();
     for (&budget, &goal) in BUDGETS.iter().zip(&GOALS) {
-        let mut scores = [Score::default(), Score::default(), Score::default(), Score::default()];
+        let mut scores: [Score; 5] = Default::default();
         for conversation in &conversations {
-            for (slot, recall) in [(0, true), (1, false)] {
-                let score = runtime.block_on(tidemark(conversation, budget, recall))?;
+            for (slot, mode) in [(0, Mode::Meaning), (1, Mode::Keywords), (2, Mode::Off)] {
+                let score = runtime.block_on(tidemark(conversation, budget, mode))?;
                 scores[slot].merge(&score);
             }
             let [.., bm25, recency] = &mut scores;
@@ -110,7 +110,7 @@ pub fn run(data: Option<&Path>, smoke: bool) -> Result<Section, String> {
             row.push(format!("{:.0}%", 100.0 * score.fill / score.prompts.max(1) as f64));
             table.row(row);
         }
-        let (on, bm25) = (scores[0].share(0), scores[2].share(0));
+        let (on, keywords, bm25) = (scores[0].share(0), scores[1].share(0), scores[3].share(0));
         let ratio = on / bm25.max(f64::MIN_POSITIVE);
         if !smoke {
             targets.push(Target {
@@ -118,20 +118,31 @@ pub fn run(data: Option<&Path>, smoke: bool) -> Result<Section, String> {
                     "evidence recall with recall on ≥ {goal}× BM25 + recency at {} tokens",
                     thousands(u64::from(budget))
                 ),
-                measured: format!("{ratio:.2}× ({:.1}% against {:.1}%)", 100.0 * on, 100.0 * bm25),
+                measured: format!(
+                    "{ratio:.2}× ({:.1}% against {:.1}%; by keywords alone {:.2}×)",
+                    100.0 * on,
+                    100.0 * bm25,
+                    keywords / bm25.max(f64::MIN_POSITIVE)
+                ),
                 met: ratio >= goal,
             });
         }
     }
 
     let mut passages = Found::default();
+    let mut keyword_passages = Found::default();
     let mut turns = Found::default();
     for conversation in &conversations {
-        passages.add(&runtime.block_on(top_passages(conversation, &counter))?);
+        passages.add(&runtime.block_on(top_passages(conversation, &counter, Mode::Meaning))?);
+        keyword_passages.add(&runtime.block_on(top_passages(conversation, &counter, Mode::Keywords))?);
         turns.add(&top_turns(conversation));
     }
-    let measured =
-        format!("{} (BM25 over whole turns, top {TOP}: {})", passages.describe(), turns.describe());
+    let measured = format!(
+        "{} (by keywords alone: {}; BM25 over whole turns, top {TOP}: {})",
+        passages.describe(),
+        keyword_passages.describe(),
+        turns.describe()
+    );
     notes.push(format!(
         "Budget-free, the share of evidence turns among tidemark's top {TOP} passages (`search_passages` below the \
          end of the conversation, a turn counted once whichever of its passages is found): {measured}."
@@ -189,7 +200,8 @@ pub fn run(data: Option<&Path>, smoke: bool) -> Result<Section, String> {
              (`TokenWindow` at the budget, a stand-in summary capped at as many bytes as the budget has tokens, \
              not searched), and loads each question as the newest user message of a copy of the finished \
              conversation; a turn counts when it is in the window or the recall block ({RECALL_PERCENT}% of the \
-             budget) quotes a passage of it. The baselines fill the same budget with the same counter \
+             budget) quotes a passage of it. Recall runs by keywords alone, and by keywords fused with meaning \
+             (the store given tidemark-embed's bundled static model). The baselines fill the same budget with the same counter \
              (`HeuristicCounter`): BM25 over whole turns for {BM25_PERCENT}% and the most recent turns for the \
              rest, and the most recent turns alone."
         ),
@@ -200,7 +212,29 @@ pub fn run(data: Option<&Path>, smoke: bool) -> Result<Section, String> {
 }
 
 /// The systems measured, in the order of the table and of [`Score`] slots.
-const SYSTEMS: [&str; 4] = ["tidemark, recall on", "tidemark, recall off", "BM25 15% + recency", "recency"];
+const SYSTEMS: [&str; 5] = [
+    "tidemark, recall by meaning and keywords",
+    "tidemark, recall by keywords",
+    "tidemark, recall off",
+    "BM25 15% + recency",
+    "recency",
+];
+
+/// How a tidemark run recalls: not at all, by keywords only, or by keywords and meaning (the shipped static model).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Off,
+    Keywords,
+    Meaning,
+}
+
+/// A store that recalls the way `mode` says.
+fn store(mode: Mode) -> InMemoryStore {
+    match mode {
+        Mode::Meaning => InMemoryStore::new().with_embedder(crate::embedder()),
+        Mode::Off | Mode::Keywords => InMemoryStore::new(),
+    }
+}
 
 /// One turn of a conversation: its dia id, its speaker's side and the text appended for it.
 struct Turn {
@@ -426,11 +460,11 @@ fn memory(store: &InMemoryStore, budget: u32, recall: bool) -> Result<Memory, St
     })
 }
 
-/// Appends `conversation` to a fresh memory at `budget`, with recall or without, and asks every question in a copy of it.
-async fn tidemark(conversation: &Conversation, budget: u32, recall: bool) -> Result<Score, String> {
-    let store = InMemoryStore::new();
+/// Appends `conversation` to a fresh memory at `budget`, recalling as `mode` says, and asks every question in a copy of it.
+async fn tidemark(conversation: &Conversation, budget: u32, mode: Mode) -> Result<Score, String> {
+    let store = store(mode);
     let counter = HeuristicCounter::default();
-    let memory = memory(&store, budget, recall)?;
+    let memory = memory(&store, budget, mode != Mode::Off)?;
     let id = ConversationId::new(format!("locomo/{}", conversation.name)).map_err(|e| e.to_string())?;
     // Which turn each stored message is, by its sequence number.
     let mut turn_of: HashMap<Seq, usize> = HashMap::new();
@@ -514,8 +548,8 @@ fn in_prompt(
 }
 
 /// The evidence turns among the top passages of a store holding the whole of `conversation`.
-async fn top_passages(conversation: &Conversation, counter: &HeuristicCounter) -> Result<Found, String> {
-    let store = InMemoryStore::new();
+async fn top_passages(conversation: &Conversation, counter: &HeuristicCounter, mode: Mode) -> Result<Found, String> {
+    let store = store(mode);
     let id = ConversationId::new(format!("locomo/{}", conversation.name)).map_err(|e| e.to_string())?;
     let messages = conversation
         .turns

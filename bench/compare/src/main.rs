@@ -152,6 +152,11 @@ impl Args {
     }
 }
 
+/// The model recall by meaning runs with in every part: tidemark-embed's bundled static model.
+pub(crate) fn embedder() -> std::sync::Arc<dyn tidemark_core::recall::Embedder> {
+    tidemark_embed::StaticModel::bundled()
+}
+
 fn main() -> ExitCode {
     let args = match parse(std::env::args().skip(1).collect()) {
         Ok(args) => args,

@@ -112,8 +112,14 @@ struct Package {
 /// `tidemark-facts` is one of them: it works over any `FactStore`, so it needs
 /// the core's traits and nothing of the stores, and the stores in turn never
 /// see the facts logic; only the CLI brings them together.
-const LAYER_CRATES: &[&str] =
-    &["tidemark-memory", "tidemark-compaction", "tidemark-providers", "tidemark-facts", "tidemark-postgres"];
+const LAYER_CRATES: &[&str] = &[
+    "tidemark-memory",
+    "tidemark-compaction",
+    "tidemark-providers",
+    "tidemark-facts",
+    "tidemark-postgres",
+    "tidemark-embed",
+];
 
 /// Third-party crates the core must not pull in, so it stays runtime- and network-free.
 const FORBIDDEN_IN_CORE: &[&str] = &["tokio", "reqwest"];

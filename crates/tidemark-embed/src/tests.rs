@@ -1,3 +1,5 @@
+//! Unit tests of the model: loading the bundled and corrupted model files, embedding, naming.
+
 use std::path::Path;
 
 use proptest::prelude::*;

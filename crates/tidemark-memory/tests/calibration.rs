@@ -279,8 +279,8 @@ async fn a_file_of_schema_5_gains_the_calibration_table_and_keeps_its_messages()
     let dir = tempfile::tempdir().expect("a temp dir");
     let path = dir.path().join("schema-5.db");
     let conversation = id("old");
-    // A file of version 5 is what this build writes without the step of
-    // version 6: the steps before it are never edited.
+    // A file of version 5 is what this build writes without the steps of
+    // versions 6 and 7: the steps before them are never edited.
     let store = SqliteStore::open(&path).expect("open");
     store
         .append(&conversation, vec![tidemark_core::NewMessage::new(Message::user("hello"), 3)])
@@ -288,7 +288,13 @@ async fn a_file_of_schema_5_gains_the_calibration_table_and_keeps_its_messages()
         .expect("append");
     drop(store);
     let side = rusqlite::Connection::open(&path).expect("the file opens with plain rusqlite");
-    side.execute_batch("DROP TABLE calibrations; PRAGMA user_version = 5;").expect("back to version 5");
+    side.execute_batch(
+        "DROP TABLE calibrations;
+         DROP TABLE recall_vectors;
+         DROP TABLE recall_models;
+         PRAGMA user_version = 5;",
+    )
+    .expect("back to version 5");
     drop(side);
 
     let store = SqliteStore::open(&path).expect("the old file opens");
@@ -307,7 +313,7 @@ async fn a_file_of_schema_5_gains_the_calibration_table_and_keeps_its_messages()
 
     let side = rusqlite::Connection::open(&path).expect("the file opens with plain rusqlite");
     let version: i64 = side.query_row("PRAGMA user_version", [], |row| row.get(0)).expect("version");
-    assert_eq!(version, 6);
+    assert_eq!(version, 7);
     let json: String = side
         .query_row("SELECT calibration FROM calibrations WHERE conversation = 'old'", [], |row| row.get(0))
         .expect("the calibration row");

@@ -60,7 +60,7 @@ async fn a_file_of_schema_4_gains_the_index_over_its_old_messages() {
     let path = dir.path().join("schema-4.db");
     let conversation = id("old");
     // A file of version 4 is what this build writes without the steps of
-    // versions 5 and 6: the steps before them are never edited. The messages are
+    // versions 5 to 7: the steps before them are never edited. The messages are
     // appended first and the index dropped, as a build of version 4 would
     // have left them.
     let store = SqliteStore::open(&path).expect("open");
@@ -71,6 +71,8 @@ async fn a_file_of_schema_4_gains_the_index_over_its_old_messages() {
         "DROP TABLE calibrations;
          DROP TABLE recall;
          DROP TABLE recall_keys;
+         DROP TABLE recall_vectors;
+         DROP TABLE recall_models;
          PRAGMA user_version = 4;",
     )
     .expect("take the file back to version 4");
@@ -91,7 +93,7 @@ async fn a_file_of_schema_4_gains_the_index_over_its_old_messages() {
     drop(store);
 
     let side = side_door(&path);
-    assert_eq!(count(&side, "PRAGMA user_version"), 6);
+    assert_eq!(count(&side, "PRAGMA user_version"), 7);
     // The first search indexed the old messages; message 4 was found without being indexed yet
     // (a few new messages wait for the next batch).
     assert_eq!(count(&side, "SELECT indexed FROM recall_keys WHERE conversation = 'old'"), 4);

@@ -39,6 +39,7 @@
 //! | `tiktoken` | yes | OpenAI's exact token counts, the default counter (else a heuristic) |
 //! | `facts` | yes | [`MemoryBuilder::facts`]: facts kept from evicted turns and injected; [`facts`], [`scan`] |
 //! | `recall` | yes | [`MemoryBuilder::recall`]: earlier turns quoted when they bear on the latest message |
+//! | `meaning` | yes | recall by meaning as well as by keywords: [`Store`]'s stores get [`embed`]'s bundled model |
 //! | `scan` | with `facts` | [`scan`]: the write-time security scan on its own |
 //! | `postgres` | no | [`postgres`] and `postgres://` URLs in [`Store::open`]: one memory, many processes |
 //! | `openai` | no | [`providers`]: `OpenAiModel` for OpenAI-compatible servers |
@@ -66,6 +67,10 @@ pub use tidemark_memory as memories;
 
 /// Strategies, pipelines and compactors (the `tidemark-compaction` crate).
 pub use tidemark_compaction as compaction;
+
+/// The static embedding model recall by meaning runs with (the `tidemark-embed` crate).
+#[cfg(feature = "meaning")]
+pub use tidemark_embed as embed;
 
 /// Long-term facts, recall and consolidation passes (the `tidemark-facts` crate).
 #[cfg(feature = "facts")]

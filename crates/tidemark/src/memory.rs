@@ -256,7 +256,12 @@ impl MemoryBuilder {
     }
 
     /// Quote the passages of earlier turns, no longer in the prompt, that bear on the latest user
-    /// message, within 15% of the budget.
+    /// message, within 15% of the budget (and whatever room the window leaves unused).
+    ///
+    /// Passages are found by the words they share with the message and, with the `meaning`
+    /// feature (on by default), by their meaning too: the stores [`Store`] opens embed each passage
+    /// with [`embed`](crate::embed)'s bundled model, so "where do our servers live?" finds "we host
+    /// everything in Frankfurt". A [`Store::custom`] store recalls as it was built to.
     #[cfg(feature = "recall")]
     pub fn recall(mut self) -> Self {
         self.recall = Some(None);

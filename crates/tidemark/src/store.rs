@@ -47,6 +47,34 @@ impl fmt::Debug for Store {
     }
 }
 
+/// The store given the bundled model, with the `meaning` feature; the store as it is without it.
+macro_rules! with_meaning {
+    ($store:expr) => {{
+        #[cfg(feature = "meaning")]
+        let store = $store.with_embedder(Arc::new(Bundled));
+        #[cfg(not(feature = "meaning"))]
+        let store = $store;
+        store
+    }};
+}
+
+/// tidemark-embed's bundled model, loaded by the first search that needs it (about 9 ms), so that a
+/// program that never recalls never loads it.
+#[cfg(feature = "meaning")]
+#[derive(Debug, Clone, Copy)]
+struct Bundled;
+
+#[cfg(feature = "meaning")]
+impl tidemark_core::recall::Embedder for Bundled {
+    fn name(&self) -> &str {
+        tidemark_embed::BUNDLED_NAME
+    }
+
+    fn embed(&self, text: &str) -> Option<tidemark_core::recall::Embedding> {
+        tidemark_core::recall::Embedder::embed(&*tidemark_embed::StaticModel::bundled(), text)
+    }
+}
+
 /// Whether `location` names a PostgreSQL database rather than a file.
 #[must_use]
 pub fn is_postgres_url(location: &str) -> bool {
@@ -87,7 +115,7 @@ impl Store {
             {
                 return tidemark_postgres::PostgresStore::connect(location)
                     .await
-                    .map(|store| Self::new("postgres", store))
+                    .map(|store| Self::new("postgres", with_meaning!(store)))
                     .map_err(|source| OpenError::Backend { backend: "postgres", source });
             }
             #[cfg(not(feature = "postgres"))]
@@ -107,7 +135,7 @@ impl Store {
         #[cfg(feature = "sqlite")]
         {
             tidemark_memory::SqliteStore::open(path)
-                .map(|store| Self::new("sqlite", store))
+                .map(|store| Self::new("sqlite", with_meaning!(store)))
                 .map_err(|source| OpenError::Backend { backend: "sqlite", source })
         }
         #[cfg(not(feature = "sqlite"))]
@@ -119,7 +147,7 @@ impl Store {
     /// A store in this process's memory, gone when the last clone is dropped.
     #[must_use]
     pub fn in_memory() -> Self {
-        Self::new("memory", tidemark_memory::InMemoryStore::new())
+        Self::new("memory", with_meaning!(tidemark_memory::InMemoryStore::new()))
     }
 
     /// Your own store (or a [`PostgresStore`](tidemark_postgres::PostgresStore) you connected),

@@ -107,14 +107,16 @@ impl Embedding {
         if self.bytes.len() != other.bytes.len() {
             return 0.0;
         }
-        let dot: i64 = self
+        // Each product is at most 127² and there are at most MAX_DIMENSIONS of them: 66 million, so an
+        // i32 sum is exact, and it lets the compiler add many products at once.
+        let dot: i32 = self
             .bytes
             .iter()
             .zip(other.bytes.iter())
-            .map(|(a, b)| i64::from(i32::from(value(*a)) * i32::from(value(*b))))
+            .map(|(a, b)| i32::from(value(*a)) * i32::from(value(*b)))
             .sum();
         // Each square is below 2^27, so their product is exact in f64 and the answer is the same everywhere.
-        (dot as f64 / ((self.square as f64) * (other.square as f64)).sqrt()).clamp(-1.0, 1.0)
+        (f64::from(dot) / ((self.square as f64) * (other.square as f64)).sqrt()).clamp(-1.0, 1.0)
     }
 }
 
@@ -146,6 +148,7 @@ pub trait Embedder: Send + Sync + fmt::Debug {
 
 /// A passage and how near it is to a query: one entry of [`nearest`]'s answer.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Near {
     /// The sequence number of the passage's message.
     pub seq: Seq,
@@ -180,7 +183,8 @@ pub fn nearest<'a>(
     if count == 0 {
         return Vec::new();
     }
-    let mut found: Vec<Near> = Vec::new();
+    // The best so far, nearest first; once full, a candidate must beat the last to get in.
+    let mut found: Vec<Near> = Vec::with_capacity(count.min(1024) + 1);
     for (seq, index, embedding) in candidates {
         if seq >= below {
             continue;
@@ -189,15 +193,14 @@ pub fn nearest<'a>(
         if similarity <= 0.0 {
             continue;
         }
-        found.push(Near { seq, index, similarity });
-        // Keep the list short: sort and cut whenever it doubles.
-        if found.len() >= count.saturating_mul(2).max(64) {
-            found.sort_by(nearer);
-            found.truncate(count);
+        let near = Near { seq, index, similarity };
+        if found.len() == count && found.last().is_some_and(|last| nearer(&near, last) != Ordering::Less) {
+            continue;
         }
+        let at = found.partition_point(|kept| nearer(kept, &near) == Ordering::Less);
+        found.insert(at, near);
+        found.truncate(count);
     }
-    found.sort_by(nearer);
-    found.truncate(count);
     found
 }
 

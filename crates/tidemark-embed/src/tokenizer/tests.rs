@@ -1,3 +1,5 @@
+//! Unit tests of the tokenizer: normalization, splitting and WordPiece on small vocabularies.
+
 use super::*;
 
 /// A tokenizer over a handful of pieces, ids in the order given, with BERT's uncased settings.

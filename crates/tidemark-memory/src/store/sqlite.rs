@@ -14,7 +14,7 @@ use quick_cache::Weighter;
 use quick_cache::sync::Cache;
 use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OptionalExtension, Rows, TransactionBehavior, params};
-use tidemark_core::recall::{Passage, RecallQuery};
+use tidemark_core::recall::{Embedder, Passage, RecallQuery};
 use tidemark_core::store::{ConversationStats, StoredSummary, check_state};
 use tidemark_core::{
     Calibration, CompactionState, ConversationId, ConversationStore, DecodeError, FactBudgets, Lease,
@@ -86,7 +86,9 @@ impl Caches {
 /// token count and its body in tidemark's JSON format, see
 /// [`Message::to_json`]), and `recall`, an FTS5 index of every message's
 /// search terms that [`ConversationStore::search_passages`] reads, written by
-/// the first search that reaches a message. Its schema version is kept in `PRAGMA user_version`
+/// the first search that reaches a message (with an embedder, see
+/// [`SqliteStore::with_embedder`], the same search writes each passage's
+/// embedding into `recall_vectors`). Its schema version is kept in `PRAGMA user_version`
 /// and brought up to date when the file is opened; a file written by a newer
 /// build is refused with [`StoreError::SchemaTooNew`] and left untouched.
 ///
@@ -111,7 +113,8 @@ impl Caches {
 /// processes writing to the same file: a stored message never changes, and
 /// every state write advances the generation.
 ///
-/// Clones share the connection. Handles opened separately on one file (in one
+/// Clones share the connection and the caches (and the embedder of the
+/// handle they were cloned from). Handles opened separately on one file (in one
 /// process or several) each have their own connection; SQLite's locking
 /// serializes their writes, and every writing method takes the write lock at
 /// the start of its transaction (`BEGIN IMMEDIATE`), so what it reads is still
@@ -145,6 +148,8 @@ pub struct SqliteStore {
     connection: Arc<Mutex<Connection>>,
     caches: Arc<Caches>,
     fact_budgets: FactBudgets,
+    /// The model that places passages by meaning, if recall by meaning is on (see [`SqliteStore::with_embedder`]).
+    embedder: Option<Arc<dyn Embedder>>,
 }
 
 impl SqliteStore {
@@ -204,6 +209,7 @@ impl SqliteStore {
             connection: Arc::new(Mutex::new(connection)),
             caches: Arc::new(Caches::new()),
             fact_budgets: FactBudgets::default(),
+            embedder: None,
         })
     }
 
@@ -324,7 +330,7 @@ impl ConversationStore for SqliteStore {
         query: &RecallQuery,
     ) -> Result<Vec<Passage>, StoreError> {
         self.run("search_passages", |connection| {
-            recall::search(connection, &self.caches, conversation, query)
+            recall::search(connection, &self.caches, self.embedder.as_deref(), conversation, query)
         })
     }
 

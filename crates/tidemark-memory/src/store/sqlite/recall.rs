@@ -43,13 +43,21 @@
 //! FTS5 lookup. The answers stay true as long as this connection is the only
 //! writer: a commit by another connection changes `PRAGMA data_version` and
 //! empties them, and so do `prune` and `clear` here.
+//!
+//! A store with an [`Embedder`] also keeps each passage's embedding, written
+//! by the same catch-ups, and fuses the nearest passages into the keyword
+//! ranking: see [`similar`].
 
+mod similar;
+
+use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::{Arc, MutexGuard, PoisonError};
+use std::sync::{Arc, MutexGuard, OnceLock, PoisonError};
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 use tidemark_core::recall::{
-    Passage, RARE_MESSAGES, RecallQuery, TermCounts, candidate_messages, passages, rank_counted,
+    Embedder, Embedding, Passage, RARE_MESSAGES, RecallQuery, TermCounts, candidate_messages, passages,
+    rank_counted,
 };
 use tidemark_core::store::sql::DataError;
 use tidemark_core::{ConversationId, Message, Role, Seq, StoreError};
@@ -99,7 +107,13 @@ struct Cut {
     passages: Vec<(u32, String, TermCounts)>,
     /// The distinct terms of all its passages, sorted: the terms its index row holds.
     terms: Vec<Box<str>>,
+    /// Its passages' embeddings and the name of the model that made them, once a search needed them
+    /// while the message waited above the index (see [`Cut::embeddings`]).
+    vectors: OnceLock<Embedded>,
 }
+
+/// A message's passage embeddings (place, vector) and the name of the model that made them.
+type Embedded = (Box<str>, Vec<(u32, Embedding)>);
 
 impl Cut {
     fn new(message: &Message) -> Self {
@@ -114,7 +128,30 @@ impl Cut {
             passages.iter().flat_map(|(_, _, counts)| counts.terms().map(Box::from)).collect();
         terms.sort_unstable();
         terms.dedup();
-        Self { role: message.role, passages, terms }
+        Self { role: message.role, passages, terms, vectors: OnceLock::new() }
+    }
+
+    /// Its passages' embeddings by `embedder`, in passage order, without those the model cannot place.
+    ///
+    /// With `keep`, the first model to ask keeps its embeddings in the cut, so
+    /// that a message waiting above the index is embedded once, however many
+    /// searches read it before a catch-up writes its vectors (which then uses
+    /// the kept ones, and keeps nothing more: the vectors are kept elsewhere).
+    fn embeddings(&self, embedder: &dyn Embedder, keep: bool) -> Cow<'_, [(u32, Embedding)]> {
+        let name = embedder.name();
+        let make = || -> Vec<(u32, Embedding)> {
+            self.passages
+                .iter()
+                .filter_map(|(index, text, _)| Some((*index, embedder.embed(text)?)))
+                .collect()
+        };
+        let (model, kept) = match self.vectors.get() {
+            Some(kept) => kept,
+            None if keep => self.vectors.get_or_init(|| (Box::from(name), make())),
+            None => return Cow::Owned(make()),
+        };
+        // Another model's embeddings are never mixed in: they are made again, and not kept.
+        if **model == *name { Cow::Borrowed(kept) } else { Cow::Owned(make()) }
     }
 
     /// Its index row: its terms separated by spaces, or `None` when it has none.
@@ -134,7 +171,10 @@ impl Cut {
             .iter()
             .map(|(_, text, counts)| text.len() + counts.terms().map(|term| term.len() + 24).sum::<usize>())
             .sum();
-        bytes as u64 + 64
+        let vectors: usize = self.vectors.get().map_or(0, |(model, kept)| {
+            model.len() + kept.iter().map(|(_, embedding)| embedding.dimensions() + 40).sum::<usize>()
+        });
+        (bytes + vectors) as u64 + 64
     }
 }
 
@@ -169,6 +209,9 @@ pub(super) struct Holders {
     /// come back load after load, and cutting and tokenising them again cost more than the lookups.
     /// Stored messages never change; they only go, by `prune` or `clear`, which empty this too.
     cut: quick_cache::unsync::Cache<(i64, u64), Arc<Cut>, ByBytes>,
+    /// Each conversation's stored embeddings, by conversation key, as one model made them (see
+    /// [`similar`]): read from the file once, then extended by the catch-ups that write more.
+    vectors: quick_cache::unsync::Cache<i64, Arc<similar::Vectors>, similar::ByVectorBytes>,
 }
 
 impl Holders {
@@ -177,6 +220,7 @@ impl Holders {
             version: None,
             entries: quick_cache::unsync::Cache::new(HELD_TERMS),
             cut: quick_cache::unsync::Cache::with_weighter(4_096, CUT_BYTES, ByBytes),
+            vectors: similar::vector_cache(),
         }
     }
 
@@ -184,6 +228,7 @@ impl Holders {
     fn forget(&mut self) {
         self.entries.clear();
         self.cut.clear();
+        self.vectors.clear();
     }
 
     /// Forget every entry if another connection has committed since the last look.
@@ -246,7 +291,18 @@ struct Mark {
     indexed: i64,
 }
 
-/// Index the messages of `conversation` below `upto` that are not indexed yet; returns its key and the messages indexed, newest first, cut.
+/// What a catch-up wrote, for the caches to learn once it is committed.
+#[derive(Debug)]
+struct CaughtUp {
+    /// The conversation's key.
+    key: i64,
+    /// The messages it indexed, newest first, cut.
+    indexed: Vec<Indexed>,
+    /// The vectors it wrote, if the store has an embedder and any were missing.
+    vectors: Option<similar::Made>,
+}
+
+/// Index the messages of `conversation` below `upto` that are not indexed yet, and with an `embedder`, write the vectors of every indexed message that lacks them.
 ///
 /// A message that does not decode is left out of the index (loading it
 /// reports it as corrupt anyway): one bad row must not stop the others.
@@ -255,17 +311,44 @@ fn catch_up(
     caches: &Caches,
     conversation: &ConversationId,
     upto: u64,
-) -> Result<(i64, Vec<Indexed>), Fail> {
+    embedder: Option<&dyn Embedder>,
+) -> Result<CaughtUp, Fail> {
     let upto = i64::try_from(upto).map_or(SPAN, |upto| upto.min(SPAN));
     let id = conversation.as_str();
-    let mut indexed = Vec::new();
     let mark = match mark(transaction, id)? {
-        Some(mark) if mark.indexed >= upto => return Ok((mark.key, indexed)),
         Some(mark) => mark,
         None => transaction
             .prepare_cached(INSERT_KEY)?
             .query_row(params![id], |row| Ok(Mark { key: row.get(0)?, indexed: row.get(1)? }))?,
     };
+    let indexed =
+        if mark.indexed < upto { index(transaction, caches, conversation, mark, upto)? } else { Vec::new() };
+    let top = mark.indexed.max(upto);
+    let vectors = match embedder {
+        Some(embedder) => similar::catch_up(
+            transaction,
+            caches,
+            conversation,
+            mark.key,
+            (mark.indexed, top),
+            &indexed,
+            embedder,
+        )?,
+        None => None,
+    };
+    Ok(CaughtUp { key: mark.key, indexed, vectors })
+}
+
+/// Write the index rows of the messages from `mark.indexed` up to `upto`, and move the mark; returns the messages indexed, newest first, cut.
+fn index(
+    transaction: &Transaction<'_>,
+    caches: &Caches,
+    conversation: &ConversationId,
+    mark: Mark,
+    upto: i64,
+) -> Result<Vec<Indexed>, Fail> {
+    let id = conversation.as_str();
+    let mut indexed = Vec::new();
     {
         // Newest first, so that row ids arrive ascending: FTS5 would flush its
         // pending data at every insert that goes down (see `row_id`).
@@ -286,17 +369,19 @@ fn catch_up(
                 }
                 Err(fail) => return Err(fail),
             };
-            let cut = Cut::new(&stored.message);
+            // A message a search read above the index is cut already, and maybe embedded too.
+            let cached = held(caches).cut.get(&(mark.key, stored.seq.0)).cloned();
+            let cut = cached.unwrap_or_else(|| Arc::new(Cut::new(&stored.message)));
             let Some(terms) = cut.row() else { continue };
             let seq = i64::try_from(stored.seq.0).map_err(|_| DataError::Exhausted { column: "seq" })?;
             if let Some(row) = row_id(mark.key, seq) {
                 insert.execute(params![row, terms])?;
-                indexed.push((stored.seq, Arc::new(cut)));
+                indexed.push((stored.seq, cut));
             }
         }
     }
     transaction.prepare_cached(UPDATE_INDEXED)?.execute(params![id, upto])?;
-    Ok((mark.key, indexed))
+    Ok(indexed)
 }
 
 /// Take a conversation's messages out of the index.
@@ -305,6 +390,7 @@ pub(super) fn clear(transaction: &Transaction<'_>, caches: &Caches, conversation
     if let Some(Mark { key, .. }) = mark(transaction, conversation)? {
         let base = key.saturating_mul(SPAN);
         transaction.prepare_cached(DELETE_RANGE)?.execute(params![base, base.saturating_add(SPAN)])?;
+        similar::clear(transaction, key)?;
     }
     Ok(())
 }
@@ -324,14 +410,19 @@ pub(super) fn prune(
         let start = end.saturating_sub(watermark.clamp(0, SPAN));
         // Row `r` is message `end - 1 - r` (see `row_id`).
         transaction.prepare_cached(DELETE_PRUNED)?.execute(params![start, end, retained, end - 1])?;
+        similar::prune(transaction, key, watermark, retained)?;
     }
     Ok(())
 }
 
 /// The best passages of `conversation` for `query`.
+///
+/// With an `embedder`, the keyword ranking is fused with the passages nearest
+/// to the query (see [`similar`]).
 pub(super) fn search(
     connection: &mut Connection,
     caches: &Caches,
+    embedder: Option<&dyn Embedder>,
     conversation: &ConversationId,
     query: &RecallQuery,
 ) -> Result<Vec<Passage>, Fail> {
@@ -347,11 +438,28 @@ pub(super) fn search(
     // Only numbers below both the mark and the next one can be stored.
     let upto = query.below.min(counts.next_seq);
     let needed = i64::try_from(upto.0).map_or(SPAN, |upto| upto.min(SPAN));
-    if mark(connection, id)?.is_none_or(|mark| needed - mark.indexed > CATCH_UP_AFTER) {
+    let behind = match mark(connection, id)? {
+        None => true,
+        Some(mark) if needed - mark.indexed > CATCH_UP_AFTER => true,
+        // Vectors missing below the index (none written yet, or another model's) are written now.
+        Some(mark) => match embedder {
+            Some(embedder) => similar::behind(connection, mark.key, embedder, needed.min(mark.indexed))?,
+            None => false,
+        },
+    };
+    if behind {
         let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let (key, indexed) = catch_up(&transaction, caches, conversation, upto.0)?;
+        // Read under the write lock: the entries are brought to this version before they learn what
+        // the catch-up wrote, so that the search below keeps them unless another connection commits.
+        let version: i64 = transaction.prepare_cached(DATA_VERSION)?.query_row([], |row| row.get(0))?;
+        let caught = catch_up(&transaction, caches, conversation, upto.0, embedder)?;
         transaction.commit()?;
-        held(caches).record(key, &indexed);
+        let mut holders = held(caches);
+        holders.sync(version);
+        holders.record(caught.key, &caught.indexed);
+        if let Some(made) = caught.vectors {
+            similar::record(&mut holders, caught.key, made);
+        }
     }
     // One read transaction, so that the index and the messages are one snapshot.
     let transaction = connection.transaction()?;
@@ -410,34 +518,30 @@ pub(super) fn search(
     }
     let seqs = candidate_messages(&found);
     let mut cuts: Vec<(Seq, Arc<Cut>)> = Vec::with_capacity(seqs.len());
-    {
-        let mut select = transaction.prepare_cached(super::SELECT_ONE)?;
-        let mut holders = held(caches);
-        for seq in seqs {
-            // The entries were synced inside this snapshot: a cut message is still stored.
-            if let Some(cut) = holders.cut.get(&(key, seq.0)).cloned() {
-                cuts.push((seq, cut));
-                continue;
-            }
-            let raw = i64::try_from(seq.0).map_err(|_| DataError::Exhausted { column: "seq" })?;
-            let mut rows = select.query(params![conversation.as_str(), raw])?;
-            // A message pruned since it was indexed is simply not a candidate.
-            if let Some(stored) = next_message(&mut rows, caches, conversation)? {
-                let cut = Arc::new(Cut::new(&stored.message));
-                holders.cut.insert((key, seq.0), Arc::clone(&cut));
-                cuts.push((stored.seq, cut));
-            }
+    for seq in seqs {
+        // A message pruned since it was indexed is simply not a candidate.
+        if let Some(cut) = cut_of(&transaction, caches, conversation, key, seq)? {
+            cuts.push((seq, cut));
         }
     }
-    transaction.commit()?;
-    Ok(rank_counted(
+    let keyword = rank_counted(
         query,
         cuts.iter().flat_map(|(seq, cut)| {
             cut.passages
                 .iter()
                 .map(move |(index, text, counts)| (*seq, cut.role, *index, text.as_str(), counts))
         }),
-    ))
+    );
+    let found = match embedder {
+        Some(embedder) => {
+            let searched =
+                similar::Searched { conversation, key, indexed, needed, tail: &tail, ranked: &cuts };
+            similar::fused(&transaction, caches, searched, query, embedder, keyword)?
+        }
+        None => keyword,
+    };
+    transaction.commit()?;
+    Ok(found)
 }
 
 /// The messages of `conversation` from `from` up to `upto` (not indexed yet), cut, newest first.
@@ -474,6 +578,28 @@ fn read_tail(
         tail.push((stored.seq, cut));
     }
     Ok(tail)
+}
+
+/// Message `seq` of `conversation` (keyed `key`), cut: from the cache of cut messages, or read and cut (and cached), or `None` when it is not stored.
+///
+/// Call it after the entries were synced inside the caller's snapshot: a cut message is then still stored.
+fn cut_of(
+    transaction: &Transaction<'_>,
+    caches: &Caches,
+    conversation: &ConversationId,
+    key: i64,
+    seq: Seq,
+) -> Result<Option<Arc<Cut>>, Fail> {
+    if let Some(cut) = held(caches).cut.get(&(key, seq.0)).cloned() {
+        return Ok(Some(cut));
+    }
+    let raw = i64::try_from(seq.0).map_err(|_| DataError::Exhausted { column: "seq" })?;
+    let mut select = transaction.prepare_cached(super::SELECT_ONE)?;
+    let mut rows = select.query(params![conversation.as_str(), raw])?;
+    let Some(stored) = next_message(&mut rows, caches, conversation)? else { return Ok(None) };
+    let cut = Arc::new(Cut::new(&stored.message));
+    held(caches).cut.insert((key, seq.0), Arc::clone(&cut));
+    Ok(Some(cut))
 }
 
 fn mark(connection: &Connection, conversation: &str) -> Result<Option<Mark>, Fail> {

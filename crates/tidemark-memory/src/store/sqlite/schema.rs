@@ -139,10 +139,31 @@ const MIGRATIONS: &[&str] = &[
         conversation TEXT NOT NULL PRIMARY KEY,
         calibration  TEXT NOT NULL
     ) STRICT, WITHOUT ROWID;",
+    // Version 7: recall by meaning (see `tidemark_core::recall::Embedder`
+    // and `recall/similar.rs`). `recall_vectors` keeps the embedding of each
+    // passage, as the bytes of `Embedding::as_bytes`, under the conversation's
+    // number in `recall_keys` and the passage's message and place, so that a
+    // restart does not embed the history again. `recall_models` says, per
+    // conversation number, which model made its vectors and how far they go:
+    // every stored message below `embedded` has the vectors of its passages
+    // (those the model could place). The vectors are written by the search
+    // that indexes messages, like the `recall` rows, so the step only creates.
+    "CREATE TABLE recall_vectors (
+        key    INTEGER NOT NULL,
+        seq    INTEGER NOT NULL,
+        idx    INTEGER NOT NULL,
+        vector BLOB    NOT NULL,
+        PRIMARY KEY (key, seq, idx)
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE recall_models (
+        key      INTEGER NOT NULL PRIMARY KEY,
+        embedder TEXT    NOT NULL,
+        embedded INTEGER NOT NULL
+    ) STRICT, WITHOUT ROWID;",
 ];
 
 /// The newest schema version this build knows: the number of migration steps.
-pub(super) const LATEST: u32 = 6;
+pub(super) const LATEST: u32 = 7;
 
 // The version constant and the list of steps must move together.
 const _: () = assert!(MIGRATIONS.len() == LATEST as usize);

@@ -51,3 +51,8 @@ pub use tidemark_core::recall::{Embedder, Embedding};
 
 #[cfg(test)]
 mod tests;
+
+/// The crate's README, whose example runs as a doctest so that it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -136,20 +136,28 @@ async fn recall_quotes_an_earlier_turn_within_the_budget() {
 #[tokio::test]
 async fn recall_by_meaning_finds_a_question_in_other_words() {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let memory = Memory::builder().sqlite(dir.path().join("agent.db")).budget(800).recall().build().expect("builds");
+    let memory =
+        Memory::builder().sqlite(dir.path().join("agent.db")).budget(800).recall().build().expect("builds");
     let conversation = id("ops/8");
     memory
         .append(
             &conversation,
-            vec![Message::user("We host everything in Frankfurt, on two racks."), Message::assistant("Noted.")],
+            vec![
+                Message::user("We host everything in Frankfurt, on two racks."),
+                Message::assistant("Noted."),
+            ],
         )
         .await
         .expect("append");
-    let chores = ["rename the helper", "bump the lint version", "fix the flaky unit test", "tidy the changelog"];
+    let chores =
+        ["rename the helper", "bump the lint version", "fix the flaky unit test", "tidy the changelog"];
     for step in 0..60 {
         let chore = chores[step % chores.len()];
         memory
-            .append(&conversation, vec![Message::user(format!("Step {step}: {chore}.")), Message::assistant("Done.")])
+            .append(
+                &conversation,
+                vec![Message::user(format!("Step {step}: {chore}.")), Message::assistant("Done.")],
+            )
             .await
             .expect("append");
         memory.load(&conversation).await.expect("load");
@@ -159,7 +167,8 @@ async fn recall_by_meaning_finds_a_question_in_other_words() {
     memory.append(&conversation, vec![Message::user(question)]).await.expect("append");
     let prompt = memory.load(&conversation).await.expect("load");
     assert!(memory.counter().count_prompt(&prompt) <= 800);
-    let block = prompt.iter().find(|m| m.text().starts_with("<recalled-turns>")).map(|m| m.text().into_owned());
+    let block =
+        prompt.iter().find(|m| m.text().starts_with("<recalled-turns>")).map(|m| m.text().into_owned());
     assert!(block.as_deref().is_some_and(|text| text.contains("Frankfurt")), "{block:?}");
 }
 

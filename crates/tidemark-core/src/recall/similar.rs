@@ -107,17 +107,30 @@ impl Embedding {
         if self.bytes.len() != other.bytes.len() {
             return 0.0;
         }
-        // Each product is at most 127² and there are at most MAX_DIMENSIONS of them: 66 million, so an
-        // i32 sum is exact, and it lets the compiler add many products at once.
-        let dot: i32 = self
-            .bytes
-            .iter()
-            .zip(other.bytes.iter())
-            .map(|(a, b)| i32::from(value(*a)) * i32::from(value(*b)))
-            .sum();
+        // Each product is at most 127², which fits an i16, and there are at most MAX_DIMENSIONS of
+        // them: 66 million, so an i32 sum is exact. Sixteen products at a time, each widened only
+        // when added, is a shape the compiler turns into wide multiply-adds.
+        let (mine, theirs) = (self.bytes.chunks_exact(16), other.bytes.chunks_exact(16));
+        let rest: i32 = mine.remainder().iter().zip(theirs.remainder()).map(|(a, b)| product(*a, *b)).sum();
+        let dot: i32 = mine
+            .zip(theirs)
+            .map(|(a, b)| {
+                let mut lanes = [0i32; 16];
+                for (lane, (a, b)) in lanes.iter_mut().zip(a.iter().zip(b)) {
+                    *lane = product(*a, *b);
+                }
+                lanes.iter().sum::<i32>()
+            })
+            .sum::<i32>()
+            + rest;
         // Each square is below 2^27, so their product is exact in f64 and the answer is the same everywhere.
         (f64::from(dot) / ((self.square as f64) * (other.square as f64)).sqrt()).clamp(-1.0, 1.0)
     }
+}
+
+/// The product of the `i8` values two bytes hold (at most 127² in size, so exact in an i16).
+fn product(a: u8, b: u8) -> i32 {
+    i32::from(i16::from(value(a)) * i16::from(value(b)))
 }
 
 /// A byte read as the `i8` it holds.

@@ -21,6 +21,9 @@
 //!   8,000-token budget (recall, stored-fact precision, recall block tokens,
 //!   prompts over budget), and the load p50 with and without recall at 8,000
 //!   turns on SQLite.
+//! - `blind`: facts planted by outside writers (`bench/blind`), asked in the
+//!   fact's words and in other words, corrections and facts asked in a later
+//!   conversation of the same user, at 8,000 and 2,000 tokens (`blind.rs`).
 //! - `scan`: the security scan on thirteen shapes of input at 128 KiB and 1 MiB,
 //!   and how its time grows from one to the other.
 //! - `locomo`: evidence recall on the LoCoMo dev half, read from `--data PATH`
@@ -34,6 +37,7 @@
 //!   2 s per call over a 1,000-turn replay on SQLite (`background.rs`).
 
 mod background;
+mod blind;
 mod concurrency;
 mod count;
 mod locomo;
@@ -63,6 +67,7 @@ Commands:
   overhead [--smoke]
   concurrency [--smoke]
   recall [--smoke]
+  blind [--smoke]
   locomo --data PATH [--smoke]
         evidence recall on LoCoMo's conversations in the JSON at PATH (skipped without it)
   scan [--smoke]
@@ -181,6 +186,7 @@ fn main() -> ExitCode {
         "overhead" => overhead::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "concurrency" => concurrency::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "recall" => recall::run(args.smoke).map(|section| print!("{}", section.markdown())),
+        "blind" => blind::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "locomo" => {
             locomo::run(args.data.as_deref(), args.smoke).map(|section| print!("{}", section.markdown()))
         }
@@ -236,6 +242,7 @@ fn all(args: &Args) -> Result<(), String> {
     sections.push(concurrency::run(args.smoke)?);
     eprintln!("recall …");
     sections.push(recall::run(args.smoke)?);
+    sections.push(blind::run(args.smoke)?);
     eprintln!("LoCoMo evidence recall …");
     sections.push(locomo::run(args.data.as_deref(), args.smoke)?);
     eprintln!("security scan …");

@@ -1,0 +1,310 @@
+//! Planted facts written by outside writers (`bench/blind/*.json`): is each fact's value in the prompt when it is asked about, in the words of the fact and in other words?
+//!
+//! The writers read neither the extractor nor its tests (see
+//! `bench/blind/README.md`). Each set is one user's long conversation, then
+//! a later, separate conversation of the same user. Each conversation is
+//! appended turn by turn to a `CompactingMemory` over an SQLite file (a
+//! `TokenWindow` at the budget, the stand-in summary capped at 4 KiB, the
+//! `FactCoordinator` scoped to the set's user as observer and first context
+//! block, `Recall` as the second), loading after each turn. At the end of
+//! the conversation a fact is asked in, each of its two questions is asked
+//! as a new user turn (a stand-in reply follows each): it is answered when
+//! the fact's value is in the loaded prompt. A correction is answered only
+//! when the new value is there and the value it replaced is not.
+
+use std::num::NonZeroU32;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tidemark_core::{ConversationId, ConversationMemory, Message, TokenCounter};
+use tidemark_facts::{FactCoordinator, Recall};
+use tidemark_memory::{CompactingMemory, HeuristicCounter, SqliteStore, TokenWindow};
+use tidemark_providers::wire::from_wire;
+use tidemark_testkit::planted::turns;
+use tidemark_testkit::reference::ConcatCompactor;
+
+use crate::report::{Section, Table, Target};
+
+/// The budgets every set is replayed at.
+const BUDGETS: [u32; 2] = [8_000, 2_000];
+/// The facts block's and the recall block's shares of the budget, as the facade gives them.
+const FACTS_PERCENT: u32 = 10;
+const RECALL_PERCENT: u32 = 15;
+const CAP: usize = 4 * 1024;
+
+#[derive(Debug, Deserialize)]
+struct Set {
+    name: String,
+    user: String,
+    conversations: Vec<Conversation>,
+    facts: Vec<Fact>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Conversation {
+    id: String,
+    turns: Vec<Turn>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Turn {
+    role: String,
+    #[serde(default)]
+    content: Option<String>,
+    #[serde(default)]
+    tool_calls: Vec<Call>,
+    #[serde(default)]
+    tool_call_id: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Call {
+    id: String,
+    name: String,
+    arguments: Value,
+}
+
+#[derive(Debug, Deserialize)]
+struct Fact {
+    id: String,
+    conversation: String,
+    value: String,
+    lexical_question: Option<String>,
+    paraphrased_question: Option<String>,
+    ask_in: String,
+    corrects: Option<String>,
+}
+
+/// The sets in `bench/blind`, by file name.
+fn sets() -> Result<Vec<(PathBuf, Set)>, String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../blind");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let set: Set = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok((path, set))
+        })
+        .collect()
+}
+
+/// The conversation's turns as tidemark messages, through the OpenAI wire form the writers followed.
+fn messages(conversation: &Conversation) -> Result<Vec<Message>, String> {
+    let wire: Vec<Value> = conversation
+        .turns
+        .iter()
+        .map(|turn| {
+            let mut value = json!({"role": turn.role, "content": turn.content.clone().unwrap_or_default()});
+            if !turn.tool_calls.is_empty() {
+                value["tool_calls"] = turn
+                    .tool_calls
+                    .iter()
+                    .map(|call| {
+                        json!({"id": call.id, "type": "function",
+                               "function": {"name": call.name, "arguments": call.arguments.to_string()}})
+                    })
+                    .collect();
+            }
+            if let Some(id) = &turn.tool_call_id {
+                value["tool_call_id"] = json!(id);
+            }
+            value
+        })
+        .collect();
+    from_wire(&wire).map_err(|e| format!("{}: {e}", conversation.id))
+}
+
+/// What one set gave at one budget.
+#[derive(Debug, Default, Clone, Copy)]
+struct Score {
+    lexical: (usize, usize),
+    paraphrased: (usize, usize),
+    corrections: (usize, usize),
+    cross: (usize, usize),
+    over_budget: usize,
+    loads: usize,
+}
+
+impl Score {
+    fn add(&mut self, other: &Score) {
+        for (mine, theirs) in [
+            (&mut self.lexical, other.lexical),
+            (&mut self.paraphrased, other.paraphrased),
+            (&mut self.corrections, other.corrections),
+            (&mut self.cross, other.cross),
+        ] {
+            mine.0 += theirs.0;
+            mine.1 += theirs.1;
+        }
+        self.over_budget += other.over_budget;
+        self.loads += other.loads;
+    }
+}
+
+fn cell((hit, asked): (usize, usize)) -> String {
+    if asked == 0 {
+        return "–".to_owned();
+    }
+    format!("{:.0}% ({hit}/{asked})", 100.0 * hit as f64 / asked as f64)
+}
+
+/// Replays `set` at `budget` in a fresh SQLite file under `dir`.
+async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String>), String> {
+    let path = dir.join(format!("{}-{budget}.db", set.name));
+    let store = SqliteStore::open(&path).map_err(|e| e.to_string())?.with_embedder(crate::embedder());
+    let user = ConversationId::new(set.user.clone()).map_err(|e| e.to_string())?;
+    let coordinator = Arc::new(FactCoordinator::new(store.clone()).for_user(user));
+    let counter = HeuristicCounter::default();
+    let window = TokenWindow::new(NonZeroU32::new(budget).ok_or("zero budget")?, counter);
+    let memory = CompactingMemory::new(store.clone(), window, ConcatCompactor::capped(CAP))
+        .with_observer(Arc::clone(&coordinator))
+        .with_context(Arc::clone(&coordinator), budget * FACTS_PERCENT / 100)
+        .with_context(Recall::new(store.clone()), budget * RECALL_PERCENT / 100);
+    let mut score = Score::default();
+    let mut missed = Vec::new();
+    for conversation in &set.conversations {
+        let id = ConversationId::new(format!("{}/{}", set.name, conversation.id)).map_err(|e| e.to_string())?;
+        let history = messages(conversation)?;
+        for turn in turns(&history) {
+            memory.append(&id, turn.to_vec()).await.map_err(|e| format!("append: {e}"))?;
+            let prompt = memory.load(&id).await.map_err(|e| format!("load: {e}"))?;
+            score.loads += 1;
+            score.over_budget += usize::from(counter.count_prompt(&prompt) > budget);
+        }
+        for fact in set.facts.iter().filter(|fact| fact.ask_in == conversation.id) {
+            let stale = fact
+                .corrects
+                .as_ref()
+                .and_then(|old| set.facts.iter().find(|other| &other.id == old))
+                .map(|old| old.value.as_str());
+            let cross = fact.conversation != fact.ask_in;
+            for (kind, question) in
+                [("lexical", &fact.lexical_question), ("paraphrased", &fact.paraphrased_question)]
+            {
+                let Some(question) = question else { continue };
+                memory.append(&id, vec![Message::user(question.clone())]).await.map_err(|e| format!("append: {e}"))?;
+                let prompt = memory.load(&id).await.map_err(|e| format!("load: {e}"))?;
+                score.loads += 1;
+                score.over_budget += usize::from(counter.count_prompt(&prompt) > budget);
+                let text: String = prompt.iter().map(|message| message.text().into_owned()).collect::<Vec<_>>().join("\n");
+                let found = text.contains(&fact.value);
+                let hit = found && stale.is_none_or(|stale| !text.contains(stale));
+                let slot = if kind == "lexical" { &mut score.lexical } else { &mut score.paraphrased };
+                slot.0 += usize::from(hit);
+                slot.1 += 1;
+                if stale.is_some() {
+                    score.corrections.0 += usize::from(hit);
+                    score.corrections.1 += 1;
+                }
+                if cross {
+                    score.cross.0 += usize::from(hit);
+                    score.cross.1 += 1;
+                }
+                if !hit {
+                    let why = if found { "stale value beside it" } else { "not in the prompt" };
+                    missed.push(format!("{} {kind} at {budget} ({why})", fact.id));
+                }
+                memory
+                    .append(&id, vec![Message::assistant("Let me check my notes.")])
+                    .await
+                    .map_err(|e| format!("append: {e}"))?;
+            }
+        }
+    }
+    Ok((score, missed))
+}
+
+/// Runs every set at every budget.
+pub fn run(smoke: bool) -> Result<Section, String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start a runtime: {e}"))?;
+    let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary directory: {e}"))?;
+    let mut sets = sets()?;
+    if smoke {
+        sets.truncate(1);
+        for (_, set) in &mut sets {
+            set.conversations.iter_mut().for_each(|c| c.turns.truncate(40));
+        }
+    }
+    let mut table = Table::new(&[
+        "set",
+        "budget",
+        "lexical",
+        "paraphrased",
+        "corrections",
+        "other conversation",
+        "prompts over budget",
+    ]);
+    let mut notes = Vec::new();
+    let mut targets = Vec::new();
+    for &budget in &BUDGETS {
+        let mut total = Score::default();
+        for (path, set) in &sets {
+            let (score, missed) = runtime.block_on(replay(set, budget, dir.path()))?;
+            let name = path.file_name().map_or_else(|| set.name.clone(), |n| n.to_string_lossy().into_owned());
+            table.row(vec![
+                name,
+                budget.to_string(),
+                cell(score.lexical),
+                cell(score.paraphrased),
+                cell(score.corrections),
+                cell(score.cross),
+                format!("{} of {}", score.over_budget, score.loads),
+            ]);
+            if !missed.is_empty() {
+                notes.push(format!("{}, missed at {budget} tokens: {}.", set.name, missed.join("; ")));
+            }
+            total.add(&score);
+        }
+        table.row(vec![
+            "all".to_owned(),
+            budget.to_string(),
+            cell(total.lexical),
+            cell(total.paraphrased),
+            cell(total.corrections),
+            cell(total.cross),
+            format!("{} of {}", total.over_budget, total.loads),
+        ]);
+        if !smoke && budget == BUDGETS[0] {
+            let share = |(hit, asked): (usize, usize)| hit as f64 / asked.max(1) as f64;
+            for (goal, measured, at_least) in [
+                ("lexical questions ≥ 95%", total.lexical, 0.95),
+                ("paraphrased questions ≥ 85%", total.paraphrased, 0.85),
+                ("corrections 100%", total.corrections, 1.0),
+                ("facts asked in another conversation of the user ≥ 95%", total.cross, 0.95),
+            ] {
+                targets.push(Target {
+                    goal: format!("blind planted facts at {budget} tokens: {goal}"),
+                    measured: cell(measured),
+                    met: share(measured) >= at_least,
+                });
+            }
+            targets.push(Target {
+                goal: format!("blind planted facts at {budget} tokens: no prompt over budget"),
+                measured: format!("{} of {}", total.over_budget, total.loads),
+                met: total.over_budget == 0,
+            });
+        }
+    }
+    Ok(Section {
+        title: "Blind planted facts".to_owned(),
+        intro: "Facts planted by outside writers who read neither the extractor nor its tests (`bench/blind`), each \
+                asked at the end of a conversation in the words of the fact and in other words; replayed turn by \
+                turn on SQLite with facts (scoped to the set's user), recall by meaning and keywords, and the \
+                stand-in summary. A correction counts only when the stale value is gone from the prompt."
+            .to_owned(),
+        table,
+        targets,
+        notes,
+    })
+}

@@ -21,6 +21,12 @@ pub const SIMILAR_PASSAGES: usize = 32;
 /// The constant of reciprocal rank fusion: a passage at rank `r` (from zero) of a list scores `1 / (FUSION_K + r + 1)`.
 pub const FUSION_K: f64 = 60.0;
 
+/// [`nearest`] takes the exact cosine of this many passages per passage it returns, chosen by [`Embedding::agreement`].
+pub const FIRST_LOOK: usize = 8;
+
+/// [`nearest`] takes the exact cosine of at least this many passages.
+pub const FIRST_LOOK_MIN: usize = 256;
+
 /// The most dimensions an embedding may have.
 pub const MAX_DIMENSIONS: usize = 4096;
 
@@ -50,6 +56,8 @@ pub struct Embedding {
     bytes: Box<[u8]>,
     /// The sum of the squared values: the square of the length.
     square: u64,
+    /// Bit `i` is set when value `i` is positive, for the first 128 values: the quick first look of [`nearest`].
+    signs: [u64; 2],
 }
 
 impl Embedding {
@@ -84,7 +92,17 @@ impl Embedding {
 
     fn from_boxed(bytes: Box<[u8]>) -> Option<Self> {
         let square: u64 = bytes.iter().map(|byte| u64::from(value(*byte).unsigned_abs()).pow(2)).sum();
-        (!bytes.is_empty() && bytes.len() <= MAX_DIMENSIONS && square > 0).then_some(Self { bytes, square })
+        let mut signs = [0u64; 2];
+        for (at, byte) in bytes.iter().take(128).enumerate() {
+            if value(*byte) > 0 {
+                signs[at / 64] |= 1 << (at % 64);
+            }
+        }
+        (!bytes.is_empty() && bytes.len() <= MAX_DIMENSIONS && square > 0).then_some(Self {
+            bytes,
+            square,
+            signs,
+        })
     }
 
     /// Its values as bytes (each an `i8` in two's complement), one per dimension: what a store keeps.
@@ -100,6 +118,13 @@ impl Embedding {
     /// How many dimensions it has.
     pub fn dimensions(&self) -> usize {
         self.bytes.len()
+    }
+
+    /// How many of the first 128 values have the same sign (positive, or not) in both: a rough, cheap likeness.
+    pub fn agreement(&self, other: &Embedding) -> u32 {
+        let differ =
+            (self.signs[0] ^ other.signs[0]).count_ones() + (self.signs[1] ^ other.signs[1]).count_ones();
+        128 - differ
     }
 
     /// The cosine of the angle between the two, from -1 to 1; 0 when their dimensions differ.
@@ -173,6 +198,15 @@ pub struct Near {
 
 /// The `count` passages nearest to `query` among `candidates` below `below`, nearest first.
 ///
+/// A first look keeps the passages whose first 128 values agree most in
+/// sign with the query's ([`Embedding::agreement`], a few instructions per
+/// passage), `FIRST_LOOK` times `count` of them and at least
+/// [`FIRST_LOOK_MIN`]; the exact cosine then orders those. With more
+/// candidates than that, a passage the first look passed over is not found
+/// even if its cosine is higher: the price of a search that reads 16 bytes of
+/// most passages instead of all of them. Every store applies the same rule, so
+/// the answer is the same on each.
+///
 /// Only passages with a positive cosine count. Ties go to the newer message,
 /// then to the earlier passage within it, as in [`rank`](super::rank), so the
 /// answer depends only on the set of candidates, not on their order.
@@ -196,24 +230,33 @@ pub fn nearest<'a>(
     if count == 0 {
         return Vec::new();
     }
-    // The best so far, nearest first; once full, a candidate must beat the last to get in.
-    let mut found: Vec<Near> = Vec::with_capacity(count.min(1024) + 1);
+    // First look: the passages whose signs agree most with the query's, ties to the newer message
+    // and then the earlier passage, as many as `FIRST_LOOK` times `count` (at least `FIRST_LOOK_MIN`).
+    let room = count.saturating_mul(FIRST_LOOK).max(FIRST_LOOK_MIN);
+    let mut looked: Vec<(u32, Seq, u32, &Embedding)> = Vec::with_capacity(room.min(1 << 16) + 1);
+    let better = |a: &(u32, Seq, u32, &Embedding), b: &(u32, Seq, u32, &Embedding)| {
+        b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2))
+    };
     for (seq, index, embedding) in candidates {
         if seq >= below {
             continue;
         }
-        let similarity = query.similarity(embedding);
-        if similarity <= 0.0 {
+        let look = (query.agreement(embedding), seq, index, embedding);
+        if looked.len() == room && looked.last().is_some_and(|last| better(&look, last) != Ordering::Less) {
             continue;
         }
-        let near = Near { seq, index, similarity };
-        if found.len() == count && found.last().is_some_and(|last| nearer(&near, last) != Ordering::Less) {
-            continue;
-        }
-        let at = found.partition_point(|kept| nearer(kept, &near) == Ordering::Less);
-        found.insert(at, near);
-        found.truncate(count);
+        let at = looked.partition_point(|kept| better(kept, &look) == Ordering::Less);
+        looked.insert(at, look);
+        looked.truncate(room);
     }
+    // Then the exact cosine of those.
+    let mut found: Vec<Near> = looked
+        .into_iter()
+        .map(|(_, seq, index, embedding)| Near { seq, index, similarity: query.similarity(embedding) })
+        .filter(|near| near.similarity > 0.0)
+        .collect();
+    found.sort_by(nearer);
+    found.truncate(count);
     found
 }
 
@@ -329,6 +372,27 @@ mod tests {
             prop_assert_eq!(found.len(), eligible.min(count));
             prop_assert!(found.iter().all(|near| near.seq.0 < below && near.similarity > 0.0));
             prop_assert!(found.windows(2).all(|pair| pair[0].similarity >= pair[1].similarity));
+        }
+
+        #[test]
+        fn the_first_look_keeps_answers_true_and_independent_of_order(
+            query in arb_embedding(6),
+            kept in prop::collection::vec(arb_embedding(6), 300..700),
+            count in 1usize..40,
+        ) {
+            let kept: Vec<(Seq, u32, Embedding)> =
+                kept.into_iter().enumerate().map(|(at, e)| (Seq(at as u64 / 2), (at % 2) as u32, e)).collect();
+            let below = Seq(u64::MAX);
+            let found = nearest(&query, below, kept.iter().map(|(s, i, e)| (*s, *i, e)), count);
+            let reversed = nearest(&query, below, kept.iter().rev().map(|(s, i, e)| (*s, *i, e)), count);
+            prop_assert_eq!(&found, &reversed);
+            prop_assert!(found.len() <= count);
+            prop_assert!(found.windows(2).all(|pair| nearer(&pair[0], &pair[1]) == Ordering::Less));
+            for near in &found {
+                let (_, _, embedding) = kept.iter().find(|(s, i, _)| *s == near.seq && *i == near.index).expect("kept");
+                prop_assert_eq!(near.similarity.to_bits(), query.similarity(embedding).to_bits());
+                prop_assert!(near.similarity > 0.0);
+            }
         }
 
         #[test]

@@ -298,11 +298,49 @@ fn target_args(metadata: &serde_json::Value, excluded: &str) -> Result<Vec<Strin
 /// CI works on a fresh clone; a developer's tree may hold uncommitted work, which a local run
 /// packages as it is rather than refusing.
 fn package() -> Result<(), String> {
+    forget_unpacked_packages(&workspace_metadata()?)?;
     let mut args = vec!["package", "--workspace", "--exclude", "xtask"];
     if std::env::var_os("CI").is_none() {
         args.push("--allow-dirty");
     }
     run_checked(&mut cargo(&args))
+}
+
+/// Removes the copies of the workspace's own packages that earlier `cargo package` runs unpacked under `$CARGO_HOME/registry/src`.
+///
+/// `cargo package --workspace` builds each crate against the packages of the
+/// others, through a registry of its own in the target directory, and unpacks
+/// them under `$CARGO_HOME/registry/src/<that registry>/<name>-<version>`. It
+/// does not unpack a package again when a folder of that name says it was
+/// unpacked, and the version stays 0.1.0 from commit to commit, so a later run
+/// with the same target directory (every CI run of a fresh clone at the same
+/// path) would build against an earlier commit's crates. Only folders named
+/// after a workspace package at its version are removed.
+fn forget_unpacked_packages(metadata: &serde_json::Value) -> Result<(), String> {
+    let home = match std::env::var_os("CARGO_HOME") {
+        Some(home) => std::path::PathBuf::from(home),
+        None => match std::env::var_os("HOME") {
+            Some(home) => std::path::Path::new(&home).join(".cargo"),
+            None => return Ok(()),
+        },
+    };
+    let names: Vec<String> = metadata["packages"]
+        .as_array()
+        .ok_or("cargo metadata printed no packages")?
+        .iter()
+        .filter_map(|package| Some(format!("{}-{}", package["name"].as_str()?, package["version"].as_str()?)))
+        .collect();
+    let Ok(registries) = std::fs::read_dir(home.join("registry").join("src")) else { return Ok(()) };
+    for registry in registries.flatten() {
+        for name in &names {
+            let unpacked = registry.path().join(name);
+            if unpacked.is_dir() {
+                std::fs::remove_dir_all(&unpacked)
+                    .map_err(|error| format!("could not remove {}: {error}", unpacked.display()))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Checks the dependency graph against deny.toml, installing cargo-deny first if needed.

@@ -315,7 +315,9 @@ fn package() -> Result<(), String> {
 /// unpacked, and the version stays 0.1.0 from commit to commit, so a later run
 /// with the same target directory (every CI run of a fresh clone at the same
 /// path) would build against an earlier commit's crates. Only folders named
-/// after a workspace package at its version are removed.
+/// after a workspace package at its version are removed, and the fingerprints
+/// of the workspace's crates in the target directory, so that nothing built
+/// from an earlier commit's packages is taken for built.
 fn forget_unpacked_packages(metadata: &serde_json::Value) -> Result<(), String> {
     let home = match std::env::var_os("CARGO_HOME") {
         Some(home) => std::path::PathBuf::from(home),
@@ -330,14 +332,37 @@ fn forget_unpacked_packages(metadata: &serde_json::Value) -> Result<(), String> 
         .iter()
         .filter_map(|package| Some(format!("{}-{}", package["name"].as_str()?, package["version"].as_str()?)))
         .collect();
-    let Ok(registries) = std::fs::read_dir(home.join("registry").join("src")) else { return Ok(()) };
-    for registry in registries.flatten() {
-        for name in &names {
-            let unpacked = registry.path().join(name);
-            if unpacked.is_dir() {
-                std::fs::remove_dir_all(&unpacked)
-                    .map_err(|error| format!("could not remove {}: {error}", unpacked.display()))?;
+    if let Ok(registries) = std::fs::read_dir(home.join("registry").join("src")) {
+        for registry in registries.flatten() {
+            for name in &names {
+                let unpacked = registry.path().join(name);
+                if unpacked.is_dir() {
+                    std::fs::remove_dir_all(&unpacked)
+                        .map_err(|error| format!("could not remove {}: {error}", unpacked.display()))?;
+                }
             }
+        }
+    }
+    // Cargo takes a registry package for unchanging, so what it built of an earlier commit's
+    // packages would be used again: forget how the workspace's crates were built (their
+    // fingerprints, `<name>-<16 hex digits>`), and they are built again, from the new packages.
+    let crates: Vec<&str> =
+        metadata["packages"].as_array().into_iter().flatten().filter_map(|p| p["name"].as_str()).collect();
+    let Some(target) = metadata["target_directory"].as_str() else { return Ok(()) };
+    let Ok(built) = std::fs::read_dir(std::path::Path::new(target).join("debug").join(".fingerprint")) else {
+        return Ok(());
+    };
+    for entry in built.flatten() {
+        let file = entry.file_name();
+        let Some(file) = file.to_str() else { continue };
+        let ours = crates.iter().any(|name| {
+            file.strip_prefix(name)
+                .and_then(|rest| rest.strip_prefix('-'))
+                .is_some_and(|hash| hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
+        });
+        if ours {
+            std::fs::remove_dir_all(entry.path())
+                .map_err(|error| format!("could not remove {}: {error}", entry.path().display()))?;
         }
     }
     Ok(())

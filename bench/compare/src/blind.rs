@@ -89,7 +89,8 @@ fn sets() -> Result<Vec<(PathBuf, Set)>, String> {
     paths
         .into_iter()
         .map(|path| {
-            let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             let set: Set = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
             Ok((path, set))
         })
@@ -171,7 +172,8 @@ async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String
     let mut score = Score::default();
     let mut missed = Vec::new();
     for conversation in &set.conversations {
-        let id = ConversationId::new(format!("{}/{}", set.name, conversation.id)).map_err(|e| e.to_string())?;
+        let id =
+            ConversationId::new(format!("{}/{}", set.name, conversation.id)).map_err(|e| e.to_string())?;
         let history = messages(conversation)?;
         for turn in turns(&history) {
             memory.append(&id, turn.to_vec()).await.map_err(|e| format!("append: {e}"))?;
@@ -190,11 +192,15 @@ async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String
                 [("lexical", &fact.lexical_question), ("paraphrased", &fact.paraphrased_question)]
             {
                 let Some(question) = question else { continue };
-                memory.append(&id, vec![Message::user(question.clone())]).await.map_err(|e| format!("append: {e}"))?;
+                memory
+                    .append(&id, vec![Message::user(question.clone())])
+                    .await
+                    .map_err(|e| format!("append: {e}"))?;
                 let prompt = memory.load(&id).await.map_err(|e| format!("load: {e}"))?;
                 score.loads += 1;
                 score.over_budget += usize::from(counter.count_prompt(&prompt) > budget);
-                let text: String = prompt.iter().map(|message| message.text().into_owned()).collect::<Vec<_>>().join("\n");
+                let text: String =
+                    prompt.iter().map(|message| message.text().into_owned()).collect::<Vec<_>>().join("\n");
                 let found = text.contains(&fact.value);
                 let hit = found && stale.is_none_or(|stale| !text.contains(stale));
                 let slot = if kind == "lexical" { &mut score.lexical } else { &mut score.paraphrased };
@@ -251,7 +257,8 @@ pub fn run(smoke: bool) -> Result<Section, String> {
         let mut total = Score::default();
         for (path, set) in &sets {
             let (score, missed) = runtime.block_on(replay(set, budget, dir.path()))?;
-            let name = path.file_name().map_or_else(|| set.name.clone(), |n| n.to_string_lossy().into_owned());
+            let name =
+                path.file_name().map_or_else(|| set.name.clone(), |n| n.to_string_lossy().into_owned());
             table.row(vec![
                 name,
                 budget.to_string(),

@@ -548,7 +548,11 @@ fn in_prompt(
 }
 
 /// The evidence turns among the top passages of a store holding the whole of `conversation`.
-async fn top_passages(conversation: &Conversation, counter: &HeuristicCounter, mode: Mode) -> Result<Found, String> {
+async fn top_passages(
+    conversation: &Conversation,
+    counter: &HeuristicCounter,
+    mode: Mode,
+) -> Result<Found, String> {
     let store = store(mode);
     let id = ConversationId::new(format!("locomo/{}", conversation.name)).map_err(|e| e.to_string())?;
     let messages = conversation

@@ -129,7 +129,8 @@ fn recorded() -> Result<Vec<Vec<Message>>, String> {
 async fn replay(session: &PlantedSession, blocks: Blocks, ask: bool, dir: &Path) -> Result<Run, String> {
     let path = dir.join(format!("recall-{}-{blocks:?}.db", session.turns));
     let store = SqliteStore::open(&path).map_err(|e| e.to_string())?;
-    let store = if blocks == Blocks::FactsAndMeaning { store.with_embedder(crate::embedder()) } else { store };
+    let store =
+        if blocks == Blocks::FactsAndMeaning { store.with_embedder(crate::embedder()) } else { store };
     let coordinator = Arc::new(FactCoordinator::new(store.clone()));
     let counter = HeuristicCounter::default();
     let budget = NonZeroU32::new(BUDGET).ok_or("zero budget")?;

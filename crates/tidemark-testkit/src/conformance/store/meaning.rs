@@ -3,11 +3,12 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use tidemark_core::recall::{Embedder, RecallQuery};
-use tidemark_core::{CompactionState, ConversationId, ConversationStore, Message, NewMessage, Passage, Seq};
+use tidemark_core::recall::Embedder;
+use tidemark_core::{CompactionState, ConversationStore, Message, Seq};
 
 use super::super::{Failure, Ids, Report, ensure, fail_on};
 use super::lockstep_with_reference;
+use super::recall::{append, search};
 use crate::embedders::HashedTerms;
 use crate::reference::ReferenceStore;
 
@@ -58,27 +59,6 @@ where
             .await?;
     }
     Ok(Report { checks: 3, cases })
-}
-
-async fn append<S: ConversationStore>(
-    check: &'static str,
-    store: &S,
-    id: &ConversationId,
-    messages: Vec<Message>,
-) -> Result<(), Failure> {
-    let batch = messages.into_iter().map(|message| NewMessage::new(message, 5)).collect();
-    fail_on(check, store.append(id, batch).await).map(drop)
-}
-
-async fn search<S: ConversationStore>(
-    check: &'static str,
-    store: &S,
-    id: &ConversationId,
-    text: &str,
-    below: u64,
-    limit: usize,
-) -> Result<Vec<Passage>, Failure> {
-    fail_on(check, store.search_passages(id, &RecallQuery::new(text, Seq(below), limit)).await)
 }
 
 /// A question sharing no word with its answer finds it, and a passage both rankings find comes first.

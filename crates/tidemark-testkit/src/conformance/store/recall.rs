@@ -11,7 +11,8 @@ pub(super) const VOCABULARY: &[&str] = &[
     "todo", "x", "please", "read", "summary", "done",
 ];
 
-async fn append<S: ConversationStore>(
+/// Append `messages` to `id`, each counted as 5 tokens.
+pub(super) async fn append<S: ConversationStore>(
     check: &'static str,
     store: &S,
     id: &ConversationId,
@@ -21,7 +22,8 @@ async fn append<S: ConversationStore>(
     fail_on(check, store.append(id, batch).await).map(drop)
 }
 
-async fn search<S: ConversationStore>(
+/// The passages `store` finds for `text` below `below`, at most `limit`.
+pub(super) async fn search<S: ConversationStore>(
     check: &'static str,
     store: &S,
     id: &ConversationId,

@@ -23,12 +23,13 @@ struct Entry {
     state: CompactionState,
 }
 
-/// Every conversation in one map, who holds each conversation's compaction lease until when, and each one's calibration.
+/// Every conversation in one map, who holds each conversation's compaction lease until when, each one's calibration, and each one's user (oldest assignment first).
 #[derive(Default)]
 struct MapStore(
     Mutex<BTreeMap<ConversationId, Entry>>,
     Mutex<BTreeMap<ConversationId, (String, Instant)>>,
     Mutex<BTreeMap<ConversationId, Calibration>>,
+    Mutex<Vec<(ConversationId, ConversationId)>>,
 );
 
 impl MapStore {
@@ -87,6 +88,10 @@ impl ConversationStore for MapStore {
     }
 
     async fn clear(&self, id: &ConversationId) -> Result<(), StoreError> {
+        self.3
+            .lock()
+            .map_err(|_| StoreError::backend("clear", "the user lock is poisoned"))?
+            .retain(|(held, _)| held != id);
         self.2
             .lock()
             .map_err(|_| StoreError::backend("clear", "the calibration lock is poisoned"))?
@@ -206,6 +211,24 @@ impl ConversationStore for MapStore {
             .map_err(|_| StoreError::backend("save_calibration", "the calibration lock is poisoned"))?;
         calibrations.insert(id.clone(), calibration);
         Ok(())
+    }
+
+    // Users: which user each conversation is held with, so that recall with a
+    // user can read the user's other conversations, newest first.
+    async fn set_user(&self, id: &ConversationId, user: &ConversationId) -> Result<(), StoreError> {
+        let mut users =
+            self.3.lock().map_err(|_| StoreError::backend("set_user", "the user lock is poisoned"))?;
+        users.retain(|(held, _)| held != id);
+        users.push((id.clone(), user.clone()));
+        Ok(())
+    }
+
+    async fn user_conversations(&self, user: &ConversationId) -> Result<Vec<ConversationId>, StoreError> {
+        let users = self
+            .3
+            .lock()
+            .map_err(|_| StoreError::backend("user_conversations", "the user lock is poisoned"))?;
+        Ok(users.iter().rev().filter(|(_, with)| with == user).map(|(held, _)| held.clone()).collect())
     }
 }
 

@@ -162,13 +162,13 @@ async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String
     let path = dir.join(format!("{}-{budget}.db", set.name));
     let store = SqliteStore::open(&path).map_err(|e| e.to_string())?.with_embedder(crate::embedder());
     let user = ConversationId::new(set.user.clone()).map_err(|e| e.to_string())?;
-    let coordinator = Arc::new(FactCoordinator::new(store.clone()).for_user(user));
+    let coordinator = Arc::new(FactCoordinator::new(store.clone()).for_user(user.clone()));
     let counter = HeuristicCounter::default();
     let window = TokenWindow::new(NonZeroU32::new(budget).ok_or("zero budget")?, counter);
     let memory = CompactingMemory::new(store.clone(), window, ConcatCompactor::capped(CAP))
         .with_observer(Arc::clone(&coordinator))
         .with_context(Arc::clone(&coordinator), budget * FACTS_PERCENT / 100)
-        .with_context(Recall::new(store.clone()), budget * RECALL_PERCENT / 100);
+        .with_context(Recall::new(store.clone()).for_user(user), budget * RECALL_PERCENT / 100);
     let mut score = Score::default();
     let mut missed = Vec::new();
     for conversation in &set.conversations {

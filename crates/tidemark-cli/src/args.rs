@@ -3,7 +3,7 @@
 use std::num::{NonZeroU32, NonZeroUsize};
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use tidemark_core::ConversationId;
 
 /// Keep an agent's conversation within a token budget without losing what matters.
@@ -275,6 +275,7 @@ pub(crate) struct AppendArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group(ArgGroup::new("remembering").args(["facts", "recall"]).multiple(true)))]
 pub(crate) struct LoadArgs {
     /// The conversation to load.
     #[arg(long, value_parser = conversation_id)]
@@ -299,10 +300,11 @@ pub(crate) struct LoadArgs {
     /// The most tokens the facts may take [default: 10% of --budget, or 400 with --last].
     #[arg(long, value_name = "TOKENS", requires = "facts")]
     pub(crate) facts_tokens: Option<u32>,
-    /// The user the conversation is with: what the user says about themselves (their name, where
-    /// they live, their preferences) is kept for the user, and shown in every conversation loaded
-    /// with the same --user.
-    #[arg(long, value_name = "USER", value_parser = conversation_id, requires = "facts")]
+    /// The user the conversation is with: with --facts, what the user says about themselves (their
+    /// name, where they live, their preferences) is kept for the user and shown in every
+    /// conversation loaded with the same --user; with --recall, the user's other conversations
+    /// (the eight most recently loaded with this --user) are searched too.
+    #[arg(long, value_name = "USER", value_parser = conversation_id, requires = "remembering")]
     pub(crate) user: Option<ConversationId>,
     #[command(flatten)]
     pub(crate) recall: RecallArgs,

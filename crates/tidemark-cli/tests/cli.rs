@@ -495,7 +495,8 @@ fn facts_are_kept_from_compacted_turns_and_managed_from_the_shell() {
 }
 
 /// `load --user` keeps what the user says about themselves for the user, and shows it in the
-/// user's other conversations; without `--user` it stays with the conversation it was said in.
+/// user's other conversations (as a fact with `--facts`, quoted from the earlier conversation with
+/// `--recall`); without `--user` it stays with the conversation it was said in.
 #[test]
 fn a_users_profile_follows_them_into_a_new_conversation() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -514,7 +515,8 @@ fn a_users_profile_follows_them_into_a_new_conversation() {
     let appended =
         tidemark(&["append", "--conversation", "dana-1", "-"], Some(transcript.as_bytes()), Some(&store));
     assert!(appended.status.success(), "{}", String::from_utf8_lossy(&appended.stderr));
-    let first = ["load", "--conversation", "dana-1", "--budget", "1500", "--facts", "--user", "dana"];
+    let first =
+        ["load", "--conversation", "dana-1", "--budget", "1500", "--facts", "--recall", "--user", "dana"];
     let load = tidemark(&first, None, Some(&store));
     assert!(load.status.success(), "{}", String::from_utf8_lossy(&load.stderr));
     let listed = tidemark(&["facts", "list", "--scope", "user:dana"], None, Some(&store));
@@ -539,8 +541,20 @@ fn a_users_profile_follows_them_into_a_new_conversation() {
     let prompt = messages(&tidemark(&other, None, Some(&store)).stdout);
     assert!(!prompt.iter().any(|m| m.text().contains("metric units")), "not shown without the user");
 
-    let without_facts = tidemark(&["load", "--conversation", "dana-2", "--user", "dana"], None, Some(&store));
-    assert_eq!(without_facts.status.code(), Some(2), "--user needs --facts");
+    let recalled = ["load", "--conversation", "dana-2", "--budget", "1500", "--recall", "--user", "dana"];
+    let prompt = messages(&tidemark(&recalled, None, Some(&store)).stdout);
+    let block = prompt.iter().find(|m| m.text().starts_with("<recalled-turns>")).expect("a recall block");
+    assert!(
+        block.text().contains("- conversation dana-1, turn 0 (user): Hi, my name is Dana."),
+        "{}",
+        block.text()
+    );
+    let alone = ["load", "--conversation", "someone-else", "--budget", "1500", "--recall"];
+    let prompt = messages(&tidemark(&alone, None, Some(&store)).stdout);
+    assert!(!prompt.iter().any(|m| m.text().contains("metric units")), "not quoted without the user");
+
+    let neither = tidemark(&["load", "--conversation", "dana-2", "--user", "dana"], None, Some(&store));
+    assert_eq!(neither.status.code(), Some(2), "--user needs --facts or --recall");
 }
 
 /// Whether the `--stats json` line reports a prompt within its budget (a load without `--stats` reports nothing, and passes).

@@ -304,6 +304,31 @@ pub trait ConversationStore: Send + Sync {
         conversation: &ConversationId,
         calibration: Calibration,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Record that `conversation` is held with `user`, replacing the user it had, and make it that user's newest conversation.
+    ///
+    /// A user is named by a [`ConversationId`] (the same kind of name the
+    /// fact scopes use). Recall with a user reads the user's other
+    /// conversations through [`user_conversations`](ConversationStore::user_conversations),
+    /// so what a user said in one conversation can be quoted in the next. Like a
+    /// calibration, the record does not make the conversation appear in
+    /// [`conversations`](ConversationStore::conversations); [`clear`](ConversationStore::clear)
+    /// forgets it.
+    ///
+    /// There is no default, as for [`try_lease`](ConversationStore::try_lease):
+    /// a wrapper that forgot to forward it would quietly keep every user's
+    /// conversations apart.
+    fn set_user(
+        &self,
+        conversation: &ConversationId,
+        user: &ConversationId,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The conversations held with `user`, the most recently assigned first (empty for a user never named).
+    fn user_conversations(
+        &self,
+        user: &ConversationId,
+    ) -> impl Future<Output = Result<Vec<ConversationId>, StoreError>> + Send;
 }
 
 /// The answer to [`ConversationStore::try_lease`].
@@ -476,6 +501,21 @@ crate::forward! {
             calibration: Calibration,
         ) -> impl Future<Output = Result<(), StoreError>> + Send {
             (**self).save_calibration(conversation, calibration)
+        }
+
+        fn set_user(
+            &self,
+            conversation: &ConversationId,
+            user: &ConversationId,
+        ) -> impl Future<Output = Result<(), StoreError>> + Send {
+            (**self).set_user(conversation, user)
+        }
+
+        fn user_conversations(
+            &self,
+            user: &ConversationId,
+        ) -> impl Future<Output = Result<Vec<ConversationId>, StoreError>> + Send {
+            (**self).user_conversations(user)
         }
     }
 }

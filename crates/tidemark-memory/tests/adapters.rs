@@ -563,6 +563,19 @@ impl ConversationStore for Counting {
     ) -> Result<(), tidemark_core::StoreError> {
         self.inner.save_calibration(c, calibration).await
     }
+    async fn set_user(
+        &self,
+        c: &ConversationId,
+        user: &ConversationId,
+    ) -> Result<(), tidemark_core::StoreError> {
+        self.inner.set_user(c, user).await
+    }
+    async fn user_conversations(
+        &self,
+        user: &ConversationId,
+    ) -> Result<Vec<ConversationId>, tidemark_core::StoreError> {
+        self.inner.user_conversations(user).await
+    }
 }
 
 #[tokio::test]

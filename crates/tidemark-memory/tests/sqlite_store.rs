@@ -120,7 +120,7 @@ async fn opening_sets_wal_and_the_schema_version_once() {
             .expect("pragma")
     };
     assert_eq!(pragma("journal_mode"), r#"Text("wal")"#);
-    assert_eq!(pragma("user_version"), "Integer(7)");
+    assert_eq!(pragma("user_version"), "Integer(8)");
     let messages: i64 = side.query_row("SELECT count(*) FROM messages", [], |row| row.get(0)).expect("count");
     assert_eq!(messages, 1, "opening again kept the data");
 }
@@ -139,7 +139,7 @@ async fn a_newer_schema_is_refused_and_left_untouched() {
         let before = std::fs::read(&path).expect("read the file");
         let result = SqliteStore::open(&path);
         assert!(
-            matches!(result, Err(StoreError::SchemaTooNew { found: 999, supported: 7 })),
+            matches!(result, Err(StoreError::SchemaTooNew { found: 999, supported: 8 })),
             "{}: {result:?}",
             path.display()
         );

@@ -4,6 +4,7 @@ mod calibration;
 mod facts;
 mod recall;
 mod schema;
+mod users;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -99,12 +100,14 @@ pub enum PostgresConfigError {
 /// counters), `states` (each conversation's compaction state), `messages`
 /// (token count and tidemark's JSON of each message, see
 /// [`Message::to_json`]), `passages` (the recall index, with embeddings under a
-/// model), `calibrations`, `leases` (who may compact which conversation, until
-/// when), the facts tables (`facts`, `fact_meta`, `fact_runs`,
-/// `fact_rollback`), and `tidemark_schema` with the schema version. Connecting
-/// applies missing migrations in one transaction under an advisory lock, so
-/// processes that start together do not race; a schema written by a newer
-/// build is refused with [`StoreError::SchemaTooNew`] and left untouched.
+/// model), `calibrations`, `conversation_users` (each conversation's user, see
+/// [`ConversationStore::set_user`]), `leases` (who may compact which
+/// conversation, until when), the facts tables (`facts`, `fact_meta`,
+/// `fact_runs`, `fact_rollback`), and `tidemark_schema` with the schema
+/// version. Connecting applies missing migrations in one transaction under an
+/// advisory lock, so processes that start together do not race; a schema
+/// written by a newer build is refused with [`StoreError::SchemaTooNew`] and
+/// left untouched.
 ///
 /// # Concurrency
 ///
@@ -482,17 +485,7 @@ impl ConversationStore for PostgresStore {
     }
 
     async fn conversations(&self) -> Result<Vec<ConversationId>, StoreError> {
-        let list = async {
-            let client = self.client().await?;
-            // The id column has the "C" collation, which compares UTF-8 bytes: the order of Rust's `str`.
-            let rows = query(&client, &self.sql("SELECT id FROM {s}.conversations ORDER BY id"), &[]).await?;
-            let mut ids = Vec::with_capacity(rows.len());
-            for row in rows {
-                ids.push(ConversationId::new(row.try_get::<_, &str>(0)?).map_err(DataError::Id)?);
-            }
-            Ok::<_, Fail<StoreError>>(ids)
-        };
-        list.await.map_err(|fail| fail.named("conversations"))
+        users::all(self).await.map_err(|fail| fail.named("conversations"))
     }
 
     async fn try_lease(
@@ -533,6 +526,14 @@ impl ConversationStore for PostgresStore {
         calibration::write(self, conversation, &calibration)
             .await
             .map_err(|fail| fail.named("save_calibration"))
+    }
+
+    async fn set_user(&self, conversation: &ConversationId, user: &ConversationId) -> Result<(), StoreError> {
+        users::assign(self, conversation, user).await.map_err(|fail| fail.named("set_user"))
+    }
+
+    async fn user_conversations(&self, user: &ConversationId) -> Result<Vec<ConversationId>, StoreError> {
+        users::of(self, user).await.map_err(|fail| fail.named("user_conversations"))
     }
 }
 
@@ -620,6 +621,7 @@ impl PostgresStore {
         let transaction = client.transaction().await?;
         // A calibration may exist without the conversation's row.
         calibration::clear(self, &transaction, id).await?;
+        users::clear(self, &transaction, id).await?;
         // Clearing an unknown conversation must not create it.
         let Some(row) = query_opt(&transaction, &self.sql(LOCK_CONVERSATION), &[&id]).await? else {
             transaction.commit().await?;

@@ -396,6 +396,91 @@ async fn leases_pass_between_holders_and_expire_on_the_server_clock() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn users_are_shared_between_processes_ordered_by_assignment_and_kept_across_reopening() {
+    let schema = fresh_schema();
+    // Two handles with pools of their own, as two agent processes on one database.
+    let (first, second) = (open(&schema).await, open(&schema).await);
+    let (ann, bo) = (id("user-ann"), id("user-bo"));
+    let list = |store: &PostgresStore, user: &ConversationId| {
+        let (store, user) = (store.clone(), user.clone());
+        async move { store.user_conversations(&user).await.expect("user_conversations") }
+    };
+    // Assignments alternate between the processes; each sees the other's, newest first.
+    let held: Vec<ConversationId> = (0..12).map(|n| id(&format!("held-{n}"))).collect();
+    for (n, conversation) in held.iter().enumerate() {
+        let store = if n % 2 == 0 { &first } else { &second };
+        store.set_user(conversation, &ann).await.expect("set_user");
+    }
+    let newest_first: Vec<ConversationId> = held.iter().rev().cloned().collect();
+    assert_eq!(list(&first, &ann).await, newest_first);
+    assert_eq!(list(&second, &ann).await, newest_first);
+    // Naming the user again in one process makes the conversation the newest in both.
+    second.set_user(&held[0], &ann).await.expect("set_user");
+    first.set_user(&held[5], &ann).await.expect("set_user");
+    let mut expected = vec![held[5].clone(), held[0].clone()];
+    expected.extend(newest_first.iter().filter(|c| **c != held[0] && **c != held[5]).cloned());
+    assert_eq!(list(&second, &ann).await, expected);
+    // A move made by one process takes the conversation from the user in the other.
+    first.set_user(&held[0], &bo).await.expect("set_user");
+    expected.retain(|conversation| *conversation != held[0]);
+    assert_eq!(list(&second, &ann).await, expected);
+    assert_eq!(list(&second, &bo).await, [held[0].clone()]);
+    assert!(
+        second.conversations().await.expect("conversations").is_empty(),
+        "a user made a conversation appear"
+    );
+
+    // Processes naming users of one conversation at once leave it with exactly one of them.
+    let contested = id("contested");
+    let users: Vec<ConversationId> = (0..8).map(|n| id(&format!("racer-{n}"))).collect();
+    let start = Arc::new(Barrier::new(users.len()));
+    let racers = users.iter().enumerate().map(|(n, user)| {
+        let store = if n % 2 == 0 { first.clone() } else { second.clone() };
+        let (user, contested, start) = (user.clone(), contested.clone(), Arc::clone(&start));
+        tokio::spawn(async move {
+            start.wait().await;
+            store.set_user(&contested, &user).await
+        })
+    });
+    for racer in racers.collect::<Vec<_>>() {
+        racer.await.expect("the task finishes").expect("set_user");
+    }
+    let mut holders = 0;
+    for user in &users {
+        let listed = list(&first, user).await;
+        assert!(listed.is_empty() || listed == [contested.clone()], "{user}: {listed:?}");
+        holders += listed.len();
+    }
+    assert_eq!(holders, 1, "one user per conversation");
+    assert_eq!(count(&schema, "conversation_users WHERE conversation = 'contested'").await, 1);
+
+    // The records outlive the processes: a reopened handle reads them and can clear one.
+    drop((first, second));
+    let reopened = open(&schema).await;
+    assert_eq!(list(&reopened, &ann).await, expected);
+    assert_eq!(list(&reopened, &bo).await, [held[0].clone()]);
+    reopened.clear(&held[5]).await.expect("clear");
+    expected.retain(|conversation| *conversation != held[5]);
+    let other = open(&schema).await;
+    assert_eq!(list(&other, &ann).await, expected);
+    // Later assignments still number after the ones before the reopening.
+    other.set_user(&held[1], &ann).await.expect("set_user");
+    assert_eq!(list(&reopened, &ann).await.first(), Some(&held[1]));
+
+    // A stored id that is not valid is an error of the operation, not a panic.
+    side_door()
+        .await
+        .batch_execute(&format!(
+            "INSERT INTO \"{schema}\".conversation_users (conversation, user_id, assigned) VALUES ('', 'user-ann', 0)"
+        ))
+        .await
+        .expect("store an empty id");
+    let listed = reopened.user_conversations(&ann).await;
+    assert!(matches!(listed, Err(StoreError::Backend { operation: "user_conversations", .. })), "{listed:?}");
+    drop_schema(&schema).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn stores_starting_together_migrate_once() {
     let schema = fresh_schema();
     let connects = (0..4).map(|_| {
@@ -417,7 +502,7 @@ async fn stores_starting_together_migrate_once() {
         .iter()
         .map(|row| row.get(0))
         .collect();
-    assert_eq!(versions, [4]);
+    assert_eq!(versions, [5]);
     let conversation = id("after-migration");
     stores[0].append(&conversation, news(&["a"])).await.expect("append");
     assert_eq!(stores[3].stats(&conversation).await.expect("stats").stored, 1);
@@ -435,7 +520,7 @@ async fn a_newer_schema_is_refused_and_left_untouched() {
         .await
         .expect("set the version");
     let result = PostgresStore::connect_with(&url(), PostgresOptions::default().with_schema(&schema)).await;
-    assert!(matches!(result, Err(StoreError::SchemaTooNew { found: 99, supported: 4 })), "{result:?}");
+    assert!(matches!(result, Err(StoreError::SchemaTooNew { found: 99, supported: 5 })), "{result:?}");
     let version: i32 = side
         .query_one(&format!("SELECT version FROM \"{schema}\".tidemark_schema"), &[])
         .await
@@ -830,10 +915,12 @@ async fn a_schema_of_version_1_gains_the_recall_index_over_its_old_messages() {
     store.append(&conversation, news(&["deploy europe-west4", "INC-20931 closed"])).await.expect("append");
     drop(store);
     // Version 1 is what this build writes without the steps of versions 2
-    // and 3, whose tables are dropped, with the passages of the messages above.
+    // to 5, whose tables (and the sequence that goes with the users table)
+    // are dropped, with the passages of the messages above.
     let side = side_door().await;
     side.batch_execute(&format!(
         "DROP TABLE \"{schema}\".passages; DROP TABLE \"{schema}\".calibrations;
+         DROP TABLE \"{schema}\".conversation_users;
          UPDATE \"{schema}\".tidemark_schema SET version = 1"
     ))
     .await
@@ -858,5 +945,9 @@ async fn a_schema_of_version_1_gains_the_recall_index_over_its_old_messages() {
     let learned = Calibration::from_ratios([Ratio::from_millionths(1_200_000)]);
     store.save_calibration(&conversation, learned.clone()).await.expect("save a calibration");
     assert_eq!(store.calibration(&conversation).await.expect("calibration"), learned);
+    // The step of version 5 made the users table and its sequence.
+    let user = id("user-old");
+    store.set_user(&conversation, &user).await.expect("set_user");
+    assert_eq!(store.user_conversations(&user).await.expect("user_conversations"), [conversation]);
     drop_schema(&schema).await;
 }

@@ -39,6 +39,8 @@ pub struct ReferenceStore {
     leases: Arc<Mutex<BTreeMap<ConversationId, (String, Instant)>>>,
     /// Each conversation's calibration, apart from the conversations: saving one does not make a conversation appear.
     calibrations: Arc<Mutex<BTreeMap<ConversationId, Calibration>>>,
+    /// Each conversation's user, oldest assignment first: [`ConversationStore::user_conversations`] reads it backwards.
+    users: Arc<Mutex<Vec<(ConversationId, ConversationId)>>>,
     /// The model that places passages by meaning, if recall by meaning is on.
     embedder: Option<Arc<dyn Embedder>>,
 }
@@ -118,6 +120,7 @@ impl ConversationStore for ReferenceStore {
 
     async fn clear(&self, conversation: &ConversationId) -> Result<(), StoreError> {
         self.calibrations.lock().unwrap_or_else(PoisonError::into_inner).remove(conversation);
+        self.users.lock().unwrap_or_else(PoisonError::into_inner).retain(|(held, _)| held != conversation);
         let mut all = self.lock();
         if let Some(entry) = all.get_mut(conversation) {
             entry.messages.clear();
@@ -269,6 +272,18 @@ impl ConversationStore for ReferenceStore {
             .unwrap_or_else(PoisonError::into_inner)
             .insert(conversation.clone(), calibration);
         Ok(())
+    }
+
+    async fn set_user(&self, conversation: &ConversationId, user: &ConversationId) -> Result<(), StoreError> {
+        let mut users = self.users.lock().unwrap_or_else(PoisonError::into_inner);
+        users.retain(|(held, _)| held != conversation);
+        users.push((conversation.clone(), user.clone()));
+        Ok(())
+    }
+
+    async fn user_conversations(&self, user: &ConversationId) -> Result<Vec<ConversationId>, StoreError> {
+        let users = self.users.lock().unwrap_or_else(PoisonError::into_inner);
+        Ok(users.iter().rev().filter(|(_, with)| with == user).map(|(held, _)| held.clone()).collect())
     }
 }
 

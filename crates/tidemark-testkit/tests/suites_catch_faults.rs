@@ -32,6 +32,8 @@ enum Fault {
     SearchesAboveTheMark,
     /// `clear` forgets the messages and the state but keeps the calibration.
     KeepsCalibrationOnClear,
+    /// `user_conversations` lists the oldest assignment first.
+    ListsUsersOldestFirst,
 }
 
 struct Faulty {
@@ -148,6 +150,18 @@ impl ConversationStore for Faulty {
     async fn save_calibration(&self, c: &ConversationId, calibration: Calibration) -> Result<(), StoreError> {
         self.inner.save_calibration(c, calibration).await
     }
+
+    async fn set_user(&self, c: &ConversationId, user: &ConversationId) -> Result<(), StoreError> {
+        self.inner.set_user(c, user).await
+    }
+
+    async fn user_conversations(&self, user: &ConversationId) -> Result<Vec<ConversationId>, StoreError> {
+        let mut held = self.inner.user_conversations(user).await?;
+        if let Fault::ListsUsersOldestFirst = self.fault {
+            held.reverse();
+        }
+        Ok(held)
+    }
 }
 
 fn store_failure(fault: Fault) -> &'static str {
@@ -167,6 +181,7 @@ fn store_suite_catches_each_fault() {
         store_failure(Fault::KeepsCalibrationOnClear),
         "calibrations_round_trip_apart_from_the_state_and_clear"
     );
+    assert_eq!(store_failure(Fault::ListsUsersOldestFirst), "users_list_their_conversations_newest_first");
 }
 
 /// Keeps only the newest unit, retaining nothing before it.

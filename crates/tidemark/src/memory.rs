@@ -245,10 +245,13 @@ impl MemoryBuilder {
         self
     }
 
-    /// The user every conversation of this memory is with: with [`facts`](Self::facts), what the
-    /// user says about themselves (their name, where they live, their preferences) is kept for the
-    /// user and shown in each of their conversations, not only the one it was said in. Build one
-    /// memory per user (they may share a store).
+    /// The user every conversation of this memory is with, so that the user's memory follows them
+    /// from one conversation to the next: with [`facts`](Self::facts), what the user says about
+    /// themselves (their name, where they live, their preferences) is kept for the user and shown
+    /// in each of their conversations; with [`recall`](Self::recall), each conversation loaded is
+    /// recorded as the user's in the store, and recall searches the user's other conversations
+    /// too (the eight most recently loaded), labelling what it quotes from them. Build one memory
+    /// per user (they may share a store): the scope is the application's, never the model's.
     #[cfg(feature = "facts")]
     pub fn user(mut self, user: ConversationId) -> Self {
         self.user = Some(user);
@@ -315,7 +318,7 @@ impl MemoryBuilder {
         let facts = self.facts.map(|tokens| {
             let tokens = tokens.unwrap_or_else(|| percent(budget, FACTS_PERCENT));
             let coordinator = FactCoordinator::new(store.clone());
-            let coordinator = match self.user {
+            let coordinator = match self.user.clone() {
                 Some(user) => coordinator.for_user(user),
                 None => coordinator,
             };
@@ -324,7 +327,12 @@ impl MemoryBuilder {
         #[cfg(feature = "recall")]
         let recall = self.recall.map(|tokens| {
             let tokens = tokens.unwrap_or_else(|| percent(budget, RECALL_PERCENT));
-            (Arc::new(Recall::new(store.clone())), tokens)
+            let recall = Recall::new(store.clone());
+            let recall = match &self.user {
+                Some(user) => recall.for_user(user.clone()),
+                None => recall,
+            };
+            (Arc::new(recall), tokens)
         });
         #[cfg_attr(not(feature = "facts"), allow(unused_mut))]
         let mut reserved = 0u32;

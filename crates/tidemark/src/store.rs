@@ -246,6 +246,12 @@ impl ConversationStore for Store {
     ) -> Result<(), StoreError> {
         self.conversations.save_calibration(conversation, calibration).await
     }
+    async fn set_user(&self, conversation: &ConversationId, user: &ConversationId) -> Result<(), StoreError> {
+        self.conversations.set_user(conversation, user).await
+    }
+    async fn user_conversations(&self, user: &ConversationId) -> Result<Vec<ConversationId>, StoreError> {
+        self.conversations.user_conversations(user).await
+    }
 }
 
 impl FactStore for Store {

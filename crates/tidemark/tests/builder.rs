@@ -172,6 +172,43 @@ async fn recall_by_meaning_finds_a_question_in_other_words() {
     assert!(block.as_deref().is_some_and(|text| text.contains("Frankfurt")), "{block:?}");
 }
 
+#[tokio::test]
+async fn a_users_memory_follows_them_into_their_next_conversation() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("agent.db");
+    let for_user = |user: &str| {
+        Memory::builder().sqlite(&path).budget(800).recall().user(id(user)).build().expect("builds")
+    };
+    let (ann, bo) = (for_user("ann"), for_user("bo"));
+    let monday = id("ann/monday");
+    ann.append(
+        &monday,
+        vec![Message::user("Our invoices go out under project code HLD-0923."), Message::assistant("Noted.")],
+    )
+    .await
+    .expect("append");
+    ann.load(&monday).await.expect("load");
+    let tuesday = id("ann/tuesday");
+    ann.append(&tuesday, vec![Message::user("Which project code goes on the invoices?")])
+        .await
+        .expect("append");
+    let prompt = ann.load(&tuesday).await.expect("load");
+    assert!(ann.counter().count_prompt(&prompt) <= 800);
+    let block =
+        prompt.iter().find(|m| m.text().starts_with("<recalled-turns>")).map(|m| m.text().into_owned());
+    assert!(
+        block.as_deref().is_some_and(|text| text.contains("- conversation ann/monday, turn 0 (user)")),
+        "{block:?}"
+    );
+    // Another user's memory over the same store never quotes it.
+    let theirs = id("bo/tuesday");
+    bo.append(&theirs, vec![Message::user("Which project code goes on the invoices?")])
+        .await
+        .expect("append");
+    let prompt = bo.load(&theirs).await.expect("load");
+    assert!(!prompt.iter().any(|m| m.text().contains("HLD-0923")), "{prompt:?}");
+}
+
 #[test]
 fn bad_settings_are_errors() {
     assert!(matches!(Memory::builder().budget(0).build(), Err(BuildError::ZeroBudget)));

@@ -59,7 +59,12 @@ pub(crate) async fn load(args: LoadArgs) -> Result<(), CliError> {
         }),
         recall: args.recall.recall.then(|| {
             let tokens = setup::allowance(args.recall.recall_tokens, budget, recall_percent, recall_fallback);
-            (Arc::new(Recall::new(store.clone())), tokens)
+            let recall = Recall::new(store.clone());
+            let recall = match &args.user {
+                Some(user) => recall.for_user(user.clone()),
+                None => recall,
+            };
+            (Arc::new(recall), tokens)
         }),
     };
     // The facts and the quoted passages are context blocks of the memory: their

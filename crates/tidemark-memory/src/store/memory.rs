@@ -162,8 +162,45 @@ pub struct InMemoryStore {
     leases: Arc<Mutex<HashMap<ConversationId, (String, std::time::Instant)>>>,
     /// Each conversation's calibration, apart from its messages: saving one does not make a conversation appear.
     calibrations: Arc<Mutex<HashMap<ConversationId, Calibration>>>,
+    /// Each conversation's user, apart from its messages.
+    users: Arc<Mutex<Users>>,
     /// The model that places passages by meaning, if recall by meaning is on.
     embedder: Option<Arc<dyn Embedder>>,
+}
+
+/// Which user each conversation is held with, and each user's conversations in the order they were assigned.
+#[derive(Debug, Default)]
+struct Users {
+    /// The next assignment's number: a later assignment has a higher one.
+    next: u64,
+    /// Each conversation's user and the number of its assignment.
+    held: HashMap<ConversationId, (ConversationId, u64)>,
+    /// Each user's conversations by assignment number.
+    of_user: HashMap<ConversationId, BTreeMap<u64, ConversationId>>,
+}
+
+impl Users {
+    fn assign(&mut self, conversation: &ConversationId, user: &ConversationId) {
+        self.forget(conversation);
+        let stamp = self.next;
+        self.next += 1;
+        self.held.insert(conversation.clone(), (user.clone(), stamp));
+        self.of_user.entry(user.clone()).or_default().insert(stamp, conversation.clone());
+    }
+
+    fn forget(&mut self, conversation: &ConversationId) {
+        let Some((user, stamp)) = self.held.remove(conversation) else { return };
+        if let Some(list) = self.of_user.get_mut(&user) {
+            list.remove(&stamp);
+            if list.is_empty() {
+                self.of_user.remove(&user);
+            }
+        }
+    }
+
+    fn of(&self, user: &ConversationId) -> Vec<ConversationId> {
+        self.of_user.get(user).map(|list| list.values().rev().cloned().collect()).unwrap_or_default()
+    }
 }
 
 impl InMemoryStore {
@@ -296,6 +333,7 @@ impl ConversationStore for InMemoryStore {
 
     async fn clear(&self, conversation: &ConversationId) -> Result<(), StoreError> {
         self.calibrations.lock().unwrap_or_else(PoisonError::into_inner).remove(conversation);
+        self.users.lock().unwrap_or_else(PoisonError::into_inner).forget(conversation);
         let Some(entry) = self.existing(conversation) else { return Ok(()) };
         let mut entry = lock(&entry);
         let next = entry.next_seq();
@@ -428,6 +466,15 @@ impl ConversationStore for InMemoryStore {
         let mut calibrations = self.calibrations.lock().unwrap_or_else(PoisonError::into_inner);
         calibrations.insert(conversation.clone(), calibration);
         Ok(())
+    }
+
+    async fn set_user(&self, conversation: &ConversationId, user: &ConversationId) -> Result<(), StoreError> {
+        self.users.lock().unwrap_or_else(PoisonError::into_inner).assign(conversation, user);
+        Ok(())
+    }
+
+    async fn user_conversations(&self, user: &ConversationId) -> Result<Vec<ConversationId>, StoreError> {
+        Ok(self.users.lock().unwrap_or_else(PoisonError::into_inner).of(user))
     }
 
     async fn search_passages(

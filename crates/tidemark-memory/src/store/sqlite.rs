@@ -5,6 +5,7 @@ mod facts;
 mod lease;
 mod recall;
 mod schema;
+mod users;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -88,7 +89,8 @@ impl Caches {
 /// search terms that [`ConversationStore::search_passages`] reads, written by
 /// the first search that reaches a message (with an embedder, see
 /// [`SqliteStore::with_embedder`], the same search writes each passage's
-/// embedding into `recall_vectors`). Its schema version is kept in `PRAGMA user_version`
+/// embedding into `recall_vectors`), and `conversation_users`, each conversation's user
+/// ([`ConversationStore::set_user`]). Its schema version is kept in `PRAGMA user_version`
 /// and brought up to date when the file is opened; a file written by a newer
 /// build is refused with [`StoreError::SchemaTooNew`] and left untouched.
 ///
@@ -347,6 +349,14 @@ impl ConversationStore for SqliteStore {
             calibration::write(connection, conversation.as_str(), &calibration)
         })
     }
+
+    async fn set_user(&self, conversation: &ConversationId, user: &ConversationId) -> Result<(), StoreError> {
+        self.run("set_user", |connection| users::assign(connection, conversation.as_str(), user.as_str()))
+    }
+
+    async fn user_conversations(&self, user: &ConversationId) -> Result<Vec<ConversationId>, StoreError> {
+        self.run("user_conversations", |connection| users::of(connection, user.as_str()))
+    }
 }
 
 /// Why an operation failed, before the operation's name is attached.
@@ -526,6 +536,7 @@ fn clear(connection: &mut Connection, caches: &Caches, id: &str) -> Result<(), F
     let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
     // A calibration may exist without the conversation's row.
     calibration::clear(&transaction, id)?;
+    users::clear(&transaction, id)?;
     // Clearing an unknown conversation must not create it.
     let Some(counts) = read_counts(&transaction, id)? else {
         transaction.commit()?;

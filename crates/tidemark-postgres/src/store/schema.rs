@@ -138,13 +138,31 @@ const MIGRATIONS: &[&str] = &[
     // their own vector over the foreign one (`recall::similar`). The rows
     // already stored keep NULLs; no model is known while migrating.
     "ALTER TABLE {s}.passages ADD COLUMN embedding BYTEA, ADD COLUMN embedder TEXT;",
+    // Version 5: each conversation's user (`ConversationStore::set_user`), so
+    // that recall with a user reads the user's other conversations. Kept apart
+    // from `conversations`, like calibrations: a user may be named before the
+    // first append and does not make the conversation appear; no foreign key.
+    // `assigned` numbers the assignments, newest highest. The numbers come
+    // from a sequence, not from the table's maximum plus one, which would give
+    // two processes assigning at once the same number unless they locked the
+    // table: an assignment made after another one finished, in any process,
+    // gets a higher number (a sequence cache of 1 keeps that true across
+    // sessions). The sequence belongs to the column, so it goes with the table.
+    "CREATE TABLE {s}.conversation_users (
+        conversation TEXT COLLATE \"C\" PRIMARY KEY,
+        user_id      TEXT COLLATE \"C\" NOT NULL,
+        assigned     BIGINT NOT NULL
+    );
+    CREATE SEQUENCE {s}.conversation_users_assigned AS BIGINT CACHE 1
+        OWNED BY {s}.conversation_users.assigned;
+    CREATE INDEX conversation_users_by_user ON {s}.conversation_users (user_id, assigned);",
 ];
 
 /// The version whose step creates the recall table, after which the stored messages are indexed.
 const RECALL: u32 = 2;
 
 /// The newest schema version this build knows: the number of migration steps.
-pub(super) const LATEST: u32 = 4;
+pub(super) const LATEST: u32 = 5;
 
 // The version constant and the list of steps must move together.
 const _: () = assert!(MIGRATIONS.len() == LATEST as usize);

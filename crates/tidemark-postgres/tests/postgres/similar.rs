@@ -438,10 +438,11 @@ async fn a_schema_of_version_3_gains_the_vectors() {
         NewMessage::new(Message::assistant("noted"), 1),
     ];
     open(&schema).await.append(&conversation, history.clone()).await.expect("append");
-    // Version 3 is what this build writes without the step of version 4.
+    // Version 3 is what this build writes without the steps of versions 4 and 5.
     let side = side_door().await;
     side.batch_execute(&format!(
         "ALTER TABLE \"{schema}\".passages DROP COLUMN embedding, DROP COLUMN embedder;
+         DROP TABLE \"{schema}\".conversation_users;
          UPDATE \"{schema}\".tidemark_schema SET version = 3"
     ))
     .await
@@ -453,7 +454,7 @@ async fn a_schema_of_version_3_gains_the_vectors() {
         .await
         .expect("read the version")
         .get(0);
-    assert_eq!(version, 4);
+    assert_eq!(version, 5);
     assert_eq!(count(&schema, "passages WHERE embedder IS NULL").await, 2);
     let reference = ReferenceStore::new().with_embedder(model());
     reference.append(&conversation, history).await.expect("append");

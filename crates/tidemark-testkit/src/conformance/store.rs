@@ -66,6 +66,7 @@ where
     concurrent_appends_never_share_numbers(&make().await, &mut ids).await?;
     leases_are_exclusive_until_released_or_expired(&make().await, &mut ids).await?;
     calibrations_round_trip_apart_from_the_state_and_clear(&make().await, &mut ids).await?;
+    users_list_their_conversations_newest_first(&make().await, &mut ids).await?;
     recall::recall_finds_identifiers(&make().await, &mut ids).await?;
     recall::recall_stays_below_the_mark(&make().await, &mut ids).await?;
     recall::recall_returns_short_passages_best_first(&make().await, &mut ids).await?;
@@ -76,7 +77,7 @@ where
     for case in 0..cases {
         lockstep_with_reference(&store, ReferenceStore::new(), &mut ids, case).await?;
     }
-    Ok(Report { checks: 21, cases })
+    Ok(Report { checks: 22, cases })
 }
 
 /// Leases are what keeps two memories over one store from compacting a conversation at once.
@@ -176,6 +177,66 @@ async fn calibrations_round_trip_apart_from_the_state_and_clear<S: ConversationS
     ensure!(read(&other).await?.is_empty(), CHECK, "clearing a conversation with only a calibration kept it");
     fail_on(CHECK, store.save_calibration(&id, first.clone()).await)?;
     ensure!(read(&id).await? == first, CHECK, "a calibration written after a clear was not kept");
+    Ok(())
+}
+
+/// A conversation's user is read back by the user's list, newest assignment first; one user per conversation; `clear` forgets it.
+async fn users_list_their_conversations_newest_first<S: ConversationStore>(
+    store: &S,
+    ids: &mut Ids,
+) -> Result<(), Failure> {
+    const CHECK: &str = "users_list_their_conversations_newest_first";
+    let [a, b, c] = [ids.fresh("held-a"), ids.fresh("held-b"), ids.fresh("held-c")];
+    let [ann, bo] = [ids.fresh("user-ann"), ids.fresh("user-bo")];
+    let list = |user: &ConversationId| {
+        let user = user.clone();
+        async move { fail_on(CHECK, store.user_conversations(&user).await) }
+    };
+    ensure!(list(&ann).await?.is_empty(), CHECK, "a user never named has conversations");
+    // Before and after the conversation's first append alike.
+    fail_on(CHECK, store.set_user(&a, &ann).await)?;
+    fail_on(CHECK, store.append(&b, news(&["hello"])).await)?;
+    fail_on(CHECK, store.set_user(&b, &ann).await)?;
+    fail_on(CHECK, store.set_user(&c, &bo).await)?;
+    ensure!(
+        list(&ann).await? == [b.clone(), a.clone()],
+        CHECK,
+        "ann holds {:?}, expected [b, a]",
+        list(&ann).await?
+    );
+    ensure!(list(&bo).await? == [c.clone()], CHECK, "bo holds {:?}, expected [c]", list(&bo).await?);
+    let listed = fail_on(CHECK, store.conversations().await)?;
+    ensure!(!listed.contains(&a), CHECK, "a user alone made the conversation appear in conversations()");
+    let stored = fail_on(CHECK, store.load_range(&b, range(0, 10)).await)?;
+    ensure!(seqs(&stored) == [0], CHECK, "naming the user changed the messages: {:?}", seqs(&stored));
+    // Naming the user again makes the conversation the newest; naming another moves it.
+    fail_on(CHECK, store.set_user(&a, &ann).await)?;
+    ensure!(
+        list(&ann).await? == [a.clone(), b.clone()],
+        CHECK,
+        "ann holds {:?}, expected [a, b]",
+        list(&ann).await?
+    );
+    fail_on(CHECK, store.set_user(&b, &bo).await)?;
+    ensure!(list(&ann).await? == [a.clone()], CHECK, "a conversation moved to bo stayed with ann");
+    ensure!(
+        list(&bo).await? == [b.clone(), c.clone()],
+        CHECK,
+        "bo holds {:?}, expected [b, c]",
+        list(&bo).await?
+    );
+    // Clear forgets it, with or without messages.
+    fail_on(CHECK, store.clear(&a).await)?;
+    fail_on(CHECK, store.clear(&b).await)?;
+    ensure!(list(&ann).await?.is_empty(), CHECK, "a cleared conversation stayed with its user");
+    ensure!(
+        list(&bo).await? == [c.clone()],
+        CHECK,
+        "bo holds {:?} after clearing b, expected [c]",
+        list(&bo).await?
+    );
+    fail_on(CHECK, store.set_user(&b, &ann).await)?;
+    ensure!(list(&ann).await? == [b], CHECK, "a user named after a clear was not kept");
     Ok(())
 }
 

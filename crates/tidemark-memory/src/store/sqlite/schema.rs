@@ -160,10 +160,21 @@ const MIGRATIONS: &[&str] = &[
         embedder TEXT    NOT NULL,
         embedded INTEGER NOT NULL
     ) STRICT, WITHOUT ROWID;",
+    // Version 8: each conversation's user (`ConversationStore::set_user`), so
+    // that recall with a user reads the user's other conversations. Kept apart
+    // from `conversations`, like calibrations: a user may be named before the
+    // first append and does not make the conversation appear. `assigned`
+    // numbers the assignments, newest highest.
+    "CREATE TABLE conversation_users (
+        conversation TEXT    NOT NULL PRIMARY KEY,
+        user_id      TEXT    NOT NULL,
+        assigned     INTEGER NOT NULL
+    ) STRICT, WITHOUT ROWID;
+    CREATE INDEX conversation_users_by_user ON conversation_users (user_id, assigned);",
 ];
 
 /// The newest schema version this build knows: the number of migration steps.
-pub(super) const LATEST: u32 = 7;
+pub(super) const LATEST: u32 = 8;
 
 // The version constant and the list of steps must move together.
 const _: () = assert!(MIGRATIONS.len() == LATEST as usize);

@@ -1,0 +1,42 @@
+//! Each conversation's user in the SQLite file: one row per conversation that has one, numbered by assignment.
+
+use rusqlite::{Connection, params};
+use tidemark_core::ConversationId;
+use tidemark_core::store::sql::DataError;
+
+use super::Fail;
+
+/// Hold `conversation` with `user`, as the newest assignment: one statement, so no transaction is needed.
+pub(super) fn assign(connection: &Connection, conversation: &str, user: &str) -> Result<(), Fail> {
+    // The number is taken under the write lock the statement holds, so two
+    // processes assigning at once still get distinct, increasing numbers.
+    connection
+        .prepare_cached(
+            "INSERT INTO conversation_users (conversation, user_id, assigned)
+             VALUES (?1, ?2, (SELECT COALESCE(MAX(assigned), 0) + 1 FROM conversation_users))
+             ON CONFLICT (conversation) DO UPDATE SET user_id = excluded.user_id, assigned = excluded.assigned",
+        )?
+        .execute(params![conversation, user])?;
+    Ok(())
+}
+
+/// The conversations held with `user`, newest assignment first.
+pub(super) fn of(connection: &Connection, user: &str) -> Result<Vec<ConversationId>, Fail> {
+    let mut select = connection.prepare_cached(
+        "SELECT conversation FROM conversation_users WHERE user_id = ?1 ORDER BY assigned DESC",
+    )?;
+    let mut rows = select.query(params![user])?;
+    let mut ids = Vec::new();
+    while let Some(row) = rows.next()? {
+        ids.push(ConversationId::new(row.get_ref(0)?.as_str()?).map_err(DataError::Id)?);
+    }
+    Ok(ids)
+}
+
+/// Forget the user of `conversation`, inside the caller's transaction.
+pub(super) fn clear(connection: &Connection, conversation: &str) -> Result<(), Fail> {
+    connection
+        .prepare_cached("DELETE FROM conversation_users WHERE conversation = ?1")?
+        .execute(params![conversation])?;
+    Ok(())
+}

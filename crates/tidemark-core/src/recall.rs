@@ -38,8 +38,8 @@ mod tests;
 pub use rank::{TermCounts, rank, rank_borrowed, rank_counted, rank_texts};
 pub use select::{CANDIDATE_MESSAGES, RARE_MESSAGES, candidate_messages};
 pub use similar::{
-    Embedder, Embedding, FIRST_LOOK, FIRST_LOOK_MIN, FUSION_K, MAX_DIMENSIONS, Near, SIMILAR_PASSAGES, fuse,
-    nearest,
+    Embedder, Embedding, FIRST_LOOK, FIRST_LOOK_MIN, FUSION_K, MAX_DIMENSIONS, Near, SIMILAR_PASSAGES,
+    VectorIndex, fuse, nearest,
 };
 pub use split::{MAX_PASSAGE_BYTES, index_terms, passage_texts, passages};
 pub use terms::{MAX_QUERY_BYTES, MAX_QUERY_TERMS, MAX_TERM_CHARS, query_terms, terms};

@@ -15,6 +15,10 @@ use std::fmt;
 use super::Passage;
 use crate::id::Seq;
 
+mod index;
+
+pub use index::VectorIndex;
+
 /// How many of the passages nearest to a query join a search's keyword ranking.
 pub const SIMILAR_PASSAGES: usize = 32;
 

@@ -4,8 +4,8 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use tidemark_core::recall::{
-    Embedder, Embedding, Passage, PassageText, RARE_MESSAGES, RecallQuery, SIMILAR_PASSAGES,
-    candidate_messages, fuse, nearest, passages, rank_borrowed,
+    Embedder, Embedding, Passage, PassageText, RARE_MESSAGES, RecallQuery, SIMILAR_PASSAGES, VectorIndex,
+    candidate_messages, fuse, passages, rank_borrowed,
 };
 use tidemark_core::store::{ConversationStats, check_state};
 use tidemark_core::{
@@ -37,7 +37,7 @@ struct Conversation {
     /// Every stored message below this number is in the recall index.
     indexed: Seq,
     /// The embeddings of the indexed passages, by message then passage, ascending (with an embedder only).
-    vectors: Vec<(Seq, u32, Embedding)>,
+    vectors: VectorIndex,
     /// Every indexed message below this number has its passages embedded.
     embedded: Seq,
 }
@@ -96,7 +96,7 @@ impl Conversation {
         for (seq, cut) in self.passages.range(self.embedded..upto) {
             for passage in cut {
                 if let Some(embedding) = embedder.embed(&passage.text) {
-                    self.vectors.push((*seq, passage.index, embedding));
+                    self.vectors.push(*seq, passage.index, embedding);
                 }
             }
         }
@@ -105,13 +105,7 @@ impl Conversation {
 
     /// The passages nearest to `wanted` below `below`, as found passages scored by their cosine.
     fn similar(&self, wanted: &Embedding, below: Seq) -> Vec<Passage> {
-        let end = self.vectors.partition_point(|(seq, _, _)| *seq < below);
-        let near = nearest(
-            wanted,
-            below,
-            self.vectors[..end].iter().map(|(seq, index, embedding)| (*seq, *index, embedding)),
-            SIMILAR_PASSAGES,
-        );
+        let near = self.vectors.nearest(wanted, below, SIMILAR_PASSAGES);
         near.into_iter()
             .filter_map(|near| {
                 let role = self.get(near.seq)?.message.role;
@@ -341,7 +335,7 @@ impl ConversationStore for InMemoryStore {
         entry.slots.clear();
         entry.passages.clear();
         entry.postings.clear();
-        entry.vectors.clear();
+        entry.vectors = VectorIndex::new();
         entry.base = next;
         entry.stored = 0;
         entry.stored_tokens = 0;
@@ -414,7 +408,7 @@ impl ConversationStore for InMemoryStore {
         });
         entry.postings = postings;
         let mut vectors = std::mem::take(&mut entry.vectors);
-        vectors.retain(|(seq, _, _)| entry.get(*seq).is_some());
+        vectors.retain(|seq, _| entry.get(seq).is_some());
         entry.vectors = vectors;
         entry.trim_front();
         Ok(deleted)

@@ -29,7 +29,7 @@ use std::sync::Arc;
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use tidemark_core::recall::{
-    Embedder, Embedding, Near, Passage, RecallQuery, SIMILAR_PASSAGES, fuse, nearest,
+    Embedder, Embedding, Near, Passage, RecallQuery, SIMILAR_PASSAGES, VectorIndex, fuse, nearest,
 };
 use tidemark_core::store::sql::{DataError, from_sql, to_sql};
 use tidemark_core::{ConversationId, Seq, StoreError};
@@ -119,13 +119,13 @@ pub(super) struct Vectors {
     /// The conversation's `embedded` mark they were read or written at: every stored message below it has its vectors here.
     upto: i64,
     /// By message, then passage.
-    list: Vec<Vector>,
+    list: VectorIndex,
 }
 
 impl Vectors {
     /// About how many bytes they hold.
     fn bytes(&self) -> u64 {
-        let list: usize = self.list.iter().map(|(_, _, embedding)| embedding.dimensions() + 48).sum();
+        let list: usize = self.list.iter().map(|(_, _, embedding)| embedding.dimensions() + 64).sum();
         (list + self.model.len()) as u64 + 64
     }
 }
@@ -272,13 +272,19 @@ pub(super) fn catch_up(
 pub(super) fn record(holders: &mut Holders, key: i64, made: Made) {
     let Made { model, from, top, list } = made;
     if from == 0 {
-        holders.vectors.insert(key, Arc::new(Vectors { model, upto: top, list }));
+        let mut index = VectorIndex::new();
+        for (seq, place, embedding) in list {
+            index.push(seq, place, embedding);
+        }
+        holders.vectors.insert(key, Arc::new(Vectors { model, upto: top, list: index }));
         return;
     }
     match holders.vectors.remove(&key) {
         Some((_, kept)) if kept.model == model && kept.upto == from => {
             let mut kept = Arc::unwrap_or_clone(kept);
-            kept.list.extend(list);
+            for (seq, place, embedding) in list {
+                kept.list.push(seq, place, embedding);
+            }
             kept.upto = top;
             holders.vectors.insert(key, Arc::new(kept));
         }
@@ -339,17 +345,22 @@ pub(super) fn fused(
             cut.embeddings(embedder, true).iter().map(|(index, embedding)| (*seq, *index, embedding.clone())),
         );
     }
-    let reach = u64::try_from(reach).unwrap_or(0);
-    let stored: &[Vector] = stored.as_deref().map_or(&[], |stored| {
-        let end = stored.list.partition_point(|(seq, _, _)| seq.0 < reach);
-        &stored.list[..end]
-    });
-    let near = nearest(
-        &wanted,
-        query.below,
-        stored.iter().chain(&fresh).map(|(seq, index, embedding)| (*seq, *index, embedding)),
-        SIMILAR_PASSAGES,
-    );
+    let reach = Seq(u64::try_from(reach).unwrap_or(0));
+    let near = match stored.as_deref() {
+        // Usually every message below the mark has its vectors kept: the index alone answers.
+        Some(stored) if fresh.is_empty() => {
+            stored.list.nearest(&wanted, query.below.min(reach), SIMILAR_PASSAGES)
+        }
+        stored => nearest(
+            &wanted,
+            query.below,
+            stored
+                .into_iter()
+                .flat_map(|stored| stored.list.iter().take_while(|(seq, _, _)| *seq < reach))
+                .chain(fresh.iter().map(|(seq, index, embedding)| (*seq, *index, embedding))),
+            SIMILAR_PASSAGES,
+        ),
+    };
     let similar = chosen(transaction, caches, conversation, key, &near, [tail, &late, ranked])?;
     Ok(fuse(keyword, similar, query.limit))
 }
@@ -370,14 +381,14 @@ fn stored(
     }
     let mut select = transaction.prepare_cached(SELECT_VECTORS)?;
     let mut rows = select.query(params![key])?;
-    let mut list = Vec::new();
+    let mut list = VectorIndex::new();
     while let Some(row) = rows.next()? {
         let seq = Seq(from_sql(row.get(0)?, "seq")?);
         let index: u32 = from_sql(row.get(1)?, "idx")?;
         // This store only writes bytes that `Embedding::as_bytes` gave.
         let embedding = Embedding::from_bytes(row.get_ref(2)?.as_blob()?)
             .ok_or(DataError::Inconsistent { column: "vector" })?;
-        list.push((seq, index, embedding));
+        list.push(seq, index, embedding);
     }
     let vectors = Arc::new(Vectors { model: Box::from(name), upto: embedded, list });
     held(caches).vectors.insert(key, Arc::clone(&vectors));

@@ -1,0 +1,218 @@
+//! [`VectorIndex`]: a conversation's passage embeddings laid out so that [`nearest`](super::nearest)'s rule runs at memory speed.
+
+use std::cmp::Ordering;
+
+use super::{Embedding, FIRST_LOOK, FIRST_LOOK_MIN, Near, nearer};
+use crate::id::Seq;
+
+/// The embeddings of a conversation's passages, by message and then passage, with their sign bits side by side.
+///
+/// [`nearest`](super::nearest) reads each candidate through an iterator
+/// of tuples; a store that keeps tens of thousands of passages pays for
+/// walking all of that memory at every search. This index keeps the 16
+/// bytes of sign bits that the first look reads in one array, and picks the
+/// first look by counting how many passages reach each agreement, so a
+/// search reads 16 bytes per passage and sorts only the few it looks at
+/// closely. The answer is [`nearest`](super::nearest)'s over the same
+/// passages, to the bit (a property test checks it).
+///
+/// ```
+/// use tidemark_core::Seq;
+/// use tidemark_core::recall::{Embedding, VectorIndex, nearest};
+///
+/// let e = |v: &[f32]| Embedding::from_f32(v).expect("not zero");
+/// let mut index = VectorIndex::new();
+/// index.push(Seq(1), 0, e(&[1.0, 0.0]));
+/// index.push(Seq(2), 0, e(&[0.7, 0.7]));
+/// index.push(Seq(3), 0, e(&[-1.0, 0.0]));
+/// let query = e(&[1.0, 0.1]);
+/// let found = index.nearest(&query, Seq(10), 5);
+/// assert_eq!(found, nearest(&query, Seq(10), index.iter(), 5));
+/// assert_eq!(found.iter().map(|near| near.seq).collect::<Vec<_>>(), [Seq(1), Seq(2)]);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct VectorIndex {
+    /// Each passage's message and place, ascending.
+    places: Vec<(Seq, u32)>,
+    /// The sign bits of each passage's first 128 values, as [`Embedding`] keeps them.
+    signs: Vec<[u64; 2]>,
+    embeddings: Vec<Embedding>,
+}
+
+impl VectorIndex {
+    /// An empty index.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// How many passages it holds.
+    pub fn len(&self) -> usize {
+        self.places.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.places.is_empty()
+    }
+
+    /// Add the embedding of passage `index` of message `seq`, replacing the one it had.
+    ///
+    /// Passages usually come in order (by message, then place) and are added
+    /// at the end; one out of order is put in its place.
+    pub fn push(&mut self, seq: Seq, index: u32, embedding: Embedding) {
+        let place = (seq, index);
+        if self.places.last().is_none_or(|last| *last < place) {
+            self.places.push(place);
+            self.signs.push(embedding.signs);
+            self.embeddings.push(embedding);
+            return;
+        }
+        match self.places.binary_search(&place) {
+            Ok(at) => {
+                self.signs[at] = embedding.signs;
+                self.embeddings[at] = embedding;
+            }
+            Err(at) => {
+                self.places.insert(at, place);
+                self.signs.insert(at, embedding.signs);
+                self.embeddings.insert(at, embedding);
+            }
+        }
+    }
+
+    /// Keep only the passages `keep` says yes to.
+    pub fn retain(&mut self, mut keep: impl FnMut(Seq, u32) -> bool) {
+        let mut at = 0;
+        for read in 0..self.places.len() {
+            let (seq, index) = self.places[read];
+            if keep(seq, index) {
+                self.places.swap(at, read);
+                self.signs.swap(at, read);
+                self.embeddings.swap(at, read);
+                at += 1;
+            }
+        }
+        self.places.truncate(at);
+        self.signs.truncate(at);
+        self.embeddings.truncate(at);
+    }
+
+    /// Every passage, by message and then place: the candidates [`nearest`](super::nearest) takes.
+    pub fn iter(&self) -> impl Iterator<Item = (Seq, u32, &Embedding)> + '_ {
+        self.places.iter().zip(&self.embeddings).map(|((seq, index), embedding)| (*seq, *index, embedding))
+    }
+
+    /// The `count` passages nearest to `query` below `below`, nearest first: [`nearest`](super::nearest)'s answer over [`iter`](Self::iter).
+    pub fn nearest(&self, query: &Embedding, below: Seq, count: usize) -> Vec<Near> {
+        let end = self.places.partition_point(|(seq, _)| *seq < below);
+        if count == 0 || end == 0 {
+            return Vec::new();
+        }
+        let room = count.saturating_mul(FIRST_LOOK).max(FIRST_LOOK_MIN);
+        let looked: Vec<usize> =
+            if end <= room { (0..end).collect() } else { self.first_look(query, end, room) };
+        let mut found: Vec<Near> = looked
+            .into_iter()
+            .map(|at| {
+                let (seq, index) = self.places[at];
+                Near { seq, index, similarity: query.similarity(&self.embeddings[at]) }
+            })
+            .filter(|near| near.similarity > 0.0)
+            .collect();
+        found.sort_by(nearer);
+        found.truncate(count);
+        found
+    }
+
+    /// The positions below `end` of the `room` passages whose signs agree most with `query`'s, ties to the newer message and then the earlier passage.
+    fn first_look(&self, query: &Embedding, end: usize, room: usize) -> Vec<usize> {
+        let [first, second] = query.signs;
+        // A plain map, apart from the counting, so that the compiler can do several passages at a time.
+        let agreements: Vec<u8> = self.signs[..end]
+            .iter()
+            .map(|signs| {
+                let differ = (signs[0] ^ first).count_ones() + (signs[1] ^ second).count_ones();
+                (128 - differ) as u8
+            })
+            .collect();
+        let mut reaching = [0usize; 129];
+        for agreement in &agreements {
+            reaching[usize::from(*agreement)] += 1;
+        }
+        // The lowest agreement still looked at: every passage above it is, and the best of those at it fill the rest.
+        let (mut cut, mut above) = (128usize, 0usize);
+        while above + reaching[cut] < room && cut > 0 {
+            above += reaching[cut];
+            cut -= 1;
+        }
+        let mut looked = Vec::with_capacity(room);
+        let mut ties = Vec::new();
+        for (at, agreement) in agreements.into_iter().enumerate() {
+            match usize::from(agreement).cmp(&cut) {
+                Ordering::Greater => looked.push(at),
+                Ordering::Equal => ties.push(at),
+                Ordering::Less => {}
+            }
+        }
+        // Places ascend, so the newer messages are the later positions, and a message's passages
+        // sit together, earlier passage first: take whole messages from the back, and of the last
+        // one that does not fit whole, its earliest passages.
+        let mut wanted = room.saturating_sub(looked.len());
+        let mut rest = ties.as_slice();
+        while wanted > 0 && !rest.is_empty() {
+            let seq = self.places[rest[rest.len() - 1]].0;
+            let start = rest.partition_point(|&at| self.places[at].0 < seq);
+            let message = &rest[start..];
+            looked.extend(message.iter().take(wanted));
+            wanted = wanted.saturating_sub(message.len());
+            rest = &rest[..start];
+        }
+        looked
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::super::nearest;
+    use super::*;
+
+    fn arb_embedding(dimensions: usize) -> impl Strategy<Value = Embedding> {
+        prop::collection::vec(-3i8..=3, dimensions).prop_filter_map("all zeros", |values| {
+            Embedding::from_bytes(&values.iter().map(|value| value.to_ne_bytes()[0]).collect::<Vec<u8>>())
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Few values per dimension, so that many passages tie in the first look.
+        #[test]
+        fn the_index_answers_as_nearest_does(
+            query in arb_embedding(6),
+            kept in prop::collection::vec((0u64..400, 0u32..3, arb_embedding(6)), 0..700),
+            below in 0u64..420,
+            count in 0usize..40,
+            dropped in 0u64..7,
+        ) {
+            let mut index = VectorIndex::new();
+            // In any order, with repeats: the index keeps one per place, the last pushed.
+            for (seq, place, embedding) in &kept {
+                index.push(Seq(*seq), *place, embedding.clone());
+            }
+            let mut last = std::collections::BTreeMap::new();
+            for (seq, place, embedding) in &kept {
+                last.insert((Seq(*seq), *place), embedding.clone());
+            }
+            prop_assert_eq!(index.len(), last.len());
+            prop_assert!(index.iter().map(|(s, i, _)| (s, i)).eq(last.keys().copied()));
+            let expected = nearest(&query, Seq(below), last.iter().map(|((s, i), e)| (*s, *i, e)), count);
+            prop_assert_eq!(index.nearest(&query, Seq(below), count), expected);
+            index.retain(|seq, _| seq.0 % 7 != dropped);
+            last.retain(|(seq, _), _| seq.0 % 7 != dropped);
+            let expected = nearest(&query, Seq(below), last.iter().map(|((s, i), e)| (*s, *i, e)), count);
+            prop_assert_eq!(index.nearest(&query, Seq(below), count), expected);
+        }
+    }
+}

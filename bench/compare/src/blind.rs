@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tidemark_core::{ConversationId, ConversationMemory, Message, TokenCounter};
+use tidemark_core::{ConversationId, ConversationMemory, Message, Part, TokenCounter};
 use tidemark_facts::{FactCoordinator, Recall};
 use tidemark_memory::{CompactingMemory, HeuristicCounter, SqliteStore, TokenWindow};
 use tidemark_providers::wire::from_wire;
@@ -123,6 +123,24 @@ fn messages(conversation: &Conversation) -> Result<Vec<Message>, String> {
     from_wire(&wire).map_err(|e| format!("{}: {e}", conversation.id))
 }
 
+/// Everything of `message` a model reads: its text, its tool calls' names and arguments, its tool results.
+///
+/// `Message::text` is the text parts alone; a value in a tool result still in
+/// the window is in the prompt all the same.
+pub(crate) fn visible(message: &Message) -> String {
+    message
+        .parts
+        .iter()
+        .filter_map(|part| match part {
+            Part::Text { text } => Some(text.clone()),
+            Part::ToolCall(call) => Some(format!("{} {}", call.name, call.arguments)),
+            Part::ToolResult(result) => Some(result.content.clone()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// What one set gave at one budget.
 #[derive(Debug, Default, Clone, Copy)]
 struct Score {
@@ -199,8 +217,7 @@ async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String
                 let prompt = memory.load(&id).await.map_err(|e| format!("load: {e}"))?;
                 score.loads += 1;
                 score.over_budget += usize::from(counter.count_prompt(&prompt) > budget);
-                let text: String =
-                    prompt.iter().map(|message| message.text().into_owned()).collect::<Vec<_>>().join("\n");
+                let text: String = prompt.iter().map(visible).collect::<Vec<_>>().join("\n");
                 let found = text.contains(&fact.value);
                 let hit = found && stale.is_none_or(|stale| !text.contains(stale));
                 let slot = if kind == "lexical" { &mut score.lexical } else { &mut score.paraphrased };

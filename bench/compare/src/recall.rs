@@ -164,7 +164,7 @@ async fn replay(session: &PlantedSession, blocks: Blocks, ask: bool, dir: &Path)
             let prompt = memory.load(&conversation).await.map_err(|e| format!("load: {e}"))?;
             run.loads += 1;
             run.over_budget += usize::from(counter.count_prompt(&prompt) > BUDGET);
-            let hit = prompt.iter().any(|message| message.text().contains(&fact.key));
+            let hit = prompt.iter().any(|message| crate::blind::visible(message).contains(&fact.key));
             run.asked += 1;
             run.recalled += usize::from(hit);
             if !hit {

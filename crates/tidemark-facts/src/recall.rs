@@ -29,6 +29,7 @@
 //! (evicted before a restart, or past [`Recall::PREPARED_BYTES`] in one
 //! eviction) is judged when first quoted, with the same verdict.
 
+mod supersede;
 #[cfg(test)]
 mod tests;
 
@@ -44,6 +45,7 @@ use tidemark_core::{
     StoredMessage, TokenCounter,
 };
 
+use self::supersede::Topic;
 use crate::scan::{Scanner, Verdict};
 
 /// The tag that opens a recall block; a passage containing it (in any case) is never quoted.
@@ -315,7 +317,7 @@ impl<S: ConversationStore> Recall<S> {
         counter: &dyn TokenCounter,
     ) -> Result<(Vec<Found>, usize), ContextError> {
         let mut estimate = counter.count(&render(&[]));
-        let mut chosen: Vec<(Found, Vec<u64>)> = Vec::new();
+        let mut chosen: Vec<(Found, Vec<u64>, Topic, u32)> = Vec::new();
         let mut withheld = 0;
         let mut rest = found.into_iter();
         loop {
@@ -356,18 +358,33 @@ impl<S: ConversationStore> Recall<S> {
                     continue;
                 };
                 let words = words(&passage.passage.text);
-                if chosen.iter().any(|(_, seen)| near_repeat(seen, &words)) {
+                if chosen.iter().any(|(_, seen, _, _)| near_repeat(seen, &words)) {
                     continue;
                 }
+                // A newer passage that changes what an older one said replaces it, whichever ranks first.
+                let topic = Topic::of(&passage.passage.text);
+                if chosen
+                    .iter()
+                    .any(|(other, _, theirs, _)| newer(other, &passage) && theirs.replaces(&topic))
+                {
+                    continue;
+                }
+                chosen.retain(|(other, _, theirs, cost)| {
+                    let stale = newer(&passage, other) && topic.replaces(theirs);
+                    if stale {
+                        estimate = estimate.saturating_sub(*cost);
+                    }
+                    !stale
+                });
                 // Only a redaction changes the line; otherwise its count is the one already made.
                 let cost = if redacted { line_cost(&passage, counter) } else { stored_cost };
                 if estimate.saturating_add(cost) <= max_tokens {
                     estimate = estimate.saturating_add(cost);
-                    chosen.push((passage, words));
+                    chosen.push((passage, words, topic, cost));
                 }
             }
         }
-        let mut chosen: Vec<Found> = chosen.into_iter().map(|(passage, _)| passage).collect();
+        let mut chosen: Vec<Found> = chosen.into_iter().map(|(passage, _, _, _)| passage).collect();
         // The lines were counted one by one; the block is counted whole, and the
         // lowest-ranked passages leave until it fits, so the answer never trusts the sum alone.
         while !chosen.is_empty() && counter.count(&render(&chosen)) > max_tokens {
@@ -556,6 +573,15 @@ impl<S: ConversationStore> ContextSource for Recall<S> {
     /// Scans what left the window now, on the compacting load, so that the loads that quote it only look verdicts up.
     async fn on_evicted(&self, conversation: &ConversationId, evicted: &[StoredMessage]) {
         self.prepare(conversation, evicted);
+    }
+}
+
+/// Whether `a` was said after `b`: later in the same conversation, or in the conversation loading when `b` comes from another.
+fn newer(a: &Found, b: &Found) -> bool {
+    match (&a.from, &b.from) {
+        (None, Some(_)) => true,
+        (x, y) if x == y => (a.passage.seq, a.passage.index) > (b.passage.seq, b.passage.index),
+        _ => false,
     }
 }
 

@@ -1,0 +1,145 @@
+//! Which quoted passages a newer one replaces: "the window is now Sunday 06:00 instead" over "the window is Thursday 22:30".
+//!
+//! A user who changes a plan says so in a later turn, and recall would
+//! otherwise quote both turns side by side, the stale value as plainly as
+//! the new one. A passage *updates* when it carries a change marker ("instead",
+//! "rather than", "change of plan", "moved to", "no longer", "update on", ...;
+//! English only); it *replaces* an older passage of the block when it also
+//! shares at least [`SHARED_TERMS`] search terms with it (stop words aside,
+//! common English endings taken off) and the older passage holds a value (a
+//! term with a digit: a time, a date, an amount, a version) while the newer
+//! one holds a value the older does not: the same subject, said again with
+//! another value. The older passage then leaves the block, and its room goes
+//! to the next candidate. A change of a name alone ("Bartek takes the pager
+//! instead") is not caught: in conversation, later turns with the same words
+//! and a marker more often add to what was said than replace it.
+
+use tidemark_core::recall::query_terms;
+
+/// How many search terms two passages must share for the newer to replace the older.
+pub(super) const SHARED_TERMS: usize = 3;
+
+/// Phrases that say something changed, matched in lower case at word boundaries.
+const MARKERS: &[&str] = &[
+    "instead",
+    "rather than",
+    "change of plan",
+    "no longer",
+    "not anymore",
+    "update on",
+    "update:",
+    "correction:",
+    "scratch that",
+    "moved to",
+    "moves to",
+    "goes up to",
+    "goes down to",
+    "rescheduled",
+    "postponed",
+    "pushed back",
+    "brought forward",
+    "switched to",
+    "shifts by",
+    "vetoed",
+];
+
+/// What a passage is about, and whether it says something changed.
+#[derive(Debug, Clone)]
+pub(super) struct Topic {
+    /// Its search terms without stop words, sorted and distinct.
+    terms: Vec<String>,
+    /// Whether it carries a change marker.
+    updates: bool,
+    /// Its terms with a digit in them (times, dates, amounts, versions, codes), sorted and distinct.
+    values: Vec<String>,
+}
+
+impl Topic {
+    pub(super) fn of(text: &str) -> Self {
+        let mut terms: Vec<String> = query_terms(text).into_iter().map(stem).collect();
+        terms.sort_unstable();
+        terms.dedup();
+        let lower = text.to_lowercase();
+        let updates = MARKERS.iter().any(|marker| has_phrase(&lower, marker));
+        let values = terms.iter().filter(|term| term.chars().any(|c| c.is_ascii_digit())).cloned().collect();
+        Self { terms, updates, values }
+    }
+
+    /// Whether this passage, the newer, replaces `older`: it says something changed about the same subject, and gives a value the older did not.
+    pub(super) fn replaces(&self, older: &Topic) -> bool {
+        if !self.updates
+            || older.values.is_empty()
+            || self.values.iter().all(|value| older.values.contains(value))
+        {
+            return false;
+        }
+        let (mut i, mut j, mut shared) = (0, 0, 0);
+        while let (Some(a), Some(b)) = (self.terms.get(i), older.terms.get(j)) {
+            match a.cmp(b) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    shared += 1;
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        shared >= SHARED_TERMS
+    }
+}
+
+/// A term with the commonest English endings taken off, so that "snapshots" and "snapshot", "copied" and "copies" meet.
+fn stem(term: String) -> String {
+    if term.chars().count() <= 4 || !term.chars().all(|c| c.is_ascii_lowercase()) {
+        return term;
+    }
+    for (ending, instead) in [("ies", "y"), ("ied", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")] {
+        if let Some(root) = term.strip_suffix(ending)
+            && !(ending == "s" && root.ends_with('s'))
+        {
+            return format!("{root}{instead}");
+        }
+    }
+    term
+}
+
+/// Whether `phrase` occurs in `lower` with no letter or digit right before or after it.
+fn has_phrase(lower: &str, phrase: &str) -> bool {
+    lower.match_indices(phrase).any(|(at, _)| {
+        let before = lower[..at].chars().next_back();
+        let after = lower[at + phrase.len()..].chars().next();
+        let apart = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+        apart(before) && (phrase.ends_with(':') || apart(after))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_changed_plan_replaces_the_plan_it_changes() {
+        let old =
+            Topic::of("If the upgrade needs downtime, the window I can defend to sales is Thursday 22:30.");
+        let no_value = Topic::of("The downtime window I can defend to sales is on Thursday night.");
+        let same_value = Topic::of("Sales vetoed nothing: the downtime window stays Thursday 22:30 instead.");
+        let new = Topic::of("Sales vetoed Thursdays, so the downtime window is now Sunday 06:00 instead.");
+        assert!(new.replaces(&old));
+        assert!(!old.replaces(&new), "the older passage carries no marker");
+        assert!(!new.replaces(&no_value), "the older passage holds no value to replace");
+        assert!(!same_value.replaces(&old), "the newer passage gives no other value");
+        // A marker alone is not enough: the subject must be the same.
+        let elsewhere = Topic::of("The cache module now logs every miss instead of every tenth.");
+        assert!(!elsewhere.replaces(&old));
+        // Words merely containing a marker do not count.
+        let known = Topic::of("Snowfall in the downtime window; sales unchanged, nowhere else.");
+        assert!(!known.replaces(&old), "{known:?}");
+        // Other forms of the same words count as the same subject.
+        let copies = Topic::of("Nightly RDS snapshots are copied out of region to eu-west-3 in Paris.");
+        let update = Topic::of(
+            "Update on the DR copies: make the snapshot copy target eu-central-2 rather than Paris.",
+        );
+        assert!(update.replaces(&copies));
+    }
+}

@@ -70,6 +70,8 @@ struct Call {
 struct Fact {
     id: String,
     conversation: String,
+    source: String,
+    kind: String,
     value: String,
     lexical_question: Option<String>,
     paraphrased_question: Option<String>,
@@ -175,8 +177,11 @@ fn cell((hit, asked): (usize, usize)) -> String {
     format!("{:.0}% ({hit}/{asked})", 100.0 * hit as f64 / asked as f64)
 }
 
+/// One question asked: the fact's kind and source, and whether it was answered.
+type Ask = (String, String, bool);
+
 /// Replays `set` at `budget` in a fresh SQLite file under `dir`.
-async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String>), String> {
+async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String>, Vec<Ask>), String> {
     let path = dir.join(format!("{}-{budget}.db", set.name));
     let store = SqliteStore::open(&path).map_err(|e| e.to_string())?.with_embedder(crate::embedder());
     let user = ConversationId::new(set.user.clone()).map_err(|e| e.to_string())?;
@@ -189,6 +194,7 @@ async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String
         .with_context(Recall::new(store.clone()).for_user(user), budget * RECALL_PERCENT / 100);
     let mut score = Score::default();
     let mut missed = Vec::new();
+    let mut asks = Vec::new();
     for conversation in &set.conversations {
         let id =
             ConversationId::new(format!("{}/{}", set.name, conversation.id)).map_err(|e| e.to_string())?;
@@ -231,6 +237,7 @@ async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String
                     score.cross.0 += usize::from(hit);
                     score.cross.1 += 1;
                 }
+                asks.push((fact.kind.clone(), fact.source.clone(), hit));
                 if !hit {
                     let why = if found { "stale value beside it" } else { "not in the prompt" };
                     missed.push(format!("{} {kind} at {budget} ({why})", fact.id));
@@ -242,7 +249,29 @@ async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String
             }
         }
     }
-    Ok((score, missed))
+    Ok((score, missed, asks))
+}
+
+/// The share of questions answered by the fact's kind and by who stated it, lexical and paraphrased together.
+fn by_category(asks: &[Ask], budget: u32) -> String {
+    let tally = |key: &dyn Fn(&Ask) -> &str| {
+        let mut counts: std::collections::BTreeMap<&str, (usize, usize)> = std::collections::BTreeMap::new();
+        for ask in asks {
+            let entry = counts.entry(key(ask)).or_default();
+            entry.0 += usize::from(ask.2);
+            entry.1 += 1;
+        }
+        counts
+            .into_iter()
+            .map(|(name, counted)| format!("{name} {}", cell(counted)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "By kind at {budget} tokens (both questions of every fact asked): {}. By who stated the fact: {}.",
+        tally(&|ask| ask.0.as_str()),
+        tally(&|ask| ask.1.as_str())
+    )
 }
 
 /// Runs every set at every budget.
@@ -270,10 +299,14 @@ pub fn run(smoke: bool) -> Result<Section, String> {
     ]);
     let mut notes = Vec::new();
     let mut targets = Vec::new();
+    let mut all_asks: Vec<Ask> = Vec::new();
     for &budget in &BUDGETS {
         let mut total = Score::default();
         for (path, set) in &sets {
-            let (score, missed) = runtime.block_on(replay(set, budget, dir.path()))?;
+            let (score, missed, asks) = runtime.block_on(replay(set, budget, dir.path()))?;
+            if budget == BUDGETS[0] {
+                all_asks.extend(asks);
+            }
             let name =
                 path.file_name().map_or_else(|| set.name.clone(), |n| n.to_string_lossy().into_owned());
             table.row(vec![
@@ -320,6 +353,7 @@ pub fn run(smoke: bool) -> Result<Section, String> {
             });
         }
     }
+    notes.insert(0, by_category(&all_asks, BUDGETS[0]));
     Ok(Section {
         title: "Blind planted facts".to_owned(),
         intro: "Facts planted by outside writers who read neither the extractor nor its tests (`bench/blind`), each \

@@ -106,6 +106,8 @@ pub struct Recall<S> {
     verdicts: Mutex<Cache<(ConversationId, Seq), Whole>>,
     /// Each passage's own scan verdict, by conversation, message and place: the same passages come back turn after turn.
     passage_verdicts: Mutex<Cache<(ConversationId, Seq, u32), Verdict>>,
+    /// What each quoted passage is about, for telling which replaces which: the same passages come back turn after turn.
+    topics: Mutex<Cache<(ConversationId, Seq, u32), Arc<Topic>>>,
 }
 
 /// What judging a message found: the verdict on it whole, and its passages' verdicts known so far.
@@ -174,6 +176,7 @@ impl<S> Recall<S> {
             counters: Mutex::new(Cache::new(Self::COUNTED_CONVERSATIONS)),
             verdicts: Mutex::new(Cache::new(Self::VERDICTS)),
             passage_verdicts: Mutex::new(Cache::new(Self::PASSAGE_VERDICTS)),
+            topics: Mutex::new(Cache::new(Self::PASSAGE_VERDICTS)),
         }
     }
 
@@ -223,6 +226,8 @@ impl<S> Recall<S> {
         // Verdicts of another scanner must not stand for this one's.
         self.verdicts = Mutex::new(Cache::new(Self::VERDICTS));
         self.passage_verdicts = Mutex::new(Cache::new(Self::PASSAGE_VERDICTS));
+        // Topics are read from the quoted text, which another scanner may redact otherwise.
+        self.topics = Mutex::new(Cache::new(Self::PASSAGE_VERDICTS));
         self
     }
 
@@ -317,7 +322,7 @@ impl<S: ConversationStore> Recall<S> {
         counter: &dyn TokenCounter,
     ) -> Result<(Vec<Found>, usize), ContextError> {
         let mut estimate = counter.count(&render(&[]));
-        let mut chosen: Vec<(Found, Vec<u64>, Topic, u32)> = Vec::new();
+        let mut chosen: Vec<(Found, Vec<u64>, Arc<Topic>, u32)> = Vec::new();
         let mut withheld = 0;
         let mut rest = found.into_iter();
         loop {
@@ -362,7 +367,7 @@ impl<S: ConversationStore> Recall<S> {
                     continue;
                 }
                 // A newer passage that changes what an older one said replaces it, whichever ranks first.
-                let topic = Topic::of(&passage.passage.text);
+                let topic = self.topic(conversation, &passage);
                 if chosen
                     .iter()
                     .any(|(other, _, theirs, _)| newer(other, &passage) && theirs.replaces(&topic))
@@ -391,6 +396,18 @@ impl<S: ConversationStore> Recall<S> {
             chosen.pop();
         }
         Ok((chosen, withheld))
+    }
+
+    /// What `found` is about, from the cache or worked out now.
+    fn topic(&self, conversation: &ConversationId, found: &Found) -> Arc<Topic> {
+        let source = found.from.as_ref().unwrap_or(conversation);
+        let key = (source.clone(), found.passage.seq, found.passage.index);
+        if let Some(topic) = locked(&self.topics).get(&key) {
+            return Arc::clone(topic);
+        }
+        let topic = Arc::new(Topic::of(&found.passage.text));
+        locked(&self.topics).insert(key, Arc::clone(&topic));
+        topic
     }
 
     /// The whole-message verdicts of the messages `seqs`, scanning those not yet in the cache.

@@ -45,6 +45,7 @@ use tidemark_core::{
 pub use inject::{CLOSE, Injection, OPEN};
 
 use crate::extract::{Candidate, Extractor};
+use crate::recall::supersede::Topic;
 use crate::scan::{Scanner, SecretKind, Threat, Verdict};
 use inject::render;
 
@@ -101,6 +102,8 @@ pub struct SessionCounters {
     pub over_budget: u64,
     /// Facts injected into prompts.
     pub injected: u64,
+    /// Stored facts quarantined because a later turn changed what they say.
+    pub replaced: u64,
 }
 
 /// One session's state: its counters and the conversations whose facts it inherits.
@@ -427,6 +430,11 @@ impl<S: FactStore> FactCoordinator<S> {
         let mut kept: Vec<Candidate> = Vec::new();
         let mut failures: Vec<FactError> = Vec::new();
         let mut counters = SessionCounters::default();
+        // Before the new facts are stored, so that a fact taken from the changing turn is never weighed against it.
+        match self.retire_replaced(conversation, evicted).await {
+            Ok(replaced) => counters.replaced = replaced,
+            Err(error) => failures.push(error),
+        }
         for candidate in self.extractor.extract(evicted) {
             let fact = NewFact::new(
                 self.scope_for(conversation, candidate.tier),
@@ -462,6 +470,7 @@ impl<S: FactStore> FactCoordinator<S> {
             session.duplicates += counters.duplicates;
             session.rejected += counters.rejected;
             session.over_budget += counters.over_budget;
+            session.replaced += counters.replaced;
         });
         let mut failures = failures.into_iter();
         if let Some(first) = failures.next() {
@@ -469,6 +478,66 @@ impl<S: FactStore> FactCoordinator<S> {
         }
         Ok(hint(&kept))
     }
+}
+
+impl<S: FactStore> FactCoordinator<S> {
+    /// Quarantine the active facts `conversation` is shown that a turn of `evicted` changes; returns how many.
+    ///
+    /// The rule is recall's (see `recall/supersede.rs`): a turn with a change
+    /// marker ("instead", "goes up to", "moved to", ...) that shares three
+    /// search terms with a fact and gives a value the fact did not replaces it.
+    /// "From January my day rate goes up to £460" retires "my day rate is £425".
+    /// A quarantined fact is no longer injected and can be reviewed or restored.
+    async fn retire_replaced(
+        &self,
+        conversation: &ConversationId,
+        evicted: &[Message],
+    ) -> Result<u64, FactError> {
+        let changes: Vec<(usize, Topic)> = evicted
+            .iter()
+            .enumerate()
+            .map(|(at, message)| (at, Topic::of(&readable(message))))
+            .filter(|(_, topic)| topic.updates())
+            .collect();
+        if changes.is_empty() {
+            return Ok(0);
+        }
+        let mut replaced = 0;
+        for scope in self.scopes(conversation) {
+            for fact in self.store.list(&FactFilter::scope(scope)).await? {
+                let old = Topic::of(&fact.text);
+                let Some((at, _)) = changes.iter().find(|(_, change)| change.replaces(&old)) else {
+                    continue;
+                };
+                let reason =
+                    format!("replaced by a later turn (evicted message {} of {})", at + 1, evicted.len());
+                match self.store.quarantine(fact.id, reason).await {
+                    Ok(_) => replaced += 1,
+                    // Gone since it was listed: nothing left to retire.
+                    Err(FactError::NotFound { .. }) => {}
+                    Err(error) => return Err(error),
+                }
+            }
+        }
+        if replaced > 0 {
+            self.bump();
+        }
+        Ok(replaced)
+    }
+}
+
+/// A message's text and tool results, as one text: what a change can be stated in.
+fn readable(message: &Message) -> String {
+    message
+        .parts
+        .iter()
+        .filter_map(|part| match part {
+            tidemark_core::Part::Text { text } => Some(text.as_str()),
+            tidemark_core::Part::ToolResult(result) => Some(result.content.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The hint for the summarizer: what was saved, shortened to a few hundred characters.

@@ -29,7 +29,7 @@
 //! (evicted before a restart, or past [`Recall::PREPARED_BYTES`] in one
 //! eviction) is judged when first quoted, with the same verdict.
 
-mod supersede;
+pub(crate) mod supersede;
 #[cfg(test)]
 mod tests;
 

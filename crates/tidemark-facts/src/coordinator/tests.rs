@@ -1,5 +1,6 @@
 //! Unit tests of the coordinator's bounded per-conversation state.
 
+use tidemark_core::Seq;
 use tidemark_memory::InMemoryStore;
 
 use super::*;
@@ -67,4 +68,47 @@ async fn as_a_context_source_the_block_fits_the_memorys_allowance() {
     assert!(
         shared.context(&request).await.expect("read").is_some_and(|block| block.text().contains("AX-300"))
     );
+}
+
+#[tokio::test]
+async fn a_later_turn_that_changes_a_value_retires_the_fact_it_changes() {
+    let store = InMemoryStore::new();
+    let user = ConversationId::new("bridget").expect("test setup");
+    let coordinator = FactCoordinator::new(store.clone()).for_user(user.clone());
+    let conversation = id(0);
+    for text in [
+        "About the user: \"my day rate is £425 for animation and £360 for illustration\"",
+        "About the user: \"my studio is in Leeds, near the station\"",
+    ] {
+        coordinator
+            .remember(NewFact::new(Scope::User(user.clone()), Tier::UserProfile, text))
+            .await
+            .expect("stored");
+    }
+    // No change marker, or another subject: nothing is retired.
+    let unrelated = [
+        Message::user("My day rate for animation is something clients ask about a lot."),
+        Message::user("The render farm moved to 4 nodes instead of 2."),
+    ];
+    coordinator
+        .on_pre_compress(&conversation, SeqRange::new(Seq(0), Seq(2)), &unrelated)
+        .await
+        .expect("extract");
+    assert_eq!(coordinator.counters(&conversation).replaced, 0);
+    let change = [
+        Message::user("Decision made: from January my animation day rate goes up to £460."),
+        Message::assistant("Noted, £460 a day for animation from January."),
+    ];
+    coordinator
+        .on_pre_compress(&conversation, SeqRange::new(Seq(2), Seq(4)), &change)
+        .await
+        .expect("extract");
+    assert_eq!(coordinator.counters(&conversation).replaced, 1);
+    let active = store.list(&FactFilter::scope(Scope::User(user.clone()))).await.expect("listed");
+    assert!(active.iter().all(|fact| !fact.text.contains("£425")), "{active:?}");
+    assert!(active.iter().any(|fact| fact.text.contains("Leeds")), "an unchanged fact stays");
+    let quarantined = coordinator.quarantined(Some(Scope::User(user))).await.expect("listed");
+    assert!(quarantined.iter().any(|fact| fact.text.contains("£425")), "kept for review: {quarantined:?}");
+    let block = coordinator.inject(&conversation, "What is my day rate?").await.expect("read");
+    assert!(block.is_none_or(|block| !block.text().contains("£425")));
 }

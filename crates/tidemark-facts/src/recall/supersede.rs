@@ -5,8 +5,8 @@
 //! the new one. A passage *updates* when it carries a change marker ("instead",
 //! "rather than", "change of plan", "moved to", "no longer", "update on", ...;
 //! English only); it *replaces* an older passage of the block when it also
-//! shares at least [`SHARED_TERMS`] search terms with it (stop words aside,
-//! common English endings taken off) and the older passage holds a value (a
+//! shares at least [`SHARED_TERMS`] search terms with it (stop words and the
+//! markers' own words aside, common English endings taken off) and the older passage holds a value (a
 //! term with a digit: a time, a date, an amount, a version; or a capitalised
 //! word inside a sentence: a person, a place) while the newer one holds a
 //! value the older does not: the same subject, said again with another
@@ -46,7 +46,7 @@ const MARKERS: &[&str] = &[
 
 /// What a passage is about, and whether it says something changed.
 #[derive(Debug, Clone)]
-pub(super) struct Topic {
+pub(crate) struct Topic {
     /// Its search terms without stop words, sorted and distinct.
     terms: Vec<String>,
     /// Whether it carries a change marker.
@@ -56,8 +56,13 @@ pub(super) struct Topic {
 }
 
 impl Topic {
-    pub(super) fn of(text: &str) -> Self {
-        let mut terms: Vec<String> = query_terms(text).into_iter().map(stem).collect();
+    pub(crate) fn of(text: &str) -> Self {
+        // The markers' own words say that something changed, not what: two changes of different subjects
+        // ("Correction: the billing deadline moved to …", "… the search deadline moved to …") share them.
+        let marker_words: Vec<String> =
+            MARKERS.iter().flat_map(|marker| query_terms(marker)).map(stem).collect();
+        let mut terms: Vec<String> =
+            query_terms(text).into_iter().map(stem).filter(|term| !marker_words.contains(term)).collect();
         terms.sort_unstable();
         terms.dedup();
         let lower = text.to_lowercase();
@@ -70,8 +75,13 @@ impl Topic {
         Self { terms, updates, values }
     }
 
+    /// Whether it carries a change marker: whether it can replace anything.
+    pub(crate) fn updates(&self) -> bool {
+        self.updates
+    }
+
     /// Whether this passage, the newer, replaces `older`: it says something changed about the same subject, and gives a value the older did not.
-    pub(super) fn replaces(&self, older: &Topic) -> bool {
+    pub(crate) fn replaces(&self, older: &Topic) -> bool {
         if !self.updates
             || older.values.is_empty()
             || self.values.iter().all(|value| older.values.contains(value))
@@ -169,5 +179,9 @@ mod tests {
             Topic::of("Change of plan for Friday: Ifeoma is ill, so Bartek takes the pager instead.");
         assert!(bartek.replaces(&ifeoma));
         assert_eq!(names("Bartek said so. Then Ifeoma left for Hobart: Sunday."), ["ifeoma", "hobart"]);
+        // The words of a marker are not a shared subject.
+        let billing = Topic::of("Correction from the user: the billing deadline moved to 1 April.");
+        let search = Topic::of("Correction: the search deadline moved to 3 May.");
+        assert!(!search.replaces(&billing));
     }
 }

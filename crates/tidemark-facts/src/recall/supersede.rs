@@ -15,6 +15,8 @@
 //! add to what was said were taken for changes (LoCoMo evidence recall fell
 //! from 62.8% to 56.6% at 4,000 tokens); with it, that cost is two questions of 760.
 
+use std::sync::LazyLock;
+
 use tidemark_core::recall::query_terms;
 
 /// How many search terms two passages must share for the newer to replace the older.
@@ -44,6 +46,12 @@ const MARKERS: &[&str] = &[
     "vetoed",
 ];
 
+/// The markers' own search terms, stemmed: they say that something changed, not what, so two changes of
+/// different subjects ("Correction: the billing deadline moved to …", "… the search deadline moved to …")
+/// sharing them share no subject. Worked out once.
+static MARKER_WORDS: LazyLock<Vec<String>> =
+    LazyLock::new(|| MARKERS.iter().flat_map(|marker| query_terms(marker)).map(stem).collect());
+
 /// What a passage is about, and whether it says something changed.
 #[derive(Debug, Clone)]
 pub(crate) struct Topic {
@@ -57,12 +65,8 @@ pub(crate) struct Topic {
 
 impl Topic {
     pub(crate) fn of(text: &str) -> Self {
-        // The markers' own words say that something changed, not what: two changes of different subjects
-        // ("Correction: the billing deadline moved to …", "… the search deadline moved to …") share them.
-        let marker_words: Vec<String> =
-            MARKERS.iter().flat_map(|marker| query_terms(marker)).map(stem).collect();
         let mut terms: Vec<String> =
-            query_terms(text).into_iter().map(stem).filter(|term| !marker_words.contains(term)).collect();
+            query_terms(text).into_iter().map(stem).filter(|term| !MARKER_WORDS.contains(term)).collect();
         terms.sort_unstable();
         terms.dedup();
         let lower = text.to_lowercase();

@@ -316,7 +316,12 @@ mod tests {
     }
 
     fn arb_embedding(dimensions: usize) -> impl Strategy<Value = Embedding> {
-        prop::collection::vec(-127i8..=127, dimensions).prop_filter_map("all zeros", |values| {
+        arb_embedding_within(127, dimensions)
+    }
+
+    /// Embeddings of `dimensions` values from `-bound` to `bound`: a small bound makes many ties.
+    pub(super) fn arb_embedding_within(bound: i8, dimensions: usize) -> impl Strategy<Value = Embedding> {
+        prop::collection::vec(-bound..=bound, dimensions).prop_filter_map("all zeros", |values| {
             Embedding::from_bytes(&values.iter().map(|value| value.to_ne_bytes()[0]).collect::<Vec<u8>>())
         })
     }

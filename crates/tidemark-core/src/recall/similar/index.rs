@@ -179,9 +179,7 @@ mod tests {
     use super::*;
 
     fn arb_embedding(dimensions: usize) -> impl Strategy<Value = Embedding> {
-        prop::collection::vec(-3i8..=3, dimensions).prop_filter_map("all zeros", |values| {
-            Embedding::from_bytes(&values.iter().map(|value| value.to_ne_bytes()[0]).collect::<Vec<u8>>())
-        })
+        super::super::tests::arb_embedding_within(3, dimensions)
     }
 
     proptest! {

@@ -308,7 +308,7 @@ impl ConversationStore for SqliteStore {
     }
 
     async fn conversations(&self) -> Result<Vec<ConversationId>, StoreError> {
-        self.run("conversations", conversations)
+        self.run("conversations", |connection| users::all(connection))
     }
 
     async fn try_lease(
@@ -653,19 +653,6 @@ fn prune(connection: &mut Connection, caches: &Caches, id: &str) -> Result<u64, 
     }
     transaction.commit()?;
     Ok(deleted)
-}
-
-fn conversations(connection: &mut Connection) -> Result<Vec<ConversationId>, Fail> {
-    // SQLite's default BINARY collation compares the UTF-8 bytes, which is
-    // exactly the order of Rust's `str`, so the rows come back in the order of
-    // `ConversationId`.
-    let mut select = connection.prepare_cached("SELECT id FROM conversations ORDER BY id")?;
-    let mut rows = select.query([])?;
-    let mut ids = Vec::new();
-    while let Some(row) = rows.next()? {
-        ids.push(ConversationId::new(row.get_ref(0)?.as_str()?).map_err(DataError::Id)?);
-    }
-    Ok(ids)
 }
 
 fn read_counts(connection: &Connection, id: &str) -> Result<Option<Counts>, Fail> {

@@ -84,11 +84,24 @@ const TEXTS: &[(&str, &str)] = &[
 /// and of the second, and the verdict. Without a text it prints zeros and
 /// does nothing else, which is the baseline of process start-up.
 pub fn child(text: Option<usize>) -> Result<(), String> {
-    let Some(index) = text else {
-        println!("0 0 0 none");
-        return Ok(());
+    let piped;
+    let (index, text) = match text {
+        Some(index) => (
+            index.to_string(),
+            TEXTS.get(index).ok_or_else(|| format!("there is no start-up text {index}"))?.1,
+        ),
+        None => {
+            let mut input = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut input)
+                .map_err(|e| format!("cannot read the text from standard input: {e}"))?;
+            if input.is_empty() {
+                println!("0 0 0 none");
+                return Ok(());
+            }
+            piped = input;
+            ("from standard input".to_owned(), piped.as_str())
+        }
     };
-    let (_, text) = TEXTS.get(index).ok_or_else(|| format!("there is no start-up text {index}"))?;
     let started = Instant::now();
     let scanner = std::hint::black_box(Scanner::new());
     let built = started.elapsed();
@@ -104,10 +117,10 @@ pub fn child(text: Option<usize>) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs the benchmark: the scanner's section, and the CLI's when `cli` names a `tidemark` binary.
+/// Runs the benchmark: the scanner's sections, and the CLI's when `cli` names a `tidemark` binary.
 pub fn run(smoke: bool, cli: Option<&Path>) -> Result<Vec<Section>, String> {
     let mut scanner = scanner_section(smoke)?;
-    let mut sections = Vec::new();
+    let mut sections = vec![corpus_section(smoke)?];
     match cli {
         Some(cli) => {
             sections.push(scanner);
@@ -246,16 +259,28 @@ fn scanner_section(smoke: bool) -> Result<Section, String> {
 
 /// Runs `startup-child` for `text` (or the empty child) and reads its line.
 fn spawn_child(exe: &Path, text: Option<usize>) -> Result<Sample, String> {
+    spawn(exe, text, None)
+}
+
+/// Runs `startup-child` for `text` from the list or for `piped`, written to its standard input.
+fn spawn(exe: &Path, text: Option<usize>, piped: Option<&str>) -> Result<Sample, String> {
     let mut command = Command::new(exe);
     command.arg("startup-child");
     if let Some(index) = text {
         command.arg("--text").arg(index.to_string());
     }
     let started = Instant::now();
-    let output = command
-        .stdin(Stdio::null())
-        .output()
+    let mut child = command
+        .stdin(if piped.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .map_err(|e| format!("cannot start the start-up child {text:?}: {e}"))?;
+    if let (Some(piped), Some(mut stdin)) = (piped, child.stdin.take()) {
+        std::io::Write::write_all(&mut stdin, piped.as_bytes())
+            .map_err(|e| format!("cannot hand the start-up child its text: {e}"))?;
+    }
+    let output = child.wait_with_output().map_err(|e| format!("the start-up child {text:?} failed: {e}"))?;
     let process = started.elapsed();
     if !output.status.success() {
         return Err(format!(
@@ -288,6 +313,124 @@ fn describe(verdict: &Verdict) -> String {
         Verdict::Rejected(threat) => format!("rejected ({})", threat.kind()),
         _ => "other".to_owned(),
     }
+}
+
+/// The scan's corpora, relative to the repository root: the texts the corpus sweep samples.
+const CORPUS: &str = "crates/tidemark-scan/tests/data/scan";
+/// How many corpus texts the sweep scans first, each in a fresh process.
+const SWEEP: usize = 400;
+/// How many of the slowest of them are scanned again, and how many more times each.
+const AGAIN: usize = 16;
+const AGAIN_RUNS: usize = 4;
+
+/// Every text of the scan's corpus files (files in name order, each text once, in order).
+fn corpus_texts() -> Result<Vec<String>, String> {
+    let mut files = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from(CORPUS)];
+    while let Some(dir) = dirs.pop() {
+        let entries = std::fs::read_dir(&dir)
+            .map_err(|e| format!("cannot read {} (run from the repository root): {e}", dir.display()))?;
+        for entry in entries {
+            let path = entry.map_err(|e| format!("cannot read {}: {e}", dir.display()))?.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|ext| ext == "jsonl") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let mut seen = std::collections::HashSet::new();
+    let mut texts = Vec::new();
+    for file in files {
+        let body =
+            std::fs::read_to_string(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        for line in body.lines() {
+            let text = serde_json::from_str::<serde_json::Value>(line)
+                .ok()
+                .and_then(|value| value.get("text")?.as_str().map(str::to_owned));
+            if let Some(text) = text.filter(|text| seen.insert(text.clone())) {
+                texts.push(text);
+            }
+        }
+    }
+    Ok(texts)
+}
+
+/// The cold start over texts nobody picked for it: an evenly spaced sample of the scan's corpus
+/// (attacks and harmless texts in many languages, written by several outside writers), each
+/// scanned first in a fresh process; the slowest are scanned again and keep their best figure.
+fn corpus_section(smoke: bool) -> Result<Section, String> {
+    let texts = corpus_texts()?;
+    let count = if smoke { 8 } else { SWEEP }.min(texts.len());
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
+    let picks: Vec<&str> =
+        (0..count).filter_map(|i| texts.get(i * texts.len() / count.max(1)).map(String::as_str)).collect();
+    let mut samples: Vec<(Duration, usize)> = Vec::new();
+    for (at, text) in picks.iter().enumerate() {
+        samples.push((spawn(&exe, None, Some(text))?.cold(), at));
+    }
+    samples.sort_unstable_by(|a, b| b.cmp(a));
+    let (again, runs) = if smoke { (2, 1) } else { (AGAIN, AGAIN_RUNS) };
+    for (cold, at) in samples.iter_mut().take(again) {
+        for _ in 0..runs {
+            let text = picks.get(*at).copied().unwrap_or_default();
+            *cold = (*cold).min(spawn(&exe, None, Some(text))?.cold());
+        }
+    }
+    samples.sort_unstable();
+    let quantile = |q: f64| {
+        let at = ((samples.len().saturating_sub(1)) as f64 * q).round() as usize;
+        samples.get(at).map_or(Duration::ZERO, |(cold, _)| *cold)
+    };
+    let worst = samples.last().copied().unwrap_or((Duration::ZERO, 0));
+    let within = samples.iter().filter(|(cold, _)| cold.as_secs_f64() * 1e3 <= COLD_LIMIT_MS).count();
+    let mut table =
+        Table::new(&["texts", "median (ms)", "p90 (ms)", "p99 (ms)", "worst (ms)", "within 50 ms"]);
+    table.row(vec![
+        samples.len().to_string(),
+        millis(quantile(0.5)),
+        millis(quantile(0.9)),
+        millis(quantile(0.99)),
+        millis(worst.0),
+        format!("{within} of {}", samples.len()),
+    ]);
+    let shown = |at: usize| {
+        let text = picks.get(at).copied().unwrap_or_default();
+        let short: String = text.chars().take(70).collect();
+        short.replace(['\n', '\r'], " ").replace('|', "\\|")
+    };
+    let mut notes: Vec<String> = samples
+        .iter()
+        .rev()
+        .take(5)
+        .map(|(cold, at)| format!("{} ms: “{}…”", millis(*cold), shown(*at)))
+        .collect();
+    notes.insert(0, "The five slowest texts:".to_owned());
+    let mut targets = Vec::new();
+    if !smoke {
+        targets.push(Target {
+            goal: format!(
+                "scanner new + first scan ≤ {COLD_LIMIT_MS:.0} ms on every corpus text of the sample"
+            ),
+            measured: format!("worst {} ms; {within} of {} texts within", millis(worst.0), samples.len()),
+            met: worst.0.as_secs_f64() * 1e3 <= COLD_LIMIT_MS,
+        });
+    }
+    Ok(Section {
+        title: "Scanner cold start on the corpus".to_owned(),
+        intro: format!(
+            "{} of the {} texts of the scan's corpora (`{CORPUS}`), evenly spaced over its files, each \
+             scanned first in a fresh process as above: `Scanner::new()` plus that first scan. The {again} \
+             slowest were scanned {runs} more times and keep their best figure, so that a busy moment of the \
+             machine does not decide the tail.",
+            samples.len(),
+            texts.len()
+        ),
+        table,
+        targets,
+        notes,
+    })
 }
 
 fn cli_section(cli: &Path, smoke: bool) -> Result<Section, String> {

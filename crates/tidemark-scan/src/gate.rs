@@ -43,6 +43,7 @@ use regex_automata::{Anchored, Input};
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 
 use crate::lazy::{Meta, Probe};
+use crate::narrow::Narrowed;
 
 mod derived;
 mod group;
@@ -51,7 +52,7 @@ mod table;
 use crate::shipped::{self, Kind};
 pub(super) use derived::split_cached;
 #[cfg(test)]
-pub(super) use derived::{head_of, necessary, split_to_bytes};
+pub(super) use derived::{head_of, necessary, needs_of, split_to_bytes};
 pub(crate) use group::{Group, Reader};
 use regex_syntax::hir::{Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look, Repetition};
 #[cfg(test)]
@@ -138,6 +139,9 @@ pub(super) struct Spot {
     /// Searches the probe answered so far: it retires as the guards do, so that a process that
     /// scans on and on searches with the full pattern, as fast as ever.
     probed: AtomicU32,
+    /// The pattern narrowed to the alternatives a text can match, for a large pattern (see
+    /// `narrow.rs`).
+    narrowed: Narrowed<(Probe, Meta)>,
 }
 
 /// One match of a [`Spot`]: byte offsets into the text searched.
@@ -173,6 +177,7 @@ impl Spot {
             head: OnceLock::new(),
             searches: AtomicU32::new(0),
             probed: AtomicU32::new(0),
+            narrowed: Narrowed::new(),
         })
     }
 
@@ -208,6 +213,17 @@ impl Spot {
         if !self.regex.is_compiled() {
             if !self.head_admits(text, inputs()) {
                 return None;
+            }
+            // The pattern without the alternatives this text cannot match finds what it finds.
+            let narrowed =
+                self.narrowed.get(self.regex.as_str(), text, |source| Some(Meta::narrowed(source)));
+            if let Some((probe, narrowed)) = narrowed {
+                // As for the whole pattern: the narrowed probe first, the full search on a yes.
+                if !inputs().any(|input| probe.is_match(&input)) {
+                    return None;
+                }
+                let found = inputs().find_map(|input| narrowed.search(&input))?;
+                return Some(Found { text, start: found.start(), end: found.end() });
             }
             if crate::lazy::guard_still_serves(&self.probed, text.len())
                 && !inputs().any(|input| self.probe.is_match(&input))

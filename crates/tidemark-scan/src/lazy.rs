@@ -21,6 +21,7 @@ use regex_automata::util::pool::Pool;
 use regex_automata::{Input, hybrid, meta};
 use regex_syntax::hir::{Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Repetition};
 
+use crate::narrow::Narrowed;
 use crate::shipped::{self, Kind};
 
 /// Set when a pattern failed to compile.
@@ -73,6 +74,9 @@ fn failed<T>(stand_in: impl FnOnce() -> T) -> T {
 pub(crate) struct Regex {
     source: Arc<str>,
     compiled: OnceLock<regex::Regex>,
+    /// The pattern narrowed to the alternatives a text can match, for a large pattern
+    /// (`narrow.rs`): it answers instead of the probe and the whole pattern while it serves.
+    narrowed: Narrowed<regex::Regex>,
     guard: OnceLock<Guard>,
     probe: Probe,
     /// Searches the guard answered so far (see [`GUARDED_SEARCHES`]).
@@ -89,23 +93,37 @@ impl Regex {
             probe: Probe::shared(Arc::clone(&source)),
             source,
             compiled: OnceLock::new(),
+            narrowed: Narrowed::new(),
             guard: OnceLock::new(),
             searches: AtomicU32::new(0),
         }
     }
 
-    /// Whether `haystack` can hold a match from byte `start` on, as far as the guard and the probe
-    /// can tell without compiling the pattern.
-    fn may_match_from(&self, haystack: &str, start: usize) -> bool {
-        if self.compiled.get().is_some() || !guard_still_serves(&self.searches, haystack.len()) {
-            return true;
+    /// What searches `haystack` from byte `start` on: the whole compiled pattern, or its narrowed
+    /// twin for this text (which finds the same matches, groups included), or `None` where the
+    /// guard or the probe tells, without compiling the pattern, that nothing can match.
+    fn engine_from(&self, haystack: &str, start: usize) -> Option<&regex::Regex> {
+        if let Some(compiled) = self.compiled.get() {
+            return Some(compiled);
         }
-        self.guard.get_or_init(|| Guard::shipped(&[self.source.as_ref()])).admits(haystack)
-            && self.probe.is_match(&Input::new(haystack).span(start.min(haystack.len())..haystack.len()))
+        if !guard_still_serves(&self.searches, haystack.len()) {
+            return Some(self.compiled());
+        }
+        if !self.guard.get_or_init(|| Guard::shipped(&[self.source.as_ref()])).admits(haystack) {
+            return None;
+        }
+        if let Some(narrowed) =
+            self.narrowed.get(&self.source, haystack, |source| regex::Regex::new(source).ok())
+        {
+            return Some(narrowed);
+        }
+        self.probe
+            .is_match(&Input::new(haystack).span(start.min(haystack.len())..haystack.len()))
+            .then(|| self.compiled())
     }
 
-    fn may_match(&self, haystack: &str) -> bool {
-        self.may_match_from(haystack, 0)
+    fn engine(&self, haystack: &str) -> Option<&regex::Regex> {
+        self.engine_from(haystack, 0)
     }
 
     /// The compiled regex (compiled now if need be).
@@ -115,35 +133,27 @@ impl Regex {
     }
 
     pub(crate) fn is_match(&self, haystack: &str) -> bool {
-        self.may_match(haystack) && self.compiled().is_match(haystack)
+        self.engine(haystack).is_some_and(|regex| regex.is_match(haystack))
     }
 
     pub(crate) fn find<'h>(&self, haystack: &'h str) -> Option<regex::Match<'h>> {
-        if self.may_match(haystack) { self.compiled().find(haystack) } else { None }
+        self.engine(haystack)?.find(haystack)
     }
 
     pub(crate) fn find_iter<'r, 'h>(&'r self, haystack: &'h str) -> regex::Matches<'r, 'h> {
-        if self.may_match(haystack) {
-            self.compiled().find_iter(haystack)
-        } else {
-            never().find_iter(haystack)
-        }
+        self.engine(haystack).unwrap_or_else(|| never()).find_iter(haystack)
     }
 
     pub(crate) fn captures<'h>(&self, haystack: &'h str) -> Option<regex::Captures<'h>> {
-        if self.may_match(haystack) { self.compiled().captures(haystack) } else { None }
+        self.engine(haystack)?.captures(haystack)
     }
 
     pub(crate) fn captures_at<'h>(&self, haystack: &'h str, start: usize) -> Option<regex::Captures<'h>> {
-        if self.may_match_from(haystack, start) { self.compiled().captures_at(haystack, start) } else { None }
+        self.engine_from(haystack, start)?.captures_at(haystack, start)
     }
 
     pub(crate) fn captures_iter<'r, 'h>(&'r self, haystack: &'h str) -> regex::CaptureMatches<'r, 'h> {
-        if self.may_match(haystack) {
-            self.compiled().captures_iter(haystack)
-        } else {
-            never().captures_iter(haystack)
-        }
+        self.engine(haystack).unwrap_or_else(|| never()).captures_iter(haystack)
     }
 }
 
@@ -243,6 +253,17 @@ impl Meta {
         #[cfg(test)]
         registry::record(registry::Engine::Meta, &source);
         Self { source, compiled: OnceLock::new() }
+    }
+
+    /// A narrowed pattern (`narrow.rs`) and its probe, each compiled on first use. They are not
+    /// recorded with the scanner's own patterns in a test build: which ones a process makes
+    /// depends on the texts it scans.
+    pub(crate) fn narrowed(source: &str) -> (Probe, Meta) {
+        let source: Arc<str> = source.into();
+        (
+            Probe { source: Arc::clone(&source), compiled: OnceLock::new() },
+            Self { source, compiled: OnceLock::new() },
+        )
     }
 
     /// The pattern's source (without compiling it).

@@ -141,6 +141,7 @@ mod cues;
 mod exfil;
 mod gate;
 mod lazy;
+mod narrow;
 mod normalize;
 mod patterns;
 mod rules;
@@ -165,6 +166,8 @@ mod tests_cue_tables;
 mod tests_cues;
 #[cfg(test)]
 mod tests_gate;
+#[cfg(test)]
+mod tests_narrow;
 #[cfg(test)]
 mod tests_probe;
 #[cfg(test)]

@@ -32,6 +32,8 @@ pub(crate) enum Kind {
     Needs = 3,
     /// The head of a large pattern (`gate::head_of`), or nothing.
     Head = 4,
+    /// A large pattern cut into pieces and holes (`narrow::derive`), or nothing.
+    Narrow = 5,
 }
 
 impl Kind {
@@ -41,6 +43,7 @@ impl Kind {
             2 => Some(Self::Split),
             3 => Some(Self::Needs),
             4 => Some(Self::Head),
+            5 => Some(Self::Narrow),
             _ => None,
         }
     }

@@ -4,6 +4,7 @@
 use super::Scanner;
 use super::gate::{self, Gate};
 use super::lazy::{self, registry::Engine};
+use super::narrow;
 use super::shipped::{self, Kind, registry::Asked};
 
 /// Derives every entry a scanner asks for again, and compares the file they make with the shipped
@@ -35,6 +36,12 @@ fn shipped_derivations_are_fresh() {
     }
     // The guards of the patterns compiled on first use.
     for (engine, source) in lazy::registry::made() {
+        if matches!(engine, Engine::Regex | Engine::Meta)
+            && let Some(template) = narrow::derive(&source)
+        {
+            let bytes = narrow::Template::to_bytes(Some(&template));
+            entries.push((Kind::Narrow, shipped::fingerprint([source.as_bytes()]), bytes));
+        }
         let sources: Vec<&str> = match engine {
             Engine::Regex => vec![source.as_str()],
             Engine::Set => source.split(lazy::registry::SET_SEPARATOR).collect(),

@@ -131,3 +131,40 @@ fn split_from_bytes(bytes: &[u8]) -> Option<(Option<String>, Option<String>)> {
     let split = (side(flags & 1 != 0)?, side(flags & 2 != 0)?);
     (flags <= 3 && reader.done()).then_some(split)
 }
+
+/// Lists of literals of which every match of `source` holds one of each (lower case, to be read
+/// with ASCII case ignored; a literal marked `true` counts only where no ASCII word character comes
+/// before it), or none if nothing is known: the prefix literals when there are some, and the
+/// inner literals of up to [`MAX_NEEDS`](super::MAX_NEEDS) required pieces after them, or else
+/// one list of [`required`] literals.
+#[cfg(test)]
+pub(crate) fn needs_of(source: &str) -> Vec<Vec<(Vec<u8>, bool)>> {
+    let Ok(hir) = regex_syntax::Parser::new().parse(source) else { return Vec::new() };
+    let hir = lower_case(&hir);
+    let mut extractor = Extractor::new();
+    extractor.kind(ExtractKind::Prefix);
+    let mut lists = Vec::new();
+    let prefix = prefixes(&extractor, &hir).filter(|list| !list.is_empty() && list.len() <= MAX_INNER);
+    if let Some(prefix) = &prefix {
+        // A match that must start a word puts each literal after a byte that is not a word byte.
+        let start = super::Start::of(&hir);
+        let word = |literal: &[u8]| match start {
+            super::Start::AfterNonWord => true,
+            super::Start::Boundary => {
+                literal.first().is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            }
+            super::Start::Any => false,
+        };
+        lists.push(prefix.iter().map(|literal| (literal.to_ascii_lowercase(), word(literal))).collect());
+    }
+    lists.extend(super::required_lists(&hir, &extractor, prefix.is_some()));
+    if lists.is_empty() {
+        lists.extend(required(&hir, &extractor));
+    }
+    for list in &mut lists {
+        for (literal, _) in list.iter_mut() {
+            literal.make_ascii_lowercase();
+        }
+    }
+    lists
+}

@@ -206,6 +206,9 @@ impl<R> Narrowed<R> {
         text: &str,
         compile: impl FnOnce(&str) -> Option<R>,
     ) -> Option<&R> {
+        if text.len() > crate::lazy::GUARDED_BYTES {
+            return None;
+        }
         let this = self
             .0
             .get_or_init(|| {

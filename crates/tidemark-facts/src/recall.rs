@@ -32,6 +32,7 @@
 pub(crate) mod supersede;
 #[cfg(test)]
 mod tests;
+mod window;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -108,6 +109,8 @@ pub struct Recall<S> {
     passage_verdicts: Mutex<Cache<(ConversationId, Seq, u32), Verdict>>,
     /// What each quoted passage is about, for telling which replaces which: the same passages come back turn after turn.
     topics: Mutex<Cache<(ConversationId, Seq, u32), Arc<Topic>>>,
+    /// The changes each conversation's window states, which rule out the passages they replace.
+    windows: window::Windows,
 }
 
 /// What judging a message found: the verdict on it whole, and its passages' verdicts known so far.
@@ -177,6 +180,7 @@ impl<S> Recall<S> {
             verdicts: Mutex::new(Cache::new(Self::VERDICTS)),
             passage_verdicts: Mutex::new(Cache::new(Self::PASSAGE_VERDICTS)),
             topics: Mutex::new(Cache::new(Self::PASSAGE_VERDICTS)),
+            windows: window::Windows::new(Self::COUNTED_CONVERSATIONS),
         }
     }
 
@@ -580,7 +584,14 @@ impl<S: ConversationStore> Recall<S> {
 
 impl<S: ConversationStore> ContextSource for Recall<S> {
     async fn context(&self, request: &ContextRequest<'_>) -> Result<Option<Message>, ContextError> {
-        let found = self.candidates(request).await?;
+        let mut found = self.candidates(request).await?;
+        // What the window already says changed rules out the passages it replaces.
+        if !found.is_empty() {
+            let conversation = request.conversation();
+            let updates = self.windows.updates(&self.store, conversation, request.below()).await;
+            let updates = updates.map_err(ContextError::new)?;
+            found.retain(|f| updates.iter().all(|update| !update.replaces(&self.topic(conversation, f))));
+        }
         let (quoted, withheld) =
             self.pick(request.conversation(), found, request.max_tokens(), request.counter()).await?;
         self.count(request.conversation(), quoted.len(), withheld);

@@ -391,3 +391,30 @@ async fn only_the_most_recently_used_other_conversations_are_searched() {
         assert!(text.contains(&format!("{}", 1000 + day)), "day {day} is missing: {text}");
     }
 }
+
+/// A change the window states rules out the passage it replaces, so the model does not see the old
+/// value beside the new one; without the change, the old passage is quoted. The window is read
+/// again as it grows, and once the change has left it, recall quotes the change instead.
+#[tokio::test]
+async fn a_change_in_the_window_rules_out_the_passage_it_replaces() {
+    let old = "I'm off this Friday for a wedding, so hand the pager to Ifeoma for the day.";
+    let change = "Change of plan for Friday: Ifeoma is ill, so Bartek takes the pager instead.";
+    let filler = "The staging cluster needs its certificates renewed before the audit.";
+    let store = store_with(vec![Message::user(old), Message::user(filler), Message::user(filler)]).await;
+    let recall = Recall::new(store.clone());
+    // Below the mark: message 1. The window (2 and 3) says nothing changed: the old plan is quoted.
+    let quoted = ask(&recall, "who takes the pager on friday", 2, 400).await.expect("a block");
+    assert!(quoted.contains("Ifeoma"), "{quoted}");
+    // The change arrives in the window.
+    add(&store, id().as_str(), vec![Message::user(change)]).await;
+    assert_eq!(ask(&recall, "who takes the pager on friday", 2, 400).await, None);
+    // Once the change has left the window too, it is quoted in place of the old plan.
+    let quoted = ask(&recall, "who takes the pager on friday", 5, 400).await.expect("a block");
+    assert!(quoted.contains("Bartek") && !quoted.contains("wedding"), "{quoted}");
+    // A filler with no change marker in the window rules nothing out.
+    let store = store_with(vec![Message::user(old), Message::user(filler)]).await;
+    let recall = Recall::new(store.clone());
+    add(&store, id().as_str(), vec![Message::user("Friday: Bartek asked about the pager budget.")]).await;
+    let quoted = ask(&recall, "who takes the pager on friday", 2, 400).await.expect("a block");
+    assert!(quoted.contains("Ifeoma"), "{quoted}");
+}

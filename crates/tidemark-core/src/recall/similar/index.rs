@@ -104,24 +104,90 @@ impl VectorIndex {
 
     /// The `count` passages nearest to `query` below `below`, nearest first: [`nearest`](super::nearest)'s answer over [`iter`](Self::iter).
     pub fn nearest(&self, query: &Embedding, below: Seq, count: usize) -> Vec<Near> {
+        self.nearest_with(query, below, count, &[])
+    }
+
+    /// [`nearest`](Self::nearest) over the passages below `below` and `extra` as well: [`nearest`](super::nearest)'s answer over both, to the bit.
+    ///
+    /// `extra` holds passages not in the index (a store's messages waiting to
+    /// be indexed), each taken whatever its message, so the caller leaves
+    /// out those at or above its own bound; none may share a place with a
+    /// passage of the index below `below`. The index's passages are still
+    /// read 16 bytes each, so a few waiting messages do not cost a walk
+    /// over every embedding.
+    pub fn nearest_with(
+        &self,
+        query: &Embedding,
+        below: Seq,
+        count: usize,
+        extra: &[(Seq, u32, &Embedding)],
+    ) -> Vec<Near> {
         let end = self.places.partition_point(|(seq, _)| *seq < below);
-        if count == 0 || end == 0 {
+        if count == 0 || end + extra.len() == 0 {
             return Vec::new();
         }
         let room = count.saturating_mul(FIRST_LOOK).max(FIRST_LOOK_MIN);
-        let looked: Vec<usize> =
-            if end <= room { (0..end).collect() } else { self.first_look(query, end, room) };
+        let mut looked: Vec<(Seq, u32, &Embedding)> = Vec::new();
+        let at = |at: usize| (self.places[at].0, self.places[at].1, &self.embeddings[at]);
+        if end + extra.len() <= room {
+            looked.extend((0..end).map(at));
+            looked.extend(extra.iter().copied());
+        } else if extra.is_empty() {
+            looked.extend(self.first_look(query, end, room).into_iter().map(at));
+        } else {
+            looked = self.first_look_with(query, end, room, extra);
+        }
         let mut found: Vec<Near> = looked
             .into_iter()
-            .map(|at| {
-                let (seq, index) = self.places[at];
-                Near { seq, index, similarity: query.similarity(&self.embeddings[at]) }
-            })
+            .map(|(seq, index, embedding)| Near { seq, index, similarity: query.similarity(embedding) })
             .filter(|near| near.similarity > 0.0)
             .collect();
         found.sort_by(nearer);
         found.truncate(count);
         found
+    }
+
+    /// [`first_look`](Self::first_look) over the positions below `end` and `extra` together.
+    fn first_look_with<'a>(
+        &'a self,
+        query: &Embedding,
+        end: usize,
+        room: usize,
+        extra: &[(Seq, u32, &'a Embedding)],
+    ) -> Vec<(Seq, u32, &'a Embedding)> {
+        let [first, second] = query.signs;
+        let agree = |signs: &[u64; 2]| {
+            (128 - ((signs[0] ^ first).count_ones() + (signs[1] ^ second).count_ones())) as u8
+        };
+        let agreements: Vec<u8> = self.signs[..end].iter().map(agree).collect();
+        let extra_agreements: Vec<u8> =
+            extra.iter().map(|(_, _, embedding)| agree(&embedding.signs)).collect();
+        let mut reaching = [0usize; 129];
+        for agreement in agreements.iter().chain(&extra_agreements) {
+            reaching[usize::from(*agreement)] += 1;
+        }
+        let (mut cut, mut above) = (128usize, 0usize);
+        while above + reaching[cut] < room && cut > 0 {
+            above += reaching[cut];
+            cut -= 1;
+        }
+        let mut looked = Vec::with_capacity(room);
+        let mut ties = Vec::new();
+        let index = agreements
+            .into_iter()
+            .enumerate()
+            .map(|(at, agreement)| ((self.places[at].0, self.places[at].1, &self.embeddings[at]), agreement));
+        for (passage, agreement) in index.chain(extra.iter().copied().zip(extra_agreements)) {
+            match usize::from(agreement).cmp(&cut) {
+                Ordering::Greater => looked.push(passage),
+                Ordering::Equal => ties.push(passage),
+                Ordering::Less => {}
+            }
+        }
+        // The ties that fill the rest: the newer message first, then the earlier passage.
+        ties.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        looked.extend(ties.into_iter().take(room.saturating_sub(looked.len())));
+        looked
     }
 
     /// The positions below `end` of the `room` passages whose signs agree most with `query`'s, ties to the newer message and then the earlier passage.
@@ -206,7 +272,15 @@ mod tests {
             prop_assert_eq!(index.len(), last.len());
             prop_assert!(index.iter().map(|(s, i, _)| (s, i)).eq(last.keys().copied()));
             let expected = nearest(&query, Seq(below), last.iter().map(|((s, i), e)| (*s, *i, e)), count);
-            prop_assert_eq!(index.nearest(&query, Seq(below), count), expected);
+            prop_assert_eq!(index.nearest(&query, Seq(below), count), expected.clone());
+            // Passages outside the index, above its bound, answer as if they were in it.
+            let bound = below / 2;
+            let extra: Vec<(Seq, u32, &Embedding)> = last
+                .iter()
+                .filter(|((seq, _), _)| seq.0 >= bound && seq.0 < below)
+                .map(|((s, i), e)| (*s, *i, e))
+                .collect();
+            prop_assert_eq!(index.nearest_with(&query, Seq(bound), count, &extra), expected);
             index.retain(|seq, _| seq.0 % 7 != dropped);
             last.retain(|(seq, _), _| seq.0 % 7 != dropped);
             let expected = nearest(&query, Seq(below), last.iter().map(|((s, i), e)| (*s, *i, e)), count);

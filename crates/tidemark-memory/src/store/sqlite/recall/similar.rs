@@ -347,17 +347,19 @@ pub(super) fn fused(
     }
     let reach = Seq(u64::try_from(reach).unwrap_or(0));
     let near = match stored.as_deref() {
-        // Usually every message below the mark has its vectors kept: the index alone answers.
-        Some(stored) if fresh.is_empty() => {
-            stored.list.nearest(&wanted, query.below.min(reach), SIMILAR_PASSAGES)
+        // The kept vectors below the mark through the index, with the few messages above it.
+        Some(stored) => {
+            let extra: Vec<(Seq, u32, &Embedding)> = fresh
+                .iter()
+                .filter(|(seq, _, _)| *seq < query.below)
+                .map(|(seq, index, embedding)| (*seq, *index, embedding))
+                .collect();
+            stored.list.nearest_with(&wanted, query.below.min(reach), SIMILAR_PASSAGES, &extra)
         }
-        stored => nearest(
+        None => nearest(
             &wanted,
             query.below,
-            stored
-                .into_iter()
-                .flat_map(|stored| stored.list.iter().take_while(|(seq, _, _)| *seq < reach))
-                .chain(fresh.iter().map(|(seq, index, embedding)| (*seq, *index, embedding))),
+            fresh.iter().map(|(seq, index, embedding)| (*seq, *index, embedding)),
             SIMILAR_PASSAGES,
         ),
     };

@@ -79,6 +79,13 @@ impl Topic {
         Self { terms, updates, values }
     }
 
+    /// The topic of `text` if it carries a change marker (and so can replace anything), without
+    /// working out the terms of one that does not.
+    pub(crate) fn of_change(text: &str) -> Option<Self> {
+        let lower = text.to_lowercase();
+        MARKERS.iter().any(|marker| has_phrase(&lower, marker)).then(|| Self::of(text))
+    }
+
     /// Whether it carries a change marker: whether it can replace anything.
     pub(crate) fn updates(&self) -> bool {
         self.updates

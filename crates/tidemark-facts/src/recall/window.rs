@@ -55,8 +55,7 @@ impl Windows {
         let messages = store.load_range(conversation, SeqRange::from(seen.next.max(below))).await?;
         for stored in &messages {
             for (_, text) in passage_texts(&stored.message) {
-                let topic = Topic::of(&text);
-                if topic.updates() {
+                if let Some(topic) = Topic::of_change(&text) {
                     seen.updates.push((stored.seq, Arc::new(topic)));
                 }
             }

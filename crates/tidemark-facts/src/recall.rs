@@ -745,6 +745,13 @@ fn words(text: &str) -> Vec<u64> {
 /// quoted and the rest would only spend the allowance. Both lists are
 /// sorted and distinct, as [`words`] makes them.
 fn near_repeat(a: &[u64], b: &[u64]) -> bool {
+    let shared = shared(a, b);
+    let all = a.len() + b.len() - shared;
+    all == 0 || shared * 5 >= all * 4
+}
+
+/// How many items two sorted lists of distinct items have in common.
+pub(crate) fn shared<T: Ord>(a: &[T], b: &[T]) -> usize {
     let (mut i, mut j, mut shared) = (0, 0, 0);
     while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
         match x.cmp(y) {
@@ -757,8 +764,7 @@ fn near_repeat(a: &[u64], b: &[u64]) -> bool {
             }
         }
     }
-    let all = a.len() + b.len() - shared;
-    all == 0 || shared * 5 >= all * 4
+    shared
 }
 
 /// Locks the counters.

@@ -436,7 +436,7 @@ impl Start {
     }
 
     /// Whether a match can start at byte `at` of `text`, as far as the ASCII bytes around it tell.
-    fn allows(self, text: &[u8], at: usize) -> bool {
+    pub(crate) fn allows(self, text: &[u8], at: usize) -> bool {
         let word = |byte: Option<&u8>| byte.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
         let before = at.checked_sub(1).and_then(|before| text.get(before));
         match self {
@@ -495,12 +495,7 @@ impl Gate {
         // Each branch's places, kept as a pattern's are (a long text full of one literal gives one
         // `From`, not a list as long as the text).
         let mut places: HashMap<usize, Reach> = HashMap::new();
-        // Offsets stay where they are: ASCII case changes no byte's length.
-        let lowered: Cow<'_, str> = if bytes.iter().any(u8::is_ascii_uppercase) {
-            Cow::Owned(text.to_ascii_lowercase())
-        } else {
-            Cow::Borrowed(text)
-        };
+        let lowered = ascii_lowered(text);
         let mut leads = [false; 256];
         for &byte in bytes.iter().filter(|byte| !byte.is_ascii()) {
             leads[usize::from(byte)] = true;
@@ -582,6 +577,16 @@ impl Gate {
             .collect();
         patterns.dedup();
         patterns.len()
+    }
+}
+
+/// `text` with its ASCII letters in lower case, borrowed when it has no upper-case one; offsets
+/// stay where they are, since ASCII case changes no byte's length.
+pub(crate) fn ascii_lowered(text: &str) -> Cow<'_, str> {
+    if text.bytes().any(|byte| byte.is_ascii_uppercase()) {
+        Cow::Owned(text.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(text)
     }
 }
 

@@ -33,7 +33,7 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
-use crate::gate::Group;
+use crate::gate::{Group, Start};
 use crate::shipped::{self, Kind, Reader};
 
 /// How many different narrowed compiles one pattern makes before the whole pattern is compiled.
@@ -115,21 +115,12 @@ impl Narrowing {
 
     /// Which alternatives can take part in a match in `text`: one bit per alternative.
     pub(crate) fn live(&self, text: &str) -> Vec<bool> {
-        let lowered: Cow<'_, str> = if text.bytes().any(|byte| byte.is_ascii_uppercase()) {
-            Cow::Owned(text.to_ascii_lowercase())
-        } else {
-            Cow::Borrowed(text)
-        };
-        let word_before = |at: usize| {
-            at.checked_sub(1)
-                .and_then(|before| lowered.as_bytes().get(before))
-                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
-        };
+        let lowered = crate::gate::ascii_lowered(text);
         // One bit per list of each alternative that has a literal in the text.
         let mut seen = vec![0_u16; self.needs.len()];
         for (literal, at) in self.group.occurrences(lowered.as_bytes(), None) {
             let Some(&(owner, list, word)) = self.owners.get(literal) else { continue };
-            if !(word && word_before(at))
+            if (!word || Start::AfterNonWord.allows(lowered.as_bytes(), at))
                 && let Some(slot) = seen.get_mut(owner)
             {
                 *slot |= 1 << list;

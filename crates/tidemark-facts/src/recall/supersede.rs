@@ -99,19 +99,7 @@ impl Topic {
         {
             return false;
         }
-        let (mut i, mut j, mut shared) = (0, 0, 0);
-        while let (Some(a), Some(b)) = (self.terms.get(i), older.terms.get(j)) {
-            match a.cmp(b) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    shared += 1;
-                    i += 1;
-                    j += 1;
-                }
-            }
-        }
-        shared >= SHARED_TERMS
+        super::shared(&self.terms, &older.terms) >= SHARED_TERMS
     }
 }
 

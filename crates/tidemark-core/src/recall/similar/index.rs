@@ -155,22 +155,10 @@ impl VectorIndex {
         room: usize,
         extra: &[(Seq, u32, &'a Embedding)],
     ) -> Vec<(Seq, u32, &'a Embedding)> {
-        let [first, second] = query.signs;
-        let agree = |signs: &[u64; 2]| {
-            (128 - ((signs[0] ^ first).count_ones() + (signs[1] ^ second).count_ones())) as u8
-        };
-        let agreements: Vec<u8> = self.signs[..end].iter().map(agree).collect();
-        let extra_agreements: Vec<u8> =
-            extra.iter().map(|(_, _, embedding)| agree(&embedding.signs)).collect();
-        let mut reaching = [0usize; 129];
-        for agreement in agreements.iter().chain(&extra_agreements) {
-            reaching[usize::from(*agreement)] += 1;
-        }
-        let (mut cut, mut above) = (128usize, 0usize);
-        while above + reaching[cut] < room && cut > 0 {
-            above += reaching[cut];
-            cut -= 1;
-        }
+        let extra_signs: Vec<[u64; 2]> = extra.iter().map(|(_, _, embedding)| embedding.signs).collect();
+        let extra_agreements = agreements(query, &extra_signs);
+        let agreements = agreements(query, &self.signs[..end]);
+        let cut = cut(agreements.iter().chain(&extra_agreements), room);
         let mut looked = Vec::with_capacity(room);
         let mut ties = Vec::new();
         let index = agreements
@@ -192,25 +180,8 @@ impl VectorIndex {
 
     /// The positions below `end` of the `room` passages whose signs agree most with `query`'s, ties to the newer message and then the earlier passage.
     fn first_look(&self, query: &Embedding, end: usize, room: usize) -> Vec<usize> {
-        let [first, second] = query.signs;
-        // A plain map, apart from the counting, so that the compiler can do several passages at a time.
-        let agreements: Vec<u8> = self.signs[..end]
-            .iter()
-            .map(|signs| {
-                let differ = (signs[0] ^ first).count_ones() + (signs[1] ^ second).count_ones();
-                (128 - differ) as u8
-            })
-            .collect();
-        let mut reaching = [0usize; 129];
-        for agreement in &agreements {
-            reaching[usize::from(*agreement)] += 1;
-        }
-        // The lowest agreement still looked at: every passage above it is, and the best of those at it fill the rest.
-        let (mut cut, mut above) = (128usize, 0usize);
-        while above + reaching[cut] < room && cut > 0 {
-            above += reaching[cut];
-            cut -= 1;
-        }
+        let agreements = agreements(query, &self.signs[..end]);
+        let cut = cut(&agreements, room);
         let mut looked = Vec::with_capacity(room);
         let mut ties = Vec::new();
         for (at, agreement) in agreements.into_iter().enumerate() {
@@ -235,6 +206,34 @@ impl VectorIndex {
         }
         looked
     }
+}
+
+/// How many of the first 128 values of each of `signs` agree in sign with `query`'s.
+fn agreements(query: &Embedding, signs: &[[u64; 2]]) -> Vec<u8> {
+    let [first, second] = query.signs;
+    // A plain map, so that the compiler can do several passages at a time.
+    signs
+        .iter()
+        .map(|signs| {
+            let differ = (signs[0] ^ first).count_ones() + (signs[1] ^ second).count_ones();
+            (128 - differ) as u8
+        })
+        .collect()
+}
+
+/// The lowest agreement still looked at among `agreements` for `room` passages: every passage
+/// above it is, and the best of those at it fill the rest.
+fn cut<'a>(agreements: impl IntoIterator<Item = &'a u8>, room: usize) -> usize {
+    let mut reaching = [0usize; 129];
+    for agreement in agreements {
+        reaching[usize::from(*agreement)] += 1;
+    }
+    let (mut cut, mut above) = (128usize, 0usize);
+    while above + reaching[cut] < room && cut > 0 {
+        above += reaching[cut];
+        cut -= 1;
+    }
+    cut
 }
 
 #[cfg(test)]

@@ -66,7 +66,7 @@ Commands:
   count [--smoke] [--python PATH --tiktoken-cache DIR]
   overhead [--smoke]
   concurrency [--smoke]
-  recall [--smoke]
+  recall [--smoke] [--cost]
   blind [--smoke]
   locomo --data PATH [--smoke]
         evidence recall on LoCoMo's conversations in the JSON at PATH (skipped without it)
@@ -77,6 +77,7 @@ Commands:
   background [--smoke]
 
 `--smoke` runs each part on a small input, to check that it works; its figures mean nothing.
+`recall --cost` runs only the part's load-cost half (the 8,000-turn replays), not the planted-fact quality runs.
 ";
 
 /// The parsed command line: the flags every command shares.
@@ -84,6 +85,7 @@ Commands:
 struct Args {
     command: String,
     smoke: bool,
+    cost: bool,
     out: Option<PathBuf>,
     python: Option<PathBuf>,
     tiktoken_cache: Option<PathBuf>,
@@ -105,6 +107,7 @@ fn parse(raw: Vec<String>) -> Result<Args, String> {
         let mut value = || raw.next().ok_or_else(|| format!("`{flag}` needs a value"));
         match flag.as_str() {
             "--smoke" => args.smoke = true,
+            "--cost" => args.cost = true,
             "--cache-aware" => args.cache_aware = true,
             "--out" => args.out = Some(value()?.into()),
             "--python" => args.python = Some(value()?.into()),
@@ -185,7 +188,7 @@ fn main() -> ExitCode {
         "count" => count::run(&args.count_options()).map(|section| print!("{}", section.markdown())),
         "overhead" => overhead::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "concurrency" => concurrency::run(args.smoke).map(|section| print!("{}", section.markdown())),
-        "recall" => recall::run(args.smoke).map(|section| print!("{}", section.markdown())),
+        "recall" => recall::run(args.smoke, args.cost).map(|section| print!("{}", section.markdown())),
         "blind" => blind::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "locomo" => {
             locomo::run(args.data.as_deref(), args.smoke).map(|section| print!("{}", section.markdown()))
@@ -241,7 +244,7 @@ fn all(args: &Args) -> Result<(), String> {
     eprintln!("concurrency …");
     sections.push(concurrency::run(args.smoke)?);
     eprintln!("recall …");
-    sections.push(recall::run(args.smoke)?);
+    sections.push(recall::run(args.smoke, false)?);
     sections.push(blind::run(args.smoke)?);
     eprintln!("LoCoMo evidence recall …");
     sections.push(locomo::run(args.data.as_deref(), args.smoke)?);

@@ -205,7 +205,7 @@ fn mean(times: &[Duration]) -> Duration {
 }
 
 /// Runs the recall benchmark: quality at the session length, cost at 8,000 turns.
-pub fn run(smoke: bool) -> Result<Section, String> {
+pub fn run(smoke: bool, cost_only: bool) -> Result<Section, String> {
     let (turns, facts, long) = if smoke { (60, 6, 80) } else { (640, 24, 8_000) };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -225,7 +225,12 @@ pub fn run(smoke: bool) -> Result<Section, String> {
     ]);
     let mut targets = Vec::new();
     let mut notes = Vec::new();
-    for blocks in [Blocks::SummaryOnly, Blocks::Facts, Blocks::FactsAndRecall, Blocks::FactsAndMeaning] {
+    let quality: &[Blocks] = if cost_only {
+        &[]
+    } else {
+        &[Blocks::SummaryOnly, Blocks::Facts, Blocks::FactsAndRecall, Blocks::FactsAndMeaning]
+    };
+    for &blocks in quality {
         let run = runtime.block_on(replay(&session, blocks, true, dir.path()))?;
         let tokens = if run.recall_tokens.is_empty() {
             "–".to_owned()

@@ -12,8 +12,9 @@
 //! of the conversation (and of its user, when one is set) against the latest
 //! user message with BM25 and returns one delimited message with the best of
 //! them. The facts are read once into a frozen snapshot per conversation,
-//! rescanned (a fact that now fails the scan is quarantined, never sent), and
-//! reused until the coordinator's generation moves: every fact write, every
+//! rescanned (a fact that now fails the scan is quarantined, never sent; a
+//! text found safe is remembered by its BLAKE3 digest, so a snapshot read
+//! again after one new fact scans that fact alone), and reused until the coordinator's generation moves: every fact write, every
 //! compaction event and every session switch bumps it, so a fact extracted
 //! during a compaction is injected on the very next turn.
 //!
@@ -154,6 +155,9 @@ pub struct FactCoordinator<S> {
     capacity: usize,
     sessions: Mutex<Cache<ConversationId, Session>>,
     snapshots: Mutex<Cache<ConversationId, Snapshot>>,
+    /// The BLAKE3 digests of fact texts this coordinator's scanner found safe to inject: a snapshot
+    /// read again after one new fact scans that fact, not every fact of the conversation.
+    cleared: Mutex<Cache<[u8; 32], ()>>,
 }
 
 impl<S> std::fmt::Debug for FactCoordinator<S> {
@@ -175,6 +179,9 @@ impl<S> FactCoordinator<S> {
     /// serves at once while keeping a long-running service's memory flat.
     pub const DEFAULT_CONVERSATIONS: usize = 4_096;
 
+    /// How many fact texts found safe to inject are remembered (32 bytes of digest each).
+    const CLEARED_TEXTS: usize = 65_536;
+
     /// A coordinator over `store` with the default scanner, extractor and injection settings, and no user scope.
     pub fn new(store: S) -> Self {
         let capacity = Self::DEFAULT_CONVERSATIONS;
@@ -188,6 +195,7 @@ impl<S> FactCoordinator<S> {
             capacity,
             sessions: Mutex::new(Cache::new(capacity)),
             snapshots: Mutex::new(Cache::new(capacity)),
+            cleared: Mutex::new(Cache::new(Self::CLEARED_TEXTS)),
         }
     }
 
@@ -351,12 +359,22 @@ impl<S: FactStore> FactCoordinator<S> {
     }
 
     /// Why a stored fact must not reach a model, if it must not.
+    ///
+    /// A text found safe once is not scanned again: the scanner is fixed for
+    /// the coordinator's life, so the same text has the same verdict.
     fn unsafe_to_inject(&self, fact: &Fact) -> Option<Unsafe> {
+        let digest: [u8; 32] = blake3::hash(fact.text.as_bytes()).into();
+        if locked(&self.cleared).get(&digest).is_some() {
+            return None;
+        }
         if fact.text.contains(OPEN) || fact.text.contains(CLOSE) {
             return Some(Unsafe::Delimiter);
         }
         match self.scanner.scan(&fact.text) {
-            Verdict::Clean => None,
+            Verdict::Clean => {
+                locked(&self.cleared).insert(digest, ());
+                None
+            }
             Verdict::Rejected(threat) => Some(Unsafe::Threat(threat)),
             Verdict::Redacted { secrets, .. } => Some(Unsafe::Secret(secrets)),
             _ => Some(Unsafe::Threat(Threat::ScannerUnavailable)),

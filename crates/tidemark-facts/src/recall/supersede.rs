@@ -17,6 +17,7 @@
 
 use std::sync::LazyLock;
 
+use aho_corasick::AhoCorasick;
 use tidemark_core::recall::query_terms;
 
 /// How many search terms two passages must share for the newer to replace the older.
@@ -52,6 +53,23 @@ const MARKERS: &[&str] = &[
 static MARKER_WORDS: LazyLock<Vec<String>> =
     LazyLock::new(|| MARKERS.iter().flat_map(|marker| query_terms(marker)).map(stem).collect());
 
+/// The markers in one automaton, so that a passage is read once for all of them; `None` only if it
+/// could not be built, and then each marker is looked for in turn.
+static MARKER_FINDER: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| AhoCorasick::new(MARKERS).ok());
+
+/// Whether `lower` carries a change marker at word boundaries.
+fn says_changed(lower: &str) -> bool {
+    match MARKER_FINDER.as_ref() {
+        // Overlapping, so that a match a boundary turns away does not hide one that starts inside it.
+        Some(finder) => finder.find_overlapping_iter(lower).any(|found| {
+            MARKERS
+                .get(found.pattern().as_usize())
+                .is_some_and(|marker| apart_at(lower, found.start(), marker))
+        }),
+        None => MARKERS.iter().any(|marker| has_phrase(lower, marker)),
+    }
+}
+
 /// What a passage is about, and whether it says something changed.
 #[derive(Debug, Clone)]
 pub(crate) struct Topic {
@@ -70,7 +88,7 @@ impl Topic {
         terms.sort_unstable();
         terms.dedup();
         let lower = text.to_lowercase();
-        let updates = MARKERS.iter().any(|marker| has_phrase(&lower, marker));
+        let updates = says_changed(&lower);
         let mut values: Vec<String> =
             terms.iter().filter(|term| term.chars().any(|c| c.is_ascii_digit())).cloned().collect();
         values.extend(names(text));
@@ -83,7 +101,7 @@ impl Topic {
     /// working out the terms of one that does not.
     pub(crate) fn of_change(text: &str) -> Option<Self> {
         let lower = text.to_lowercase();
-        MARKERS.iter().any(|marker| has_phrase(&lower, marker)).then(|| Self::of(text))
+        says_changed(&lower).then(|| Self::of(text))
     }
 
     /// Whether it carries a change marker: whether it can replace anything.
@@ -137,17 +155,42 @@ fn names(text: &str) -> Vec<String> {
 
 /// Whether `phrase` occurs in `lower` with no letter or digit right before or after it.
 fn has_phrase(lower: &str, phrase: &str) -> bool {
-    lower.match_indices(phrase).any(|(at, _)| {
-        let before = lower[..at].chars().next_back();
-        let after = lower[at + phrase.len()..].chars().next();
-        let apart = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
-        apart(before) && (phrase.ends_with(':') || apart(after))
-    })
+    lower.match_indices(phrase).any(|(at, _)| apart_at(lower, at, phrase))
+}
+
+/// Whether `phrase`, found in `lower` at byte `at`, has no letter or digit right before or after it
+/// (after a phrase that ends in a colon, anything may follow).
+fn apart_at(lower: &str, at: usize, phrase: &str) -> bool {
+    let before = lower.get(..at).and_then(|head| head.chars().next_back());
+    let after = lower.get(at + phrase.len()..).and_then(|tail| tail.chars().next());
+    let apart = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+    apart(before) && (phrase.ends_with(':') || apart(after))
 }
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// The one automaton finds a marker exactly when looking for each marker in turn does.
+        #[test]
+        fn the_automaton_finds_what_each_marker_finds(
+            pieces in prop::collection::vec(
+                prop_oneof![
+                    prop::sample::select(MARKERS.to_vec()).prop_map(str::to_owned),
+                    "[a-z :.é]{0,6}",
+                ],
+                0..8,
+            )
+        ) {
+            let lower = pieces.concat();
+            prop_assert_eq!(says_changed(&lower), MARKERS.iter().any(|marker| has_phrase(&lower, marker)));
+        }
+    }
 
     #[test]
     fn a_changed_plan_replaces_the_plan_it_changes() {

@@ -127,16 +127,11 @@ impl VectorIndex {
             return Vec::new();
         }
         let room = count.saturating_mul(FIRST_LOOK).max(FIRST_LOOK_MIN);
-        let mut looked: Vec<(Seq, u32, &Embedding)> = Vec::new();
-        let at = |at: usize| (self.places[at].0, self.places[at].1, &self.embeddings[at]);
-        if end + extra.len() <= room {
-            looked.extend((0..end).map(at));
-            looked.extend(extra.iter().copied());
-        } else if extra.is_empty() {
-            looked.extend(self.first_look(query, end, room).into_iter().map(at));
+        let looked: Vec<(Seq, u32, &Embedding)> = if end + extra.len() <= room {
+            (0..end).map(|at| self.at(at)).chain(extra.iter().copied()).collect()
         } else {
-            looked = self.first_look_with(query, end, room, extra);
-        }
+            self.first_look(query, end, room, extra)
+        };
         let mut found: Vec<Near> = looked
             .into_iter()
             .map(|(seq, index, embedding)| Near { seq, index, similarity: query.similarity(embedding) })
@@ -147,8 +142,18 @@ impl VectorIndex {
         found
     }
 
-    /// [`first_look`](Self::first_look) over the positions below `end` and `extra` together.
-    fn first_look_with<'a>(
+    /// The passage at position `at`.
+    fn at(&self, at: usize) -> (Seq, u32, &Embedding) {
+        let (seq, index) = self.places[at];
+        (seq, index, &self.embeddings[at])
+    }
+
+    /// The `room` passages, of the positions below `end` and `extra`, whose signs agree most with
+    /// `query`'s, ties to the newer message and then the earlier passage.
+    ///
+    /// Only the passages at or above the cut are touched beyond their signs: the rest of the
+    /// index is one pass over its sign words and one over their agreement counts.
+    fn first_look<'a>(
         &'a self,
         query: &Embedding,
         end: usize,
@@ -161,54 +166,47 @@ impl VectorIndex {
         let cut = cut(agreements.iter().chain(&extra_agreements), room);
         let mut looked = Vec::with_capacity(room);
         let mut ties = Vec::new();
-        let index = agreements
-            .into_iter()
-            .enumerate()
-            .map(|(at, agreement)| ((self.places[at].0, self.places[at].1, &self.embeddings[at]), agreement));
-        for (passage, agreement) in index.chain(extra.iter().copied().zip(extra_agreements)) {
-            match usize::from(agreement).cmp(&cut) {
-                Ordering::Greater => looked.push(passage),
-                Ordering::Equal => ties.push(passage),
-                Ordering::Less => {}
-            }
-        }
-        // The ties that fill the rest: the newer message first, then the earlier passage.
-        ties.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        looked.extend(ties.into_iter().take(room.saturating_sub(looked.len())));
-        looked
-    }
-
-    /// The positions below `end` of the `room` passages whose signs agree most with `query`'s, ties to the newer message and then the earlier passage.
-    fn first_look(&self, query: &Embedding, end: usize, room: usize) -> Vec<usize> {
-        let agreements = agreements(query, &self.signs[..end]);
-        let cut = cut(&agreements, room);
-        let mut looked = Vec::with_capacity(room);
-        let mut ties = Vec::new();
-        for (at, agreement) in agreements.into_iter().enumerate() {
-            match usize::from(agreement).cmp(&cut) {
-                Ordering::Greater => looked.push(at),
+        for (at, agreement) in agreements.iter().enumerate() {
+            match usize::from(*agreement).cmp(&cut) {
+                Ordering::Greater => looked.push(self.at(at)),
                 Ordering::Equal => ties.push(at),
                 Ordering::Less => {}
             }
         }
-        // Places ascend, so the newer messages are the later positions, and a message's passages
-        // sit together, earlier passage first: take whole messages from the back, and of the last
-        // one that does not fit whole, its earliest passages.
-        let mut wanted = room.saturating_sub(looked.len());
-        let mut rest = ties.as_slice();
-        while wanted > 0 && !rest.is_empty() {
-            let seq = self.places[rest[rest.len() - 1]].0;
-            let start = rest.partition_point(|&at| self.places[at].0 < seq);
-            let message = &rest[start..];
-            looked.extend(message.iter().take(wanted));
-            wanted = wanted.saturating_sub(message.len());
-            rest = &rest[..start];
+        let mut extra_ties = Vec::new();
+        for (passage, agreement) in extra.iter().zip(&extra_agreements) {
+            match usize::from(*agreement).cmp(&cut) {
+                Ordering::Greater => looked.push(*passage),
+                Ordering::Equal => extra_ties.push(*passage),
+                Ordering::Less => {}
+            }
+        }
+        // The ties that fill the rest, newer message first, then earlier passage: the index's in
+        // that order without a sort (places ascend, so whole messages come from the back, each
+        // from its first passage), merged with the few extra ones, sorted.
+        extra_ties.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut index_ties = ties.chunk_by(|a, b| self.places[*a].0 == self.places[*b].0).rev().flatten();
+        let mut extra_ties = extra_ties.into_iter().peekable();
+        let mut next_index = index_ties.next().map(|at| self.at(*at));
+        while looked.len() < room {
+            let take_extra = match (&next_index, extra_ties.peek()) {
+                (Some(mine), Some(theirs)) => theirs.0.cmp(&mine.0).then(mine.1.cmp(&theirs.1)).is_gt(),
+                (None, Some(_)) => true,
+                (Some(_), None) => false,
+                (None, None) => break,
+            };
+            if take_extra {
+                looked.extend(extra_ties.next());
+            } else {
+                looked.extend(next_index.take());
+                next_index = index_ties.next().map(|at| self.at(*at));
+            }
         }
         looked
     }
 }
 
-/// How many of the first 128 values of each of `signs` agree in sign with `query`'s.
+/// How many of the 128 sign bits of each passage agree with `query`'s.
 fn agreements(query: &Embedding, signs: &[[u64; 2]]) -> Vec<u8> {
     let [first, second] = query.signs;
     // A plain map, so that the compiler can do several passages at a time.
@@ -221,8 +219,6 @@ fn agreements(query: &Embedding, signs: &[[u64; 2]]) -> Vec<u8> {
         .collect()
 }
 
-/// The lowest agreement still looked at among `agreements` for `room` passages: every passage
-/// above it is, and the best of those at it fill the rest.
 fn cut<'a>(agreements: impl IntoIterator<Item = &'a u8>, room: usize) -> usize {
     let mut reaching = [0usize; 129];
     for agreement in agreements {
@@ -279,7 +275,18 @@ mod tests {
                 .filter(|((seq, _), _)| seq.0 >= bound && seq.0 < below)
                 .map(|((s, i), e)| (*s, *i, e))
                 .collect();
-            prop_assert_eq!(index.nearest_with(&query, Seq(bound), count, &extra), expected);
+            prop_assert_eq!(index.nearest_with(&query, Seq(bound), count, &extra), expected.clone());
+            // Extra passages may sit between the index's own: the odd messages outside, the even ones in.
+            let mut even = VectorIndex::new();
+            for ((seq, place), embedding) in last.iter().filter(|((seq, _), _)| seq.0 % 2 == 0) {
+                even.push(*seq, *place, embedding.clone());
+            }
+            let odd: Vec<(Seq, u32, &Embedding)> = last
+                .iter()
+                .filter(|((seq, _), _)| seq.0 % 2 == 1 && seq.0 < below)
+                .map(|((s, i), e)| (*s, *i, e))
+                .collect();
+            prop_assert_eq!(even.nearest_with(&query, Seq(below), count, &odd), expected);
             index.retain(|seq, _| seq.0 % 7 != dropped);
             last.retain(|(seq, _), _| seq.0 % 7 != dropped);
             let expected = nearest(&query, Seq(below), last.iter().map(|((s, i), e)| (*s, *i, e)), count);

@@ -252,6 +252,11 @@ pub(crate) struct CompactArgs {
     /// The transcript format: OpenAI chat, Anthropic Messages, OpenAI Responses, or detected from the input.
     #[arg(long, value_enum, default_value = "auto")]
     pub(crate) format: FormatChoice,
+    /// Write the result even when it is still over the budget, and exit 0 (the statistics say `over_budget`).
+    ///
+    /// Without it, a result over the budget is not written and the command exits with status 3.
+    #[arg(long)]
+    pub(crate) best_effort: bool,
 }
 
 #[derive(Debug, Args)]

@@ -1,4 +1,4 @@
-//! The command's errors: input it cannot accept (exit status 2) and failures while running (exit status 1).
+//! The command's errors: input it cannot accept (exit status 2), failures while running (exit status 1), and a compaction that could not reach its budget (exit status 3).
 
 use tidemark_core::BoxError;
 
@@ -9,6 +9,12 @@ pub(crate) enum CliError {
     #[error("{message}")]
     Input {
         /// What is wrong and where.
+        message: String,
+    },
+    /// A compaction ran but its result is still over the budget; nothing was written.
+    #[error("{message}")]
+    OverBudget {
+        /// The budget, the result's size, and what the strategy said.
         message: String,
     },
     /// Something failed while running.
@@ -35,6 +41,7 @@ impl CliError {
         match self {
             Self::Input { .. } => 2,
             Self::Runtime { .. } => 1,
+            Self::OverBudget { .. } => 3,
         }
     }
 }

@@ -29,6 +29,15 @@ impl Format {
         }
     }
 
+    /// The value of `--format` that names it.
+    fn flag(self) -> &'static str {
+        match self {
+            Format::Openai => "openai",
+            Format::Anthropic => "anthropic",
+            Format::Responses => "responses",
+        }
+    }
+
     /// The name the format's blocks carry in [`tidemark_core::OpaqueBlock::provider`].
     fn provider(self) -> &'static str {
         match self {
@@ -97,14 +106,60 @@ impl Shape {
 ///
 /// # Errors
 ///
-/// An input error when the input shows signs of two formats, naming both.
+/// An input error when the input shows signs of two formats (for `auto`),
+/// or signs of another format than the one named and none of it, naming
+/// what was seen.
 pub(crate) fn resolve(choice: FormatChoice, text: &str) -> Result<Format, CliError> {
-    Ok(match choice {
+    let named = match choice {
         FormatChoice::Openai => Format::Openai,
         FormatChoice::Anthropic => Format::Anthropic,
         FormatChoice::Responses => Format::Responses,
-        FormatChoice::Auto => detect(text)?,
+        FormatChoice::Auto => return detect(text),
+    };
+    let signs = signs(text);
+    // A sign of the named format settles an input that shows two; only a contradiction is refused.
+    if signs.iter().any(|(format, _)| *format == named) {
+        return Ok(named);
+    }
+    if let Some((seen, why)) = signs.first() {
+        return Err(CliError::input(format!(
+            "--format {} was given, but the input is {} ({why}); give --format {} or --format auto",
+            named.flag(),
+            seen.name(),
+            seen.flag()
+        )));
+    }
+    // Chat messages with plain `text` blocks are valid Responses items in shape, not in meaning.
+    if named == Format::Responses
+        && let Some(index) = first_text_block(text)
+    {
+        return Err(CliError::input(format!(
+            "--format responses was given, but element {index} has a \"text\" block, which Responses items \
+             spell \"input_text\" or \"output_text\"; give --format anthropic, --format openai or --format auto"
+        )));
+    }
+    Ok(named)
+}
+
+/// The index of the first message whose content holds a block of type `text`, if any.
+fn first_text_block(text: &str) -> Option<usize> {
+    let value = serde_json::from_str::<Value>(text).ok()?;
+    elements(&value).iter().position(|message| {
+        message.get("content").and_then(Value::as_array).is_some_and(|blocks| {
+            blocks.iter().any(|block| block.get("type").and_then(Value::as_str) == Some("text"))
+        })
     })
+}
+
+/// The messages or items of a parsed input: the array itself, or a body's `messages`.
+fn elements(value: &Value) -> &[Value] {
+    match value {
+        Value::Object(object) => {
+            object.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default()
+        }
+        Value::Array(list) => list.as_slice(),
+        _ => &[],
+    }
 }
 
 /// The format of `text`, from the first sign each format leaves; OpenAI chat when there is none.
@@ -112,30 +167,7 @@ pub(crate) fn resolve(choice: FormatChoice, text: &str) -> Result<Format, CliErr
 /// Plain text turns read the same in every format, so no sign means no
 /// ambiguity worth refusing: they are read as OpenAI chat, as before.
 fn detect(text: &str) -> Result<Format, CliError> {
-    // JSON lines are OpenAI chat's layout only; the other formats are one document.
-    let Ok(value) = serde_json::from_str::<Value>(text) else { return Ok(Format::Openai) };
-    let mut signs: Vec<(Format, String)> = Vec::new();
-    let list = match &value {
-        Value::Object(object) => {
-            if object.contains_key("input") {
-                signs.push((Format::Responses, "the body has `input`".into()));
-            }
-            if object.contains_key("system") {
-                signs.push((Format::Anthropic, "the body has `system`".into()));
-            }
-            object.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default()
-        }
-        Value::Array(list) => list.as_slice(),
-        _ => &[],
-    };
-    for (index, message) in list.iter().enumerate() {
-        if let Some(sign) = sign_of(message) {
-            let (format, why) = sign;
-            if !signs.iter().any(|(seen, _)| *seen == format) {
-                signs.push((format, format!("element {index} {why}")));
-            }
-        }
-    }
+    let signs = signs(text);
     match signs.as_slice() {
         [] => Ok(Format::Openai),
         [(format, _)] => Ok(*format),
@@ -145,6 +177,30 @@ fn detect(text: &str) -> Result<Format, CliError> {
             second.name()
         ))),
     }
+}
+
+/// The first sign of each format that `text` shows, with where it was seen.
+fn signs(text: &str) -> Vec<(Format, String)> {
+    // JSON lines are OpenAI chat's layout only; the other formats are one document.
+    let Ok(value) = serde_json::from_str::<Value>(text) else { return Vec::new() };
+    let mut signs: Vec<(Format, String)> = Vec::new();
+    if let Value::Object(object) = &value {
+        if object.contains_key("input") {
+            signs.push((Format::Responses, "the body has `input`".into()));
+        }
+        if object.contains_key("system") {
+            signs.push((Format::Anthropic, "the body has `system`".into()));
+        }
+    }
+    for (index, message) in elements(&value).iter().enumerate() {
+        if let Some(sign) = sign_of(message) {
+            let (format, why) = sign;
+            if !signs.iter().any(|(seen, _)| *seen == format) {
+                signs.push((format, format!("element {index} {why}")));
+            }
+        }
+    }
+    signs
 }
 
 /// The format one message or item belongs to, and why, when it shows.

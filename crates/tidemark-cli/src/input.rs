@@ -16,7 +16,8 @@ use crate::args::FormatChoice;
 use crate::error::CliError;
 use crate::format::{self, Format, Shape};
 
-/// The largest single message accepted, in bytes of JSON.
+/// The largest single message accepted, in bytes of JSON (for Anthropic and Responses input, of the
+/// message as tidemark serializes it): larger ones are refused, never echoed back as a result.
 pub(crate) const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 
 /// A transcript read and checked.
@@ -88,6 +89,18 @@ fn read_with(
             (transcript.messages.clone(), Shape::Responses(transcript), place)
         }
     };
+    if shape.format() != Format::Openai {
+        // OpenAI chat is measured on its wire lines as it is read; the other formats once decoded.
+        for (index, message) in messages.iter().enumerate() {
+            let size = serde_json::to_vec(message).map_or(0, |bytes| bytes.len());
+            if size > MAX_MESSAGE_BYTES {
+                return Err(CliError::input(format!(
+                    "{}: the message is {size} bytes, more than the {MAX_MESSAGE_BYTES} allowed",
+                    place(index)
+                )));
+            }
+        }
+    }
     let leading = if continuation {
         messages.iter().take_while(|m| m.role == tidemark_core::Role::Tool).count()
     } else {

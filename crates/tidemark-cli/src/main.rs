@@ -1,8 +1,10 @@
 //! `tidemark`: compact, count, replay and inspect agent conversations from a shell, with an SQLite file as the memory.
 //!
 //! Exit status: 0 on success, 2 for input the command cannot accept (bad
-//! arguments, malformed transcripts, invalid conversation ids), 1 for any
-//! other failure (a store that cannot be opened, a model that fails).
+//! arguments, malformed transcripts, invalid conversation ids), 3 when
+//! `compact` cannot bring the transcript within its budget (nothing is
+//! written unless `--best-effort` is given), 1 for any other failure (a
+//! store that cannot be opened, a model that fails).
 
 mod args;
 mod cmd;

@@ -53,7 +53,17 @@ fn compact_keeps_a_claude_transcript_within_budget_valid_and_its_signed_blocks_b
     for strategy in ["truncate", "clear-tools", "auto"] {
         for budget in ["250", "400", "600"] {
             let file = path.to_str().expect("utf-8 path");
-            let args = ["compact", file, "--format", "anthropic", "--budget", budget, "--strategy", strategy];
+            let args = [
+                "compact",
+                file,
+                "--format",
+                "anthropic",
+                "--budget",
+                budget,
+                "--strategy",
+                strategy,
+                "--best-effort",
+            ];
             let output =
                 tidemark(&[&args[..], &["--counter", "heuristic", "--stats", "json"]].concat(), None);
             let stderr = String::from_utf8_lossy(&output.stderr);

@@ -36,7 +36,7 @@ pub enum ConfigError {
 /// use tidemark_providers::anthropic::ClaudeTranscript;
 /// use tidemark_providers::{Place, TranscriptProblem};
 ///
-/// let json = r#"{"messages":[{"role":"user","content":[{"type":"thinking","thinking":"x","signature":"s"}]}]}"#;
+/// let json = r#"{"messages":[{"role":"user","content":[{"type":"thinking","thinking":"x","signature":"c2ln"}]}]}"#;
 /// let error = ClaudeTranscript::from_json(json).unwrap_err();
 /// assert_eq!(error.place, Place::Block { message: 0, block: 0 });
 /// assert!(matches!(error.problem, TranscriptProblem::Misplaced { .. }));
@@ -112,6 +112,9 @@ pub enum TranscriptProblem {
     /// A required field is absent.
     #[error("missing `{0}`")]
     Missing(&'static str),
+    /// A field that carries a provider's sealed bytes (a signature, an encrypted payload) is empty or not base64, which the provider would refuse.
+    #[error("`{0}` must be non-empty base64")]
+    NotBase64(&'static str),
     /// A field has the wrong JSON type.
     #[error("`{field}` must be {expected}")]
     WrongType {

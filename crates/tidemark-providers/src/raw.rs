@@ -60,3 +60,33 @@ pub(crate) fn first_char(value: &RawValue) -> Option<char> {
 pub(crate) fn is_object(text: &str) -> bool {
     matches!(serde_json::from_str::<serde_json::Value>(text), Ok(serde_json::Value::Object(_)))
 }
+
+/// Whether `text` is base64, as the signatures and sealed payloads of reasoning blocks are: not
+/// empty, the standard or URL-safe alphabet, at most two `=` and only at the end (then a whole
+/// number of four-character groups), and never a length no encoding gives (one past a group).
+pub(crate) fn is_base64(text: &str) -> bool {
+    let body = text.trim_end_matches('=');
+    let padding = text.len() - body.len();
+    !body.is_empty()
+        && padding <= 2
+        && body.bytes().all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'+' | b'/' | b'-' | b'_'))
+        && body.len() % 4 != 1
+        && (padding == 0 || text.len().is_multiple_of(4))
+}
+
+#[cfg(test)]
+mod base64_tests {
+    use super::is_base64;
+
+    #[test]
+    fn base64_is_told_from_what_is_not() {
+        for good in
+            ["c2ln", "c2lnbmVk", "RXFz", "EuYBCkQYAiJA", "gAAAAABo_enc", "YQ==", "YWI=", "YWI", "a-b_"]
+        {
+            assert!(is_base64(good), "{good:?} is base64");
+        }
+        for bad in ["", "=", "s", "YQ=", "Y===", "c2 ln", "c2ln!", "c2=ln", "YWJjZ"] {
+            assert!(!is_base64(bad), "{bad:?} is not base64");
+        }
+    }
+}

@@ -11,7 +11,7 @@
 //! | `message` with role `assistant`, `output_text` parts | text parts of an assistant message |
 //! | `function_call` (`call_id`, `name`, `arguments` text) | a [`Part::ToolCall`] of an assistant message |
 //! | `function_call_output` (`call_id`, `output` text, or parts whose texts are joined by newlines) | a [`Part::ToolResult`] of a tool message |
-//! | `reasoning` (`encrypted_content` carried verbatim) and any other item (`web_search_call`, `computer_call_output`, …) | a [`Part::Opaque`] of the assistant message around it |
+//! | `reasoning` (`encrypted_content` carried verbatim; when present it must be non-empty base64) and any other item (`web_search_call`, `computer_call_output`, …) | a [`Part::Opaque`] of the assistant message around it |
 //! | a `message` with parts tidemark does not model (`input_file`, `refusal`, …) | a [`Part::Opaque`] |
 //!
 //! Consecutive assistant-side items (reasoning, assistant messages, calls and
@@ -209,7 +209,10 @@ fn item_parts(item: &RawValue) -> Result<(Side, Vec<Part>), TranscriptProblem> {
             (Side::Tool, vec![Part::ToolResult(ToolResult::new(id, output_text(output)?))])
         }
         Some("reasoning") => {
-            optional::<String>(&entries, "encrypted_content", "a string")?;
+            let sealed: Option<String> = optional(&entries, "encrypted_content", "a string")?;
+            if sealed.is_some_and(|sealed| !raw::is_base64(&sealed)) {
+                return Err(TranscriptProblem::NotBase64("encrypted_content"));
+            }
             (Side::Assistant, opaque("reasoning"))
         }
         Some(other) => (Side::Assistant, opaque(other)),

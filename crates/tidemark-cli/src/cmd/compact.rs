@@ -53,13 +53,18 @@ pub(crate) async fn run(args: CompactArgs) -> Result<(), CliError> {
         }
         (None, None) => return Err(CliError::input("give --budget or --last")),
     };
-    write_transcript(&compacted, &transcript.shape, args.output.as_deref())?;
+    let tokens_out = counter.count_prompt(&compacted);
+    let over = args.window.budget.filter(|budget| outcome == "over_budget" && tokens_out > budget.get());
+    if over.is_none() || args.best_effort {
+        write_transcript(&compacted, &transcript.shape, args.output.as_deref())?;
+    }
+    let (strategy_name, note_text) = (strategy.clone(), note.clone());
     if let Some(format) = args.stats {
         Stats {
             messages_in: history.len(),
             messages_out: compacted.len(),
             tokens_in: u64::from(counter.count_prompt(&history)),
-            tokens_out: u64::from(counter.count_prompt(&compacted)),
+            tokens_out: u64::from(tokens_out),
             budget: args.window.budget.map(|budget| budget.get()),
             strategy,
             outcome,
@@ -69,7 +74,17 @@ pub(crate) async fn run(args: CompactArgs) -> Result<(), CliError> {
         }
         .print(format);
     }
-    Ok(())
+    match over {
+        Some(budget) if !args.best_effort => Err(CliError::OverBudget {
+            message: format!(
+                "{strategy_name} left {tokens_out} tokens, over the budget of {}{}; nothing was written \
+                 (--best-effort writes it anyway)",
+                budget.get(),
+                note_text.map(|note| format!(" ({note})")).unwrap_or_default()
+            ),
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// The strategy the options name, for a token budget.
@@ -80,7 +95,8 @@ fn strategy(args: &CompactArgs) -> Result<Box<dyn DynStrategy>, CliError> {
     };
     Ok(match args.strategy {
         StrategyChoice::Truncate => Box::new(TruncateStrategy::new().preserve_last(keep)),
-        StrategyChoice::ClearTools => Box::new(ClearToolOutputs::new()),
+        // Alone, clearing is the whole answer: recent output goes too when the budget needs it.
+        StrategyChoice::ClearTools => Box::new(ClearToolOutputs::new().reach_budget(true)),
         StrategyChoice::Summarize => Box::new(summarize()?),
         StrategyChoice::Auto => Box::new(DynPipeline::boxed(vec![
             Box::new(ClearToolOutputs::new()),

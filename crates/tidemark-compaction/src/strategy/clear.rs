@@ -74,6 +74,7 @@ use super::{Compacted, CompactionStrategy, Report, fits};
 pub struct ClearToolOutputs {
     keep_recent_tokens: u32,
     exclude: BTreeSet<String>,
+    reach_budget: bool,
 }
 
 impl ClearToolOutputs {
@@ -82,7 +83,11 @@ impl ClearToolOutputs {
 
     /// A strategy that keeps the newest [`DEFAULT_KEEP_RECENT_TOKENS`](Self::DEFAULT_KEEP_RECENT_TOKENS) tokens of tool output and excludes no tool.
     pub fn new() -> Self {
-        Self { keep_recent_tokens: Self::DEFAULT_KEEP_RECENT_TOKENS, exclude: BTreeSet::new() }
+        Self {
+            keep_recent_tokens: Self::DEFAULT_KEEP_RECENT_TOKENS,
+            exclude: BTreeSet::new(),
+            reach_budget: false,
+        }
     }
 
     /// The same strategy, keeping the newest tool outputs up to `tokens` tokens of content in all.
@@ -92,6 +97,20 @@ impl ClearToolOutputs {
     #[must_use]
     pub fn keep_recent_tokens(mut self, tokens: u32) -> Self {
         self.keep_recent_tokens = tokens;
+        self
+    }
+
+    /// The same strategy, clearing recent tool output too when clearing the older output is not enough to fit the budget.
+    ///
+    /// The recent allowance is a preference: in a pipeline, the next stage
+    /// (a summary) usually does better than clearing output the model is still
+    /// using, so it is kept by default. Used alone, a strategy that stops over
+    /// the budget has failed; with this set, once every older result is
+    /// cleared the recent ones go too, oldest first, except the results of
+    /// the newest unit, which the model has not answered yet.
+    #[must_use]
+    pub fn reach_budget(mut self, reach: bool) -> Self {
+        self.reach_budget = reach;
         self
     }
 
@@ -177,13 +196,30 @@ fn clear(
         recent += cost;
         first_kept = position;
     }
-    let candidates = clearable.get(..first_kept).unwrap_or_default();
+    // Past the allowance, when the budget needs it: every result but those of the newest unit.
+    let last_unit = units(history).last().map_or(history.len(), |unit| unit.range().start);
+    let reach = if strategy.reach_budget {
+        clearable.iter().take_while(|slot| slot.message < last_unit).count()
+    } else {
+        first_kept
+    };
+    let candidates = clearable.get(..reach).unwrap_or_default();
     if candidates.is_empty() {
-        return Compacted::skipped(name, history, budget, counter, "no tool output old enough to clear");
+        let why = "no tool output old enough to clear";
+        let skipped = Compacted::skipped(name, history, budget, counter, why);
+        return explained(
+            skipped,
+            history,
+            budget,
+            counter,
+            &Kept { clearable: &clearable, small: &BTreeSet::new(), last_unit },
+        );
     }
 
     let mut cleared_history = history.to_vec();
     let (mut cleared, mut bytes) = (0_usize, 0_usize);
+    // Messages with a result kept because its placeholder would cost as much.
+    let mut small = BTreeSet::new();
     for slot in candidates {
         if fits(total, budget) {
             break;
@@ -205,29 +241,104 @@ fn clear(
         } else if let Some(Part::ToolResult(result)) = message.parts.get_mut(slot.part) {
             // The placeholder costs as much as what it replaces: keep the original.
             result.content = original;
+            small.insert(slot.message);
         }
     }
     if cleared == 0 {
-        return Compacted::skipped(
-            name,
+        let why = "no old tool output is larger than its placeholder";
+        let skipped = Compacted::skipped(name, history, budget, counter, why);
+        return explained(
+            skipped,
             history,
             budget,
             counter,
-            "no old tool output is larger than its placeholder",
+            &Kept { clearable: &clearable, small: &small, last_unit },
         );
     }
 
     let report = Report::new(name, Outcome::Applied, history, &cleared_history, budget, counter);
-    let mut note = format!(
+    let note = format!(
         "cleared {} {} ({} bytes)",
         grouped(cleared),
         if cleared == 1 { "tool result" } else { "tool results" },
         grouped(bytes),
     );
-    if !report.fits {
-        note.push_str("; the prompt still exceeds the budget");
+    let done = Compacted::new(cleared_history, report.with_note(note));
+    explained(done, history, budget, counter, &Kept { clearable: &clearable, small: &small, last_unit })
+}
+
+/// What the clearing left, for saying why.
+struct Kept<'a> {
+    /// The results that could be cleared, oldest first.
+    clearable: &'a [Slot],
+    /// Messages with a result whose placeholder would cost as much as its content.
+    small: &'a BTreeSet<usize>,
+    /// Where the newest unit starts.
+    last_unit: usize,
+}
+
+/// How many of the largest messages a note names when the prompt is still over the budget.
+const NAMED_MESSAGES: usize = 4;
+
+/// `done` with its note saying, when it is still over the budget, why its largest messages were left as they are.
+fn explained(
+    mut done: Compacted,
+    original: &[Message],
+    budget: NonZeroU32,
+    counter: &dyn TokenCounter,
+    kept: &Kept<'_>,
+) -> Compacted {
+    if done.report.fits {
+        return done;
     }
-    Compacted::new(cleared_history, report.with_note(note))
+    let over = u64::from(done.report.tokens_after).saturating_sub(u64::from(budget.get()));
+    let mut sizes: Vec<(usize, u32)> =
+        done.history.iter().map(|message| counter.count(message)).enumerate().collect();
+    sizes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let reasons: Vec<String> = sizes
+        .iter()
+        .take(NAMED_MESSAGES)
+        .map(|&(index, tokens)| {
+            let why = left_because(original, &done.history, index, kept);
+            format!("message {index} ({} tokens) {why}", grouped(tokens as usize))
+        })
+        .collect();
+    let mut note = done.report.note.take().unwrap_or_default();
+    if !note.is_empty() {
+        note.push_str("; ");
+    }
+    note.push_str(&format!(
+        "the prompt still exceeds the budget by {} tokens: {}",
+        grouped(usize::try_from(over).unwrap_or(usize::MAX)),
+        reasons.join(", ")
+    ));
+    done.report = done.report.with_note(note);
+    done
+}
+
+/// Why message `index` of `history` (`now` after the clearing) still costs what it costs.
+fn left_because(history: &[Message], now: &[Message], index: usize, kept: &Kept<'_>) -> &'static str {
+    let Some(message) = history.get(index) else { return "is not tool output" };
+    if message.tool_results().next().is_none() {
+        return "is not tool output";
+    }
+    if now
+        .get(index)
+        .is_some_and(|message| message.tool_results().all(|result| is_placeholder(&result.content)))
+    {
+        return "holds cleared output only";
+    }
+    if !kept.clearable.iter().any(|slot| slot.message == index) {
+        let pinned = units(history).any(|unit| unit.range().contains(&index) && unit.is_pinned(history));
+        return if pinned { "is in a pinned unit" } else { "is output of an excluded tool" };
+    }
+    if kept.small.contains(&index) {
+        return "is output no larger than its placeholder";
+    }
+    if index >= kept.last_unit {
+        return "is output of the newest unit, not answered yet";
+    }
+    "is recent output within the kept allowance (keep_recent_tokens; reach_budget clears it)"
 }
 
 /// The name of the tool behind each call id, from the first call that uses the id.

@@ -13,7 +13,7 @@
 //! | `image`, `document` with a `base64` or `url` source | any | [`Part::Attachment`] |
 //! | `tool_use` (`id`, `name`, `input`) | assistant | [`Part::ToolCall`], `input`'s exact text as the arguments |
 //! | `tool_result` (`tool_use_id`, `content` string or blocks, `is_error`) | user, before other content | [`Part::ToolResult`] in a tool message, the text blocks of a nested content joined by newlines |
-//! | `thinking` (`signature` required), `redacted_thinking` (`data` required) | assistant | [`Part::Opaque`], never edited |
+//! | `thinking` (`signature` required, non-empty base64), `redacted_thinking` (`data` required, non-empty base64) | assistant | [`Part::Opaque`], never edited |
 //! | any other type (`server_tool_use`, `web_search_tool_result`, …) | any | [`Part::Opaque`] |
 //!
 //! A user turn that opens with tool results becomes a tool message holding
@@ -360,11 +360,11 @@ pub(super) fn part_of(block: &RawValue) -> Result<Part, TranscriptProblem> {
         }
         "thinking" => {
             required::<String>(&entries, "thinking", "a string")?;
-            required::<String>(&entries, "signature", "a string")?;
+            sealed(&entries, "signature")?;
             opaque(&kind)
         }
         "redacted_thinking" => {
-            required::<String>(&entries, "data", "a string")?;
+            sealed(&entries, "data")?;
             opaque(&kind)
         }
         _ => opaque(&kind),
@@ -413,6 +413,12 @@ fn result_text(content: &RawValue) -> Result<String, TranscriptProblem> {
         }
         _ => Err(wrong()),
     }
+}
+
+/// A required string of sealed bytes (a signature, redacted thinking): present, and non-empty base64.
+fn sealed(entries: &raw::Entries<'_>, field: &'static str) -> Result<(), TranscriptProblem> {
+    let text: String = required(entries, field, "a string")?;
+    if raw::is_base64(&text) { Ok(()) } else { Err(TranscriptProblem::NotBase64(field)) }
 }
 
 fn required<T: serde::de::DeserializeOwned>(

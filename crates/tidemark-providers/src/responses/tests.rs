@@ -120,6 +120,14 @@ fn bad_input_names_the_item() {
         r#"[{"type":"reasoning","encrypted_content":5}]"#,
         "input[0]: `encrypted_content` must be a string",
     );
+    check_error(
+        r#"[{"type":"reasoning","encrypted_content":""}]"#,
+        "input[0]: `encrypted_content` must be non-empty base64",
+    );
+    check_error(
+        r#"[{"type":"reasoning","encrypted_content":"gAAA AAB"}]"#,
+        "input[0]: `encrypted_content` must be non-empty base64",
+    );
     check_error(r#"[{"role":"user","content":[{"type":"input_text"}]}]"#, "input[0]: missing `text`");
 }
 

@@ -26,7 +26,7 @@ fn quoted(text: &str) -> String {
 
 /// A signature or an encrypted payload: base64 text of the length a provider sends, roughly.
 fn arb_sealed() -> impl Strategy<Value = String> {
-    "[A-Za-z0-9+/]{12,64}={0,2}"
+    "([A-Za-z0-9+/]{4}){3,16}([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?"
 }
 
 /// One reasoning block (`thinking` with its signature, or `redacted_thinking`) or reasoning item.

@@ -118,9 +118,14 @@ fn the_oldest_results_are_cleared_first_until_the_prompt_fits() {
     let compacted = check(&strategy, &input, 400, &[cleared(), cleared(), kept(200)], Outcome::Applied);
     assert_eq!((note(&compacted), compacted.report.fits), ("cleared 2 tool results (400 bytes)", true));
     let compacted = check(&strategy, &input, 100, &[cleared(), cleared(), cleared()], Outcome::Applied);
-    assert_eq!(
-        (note(&compacted), compacted.report.fits),
-        ("cleared 3 tool results (600 bytes); the prompt still exceeds the budget", false)
+    assert!(!compacted.report.fits);
+    assert!(
+        note(&compacted).starts_with(
+            "cleared 3 tool results (600 bytes); the prompt still exceeds the budget by 80 tokens: message 2 (41 tokens) \
+             holds cleared output only"
+        ),
+        "{}",
+        note(&compacted)
     );
 }
 
@@ -135,8 +140,36 @@ fn the_newest_output_within_the_allowance_is_kept() {
     check_allowance(399, &[cleared(), cleared(), kept(200)], Outcome::Applied);
     check_allowance(199, &[cleared(), cleared(), cleared()], Outcome::Applied);
     let compacted = check_allowance(600, &[kept(200), kept(200), kept(200)], Outcome::Skipped);
-    assert_eq!(note(&compacted), "no tool output old enough to clear");
+    assert_eq!(
+        note(&compacted),
+        "no tool output old enough to clear; the prompt still exceeds the budget by 560 tokens: \
+         message 2 (201 tokens) is recent output within the kept allowance (keep_recent_tokens; reach_budget \
+         clears it), message 4 (201 tokens) is recent output within the kept allowance (keep_recent_tokens; \
+         reach_budget clears it), message 6 (201 tokens) is recent output within the kept allowance \
+         (keep_recent_tokens; reach_budget clears it), message 0 (13 tokens) is not tool output"
+    );
     assert_eq!(ClearToolOutputs::new(), ClearToolOutputs::new().keep_recent_tokens(2_000));
+}
+
+#[test]
+fn reaching_the_budget_clears_recent_output_but_not_the_newest_units() {
+    let mut input = history(&[("a", "read_file", 200), ("b", "read_file", 200), ("c", "read_file", 200)]);
+    let cleared = || placeholder("read_file", 200);
+    let reaching = ClearToolOutputs::new().reach_budget(true);
+    // The answer is the newest unit: every result before it may go.
+    check(&reaching, &input, 100, &[cleared(), cleared(), cleared()], Outcome::Applied);
+    // Without the answer, the last exchange is the newest unit, and the model has not read its output yet.
+    input.pop();
+    let compacted = check(&reaching, &input, 100, &[cleared(), cleared(), kept(200)], Outcome::Applied);
+    assert!(!compacted.report.fits);
+    assert!(
+        note(&compacted).contains("message 6 (201 tokens) is output of the newest unit, not answered yet"),
+        "{}",
+        note(&compacted)
+    );
+    // It clears no more than the budget needs, oldest first.
+    let one_less = BYTES.count_prompt(&input) - 100;
+    check(&reaching, &input, one_less, &[cleared(), kept(200), kept(200)], Outcome::Applied);
 }
 
 #[test]
@@ -211,7 +244,17 @@ fn results_smaller_than_their_placeholder_stay() {
         &[kept(10), kept(10)],
         Outcome::Skipped,
     );
-    assert_eq!(note(&compacted), "no old tool output is larger than its placeholder");
+    assert!(
+        note(&compacted)
+            .starts_with("no old tool output is larger than its placeholder; the prompt still exceeds"),
+        "{}",
+        note(&compacted)
+    );
+    assert!(
+        note(&compacted).contains("(11 tokens) is output no larger than its placeholder"),
+        "{}",
+        note(&compacted)
+    );
 }
 
 #[test]

@@ -148,6 +148,19 @@ fn bad_input_names_the_message_and_the_block() {
         r#"[{"role":"assistant","content":[{"type":"redacted_thinking"}]}]"#,
         "messages[0].content[0]: missing `data`",
     );
+    // The API refuses a signature that is empty or not base64, so reading one is refused here.
+    check_error(
+        r#"[{"role":"assistant","content":[{"type":"thinking","thinking":"t","signature":""}]}]"#,
+        "messages[0].content[0]: `signature` must be non-empty base64",
+    );
+    check_error(
+        r#"[{"role":"user","content":"q"},{"role":"assistant","content":[{"type":"thinking","thinking":"t","signature":"not base64!"}]}]"#,
+        "messages[1].content[0]: `signature` must be non-empty base64",
+    );
+    check_error(
+        r#"[{"role":"assistant","content":[{"type":"redacted_thinking","data":""}]}]"#,
+        "messages[0].content[0]: `data` must be non-empty base64",
+    );
     check_error(
         r#"[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":[1]}]}]"#,
         "messages[0].content[0]: `input` must be an object",

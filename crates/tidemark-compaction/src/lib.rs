@@ -22,8 +22,8 @@ pub use compactor::{
 };
 pub use pipeline::{DynPipeline, DynStrategy, Pipeline, Steps};
 pub use strategy::{
-    ClearToolOutputs, Compacted, CompactionStrategy, Fallback, Report, SummarizeStrategy, TruncateStrategy,
-    check_step, run_checked,
+    ClearToolOutputs, Compacted, CompactionStrategy, Fallback, INSTRUCTION_HEADER, Report, SUMMARY_HEADER,
+    SummarizeStrategy, TruncateStrategy, check_step, run_checked,
 };
 
 /// The crate's README, whose example runs as a doctest so that it cannot go stale.

@@ -14,14 +14,14 @@ mod summarize;
 mod truncate;
 
 pub use clear::ClearToolOutputs;
-pub use summarize::{DEFAULT_PROMPT, Fallback, SUMMARY_HEADER, SummarizeStrategy};
+pub use summarize::{DEFAULT_PROMPT, Fallback, INSTRUCTION_HEADER, SUMMARY_HEADER, SummarizeStrategy};
 pub use truncate::TruncateStrategy;
 
 use std::future::Future;
 use std::num::NonZeroU32;
 
 use serde::{Deserialize, Serialize};
-use tidemark_core::{CompactionError, Message, Outcome, Role, TokenCounter, Unit, validate};
+use tidemark_core::{CompactionError, Message, Outcome, TokenCounter, validate};
 
 /// The smallest gain, in tokens, for which a step's output is kept by default.
 pub const DEFAULT_MIN_GAIN: u32 = 32;
@@ -259,11 +259,6 @@ pub fn check_step(
 /// Whether a prompt of `total` tokens fits `budget`, counting as [`TokenCounter::count_prompt`] does (saturating at `u32::MAX`).
 pub(crate) fn fits(total: u64, budget: NonZeroU32) -> bool {
     total.min(u64::from(u32::MAX)) <= u64::from(budget.get())
-}
-
-/// Whether a unit must stay whatever the strategy: it is pinned, or it is a system message.
-pub(crate) fn must_keep(unit: &Unit, history: &[Message]) -> bool {
-    unit.is_pinned(history) || history[unit.start()].role == Role::System
 }
 
 /// Cut `text` at a character boundary so that it counts at most `max_tokens` with `counter`.

@@ -237,10 +237,11 @@ fn an_agent_run_after_one_user_message_is_cut_between_tool_units() {
     assert_eq!(model.calls(), 1);
     validate(&done.history).expect("no tool call is separated from its result");
     assert!(Quarter.count_prompt(&done.history) <= 900);
-    // The system prompt, the summary, then an agent step kept verbatim, and the newest steps as they were.
+    // The system prompt, the instruction kept verbatim, the summary, then an agent step kept verbatim, and the newest steps as they were.
     assert_eq!(done.history[0], history[0]);
-    assert!(done.history[1].text().starts_with(SUMMARY_HEADER));
-    assert_eq!(done.history[2].role, Role::Assistant);
+    assert_eq!(done.history[1], history[1], "the task stays in view");
+    assert!(done.history[2].text().starts_with(SUMMARY_HEADER));
+    assert_eq!(done.history[3].role, Role::Assistant);
     assert_eq!(done.history.last(), history.last());
 }
 

@@ -6,7 +6,7 @@ use std::num::NonZeroU32;
 use proptest::prelude::*;
 use proptest::sample::subsequence;
 use tidemark_compaction::{ClearToolOutputs, Compacted, CompactionStrategy, TruncateStrategy};
-use tidemark_core::{Message, Outcome, Part, Role, TokenCounter, Unit, units, validate};
+use tidemark_core::{Message, Outcome, Part, Role, TokenCounter, Unit, task, units, validate};
 use tidemark_testkit::counters::QuarterCounter as Quarter;
 use tidemark_testkit::strategies::{HistoryConfig, arb_history, arb_history_with};
 
@@ -76,10 +76,33 @@ fn is_subsequence(part: &[Message], whole: &[Message]) -> bool {
     part.iter().all(|wanted| rest.any(|message| message == wanted))
 }
 
+/// The newest human instruction by its definition: the latest user message with a part that is not a tool result.
+fn instruction(history: &[Message]) -> Option<usize> {
+    history.iter().rposition(|message| {
+        message.role == Role::User && message.parts.iter().any(|part| !matches!(part, Part::ToolResult(_)))
+    })
+}
+
 /// Truncation by the definition, recounting the whole prompt after every drop.
+///
+/// System and pinned units, the newest unit and the preserved tail stay; so
+/// does the instruction's unit when it fits beside the units that must stay.
+/// An instruction that had to go is carried in a cut copy where it stood.
 fn reference_truncate(history: &[Message], budget: NonZeroU32, preserve_last: usize) -> Vec<Message> {
     let all: Vec<Unit> = units(history).collect();
     let tail_start = history.len().saturating_sub(preserve_last);
+    let must = |position: usize, unit: &Unit| {
+        unit.is_pinned(history) || history[unit.start()].role == Role::System || position + 1 == all.len()
+    };
+    let held =
+        instruction(history).and_then(|index| all.iter().position(|unit| unit.range().contains(&index)));
+    let staying: Vec<Message> = all
+        .iter()
+        .enumerate()
+        .filter(|(position, unit)| must(*position, unit) || Some(*position) == held)
+        .flat_map(|(_, unit)| history[unit.range()].to_vec())
+        .collect();
+    let instruction_stays = held.is_some() && Quarter.count_prompt(&staying) <= budget.get();
     let mut keep = vec![true; all.len()];
     let kept = |keep: &[bool]| -> Vec<Message> {
         all.iter()
@@ -92,12 +115,37 @@ fn reference_truncate(history: &[Message], budget: NonZeroU32, preserve_last: us
         if Quarter.count_prompt(&kept(&keep)) <= budget.get() {
             break;
         }
-        let protected = unit.is_pinned(history) || history[unit.start()].role == Role::System;
-        if !protected && position + 1 < all.len() && unit.end() <= tail_start {
+        let protected = must(position, unit) || (instruction_stays && Some(position) == held);
+        if !protected && unit.end() <= tail_start {
             keep[position] = false;
         }
     }
-    kept(&keep)
+    let Some(dropped) = held.filter(|position| !keep[*position]) else { return kept(&keep) };
+    let room = budget.get().saturating_sub(Quarter.count_prompt(&kept(&keep)));
+    let copy = instruction(history).and_then(|index| task::carried(&history[index], room, &Quarter));
+    let mut out = Vec::new();
+    for (position, (unit, kept)) in all.iter().zip(&keep).enumerate() {
+        if position == dropped {
+            out.extend(copy.clone());
+        }
+        if *kept {
+            out.extend(history[unit.range()].iter().cloned());
+        }
+    }
+    out
+}
+
+/// `output` without the cut or text-only copy of the instruction a truncation may carry.
+fn without_carried(output: &[Message], history: &[Message]) -> Vec<Message> {
+    let copy = instruction(history).map(|index| Message::user(history[index].text().into_owned()));
+    output
+        .iter()
+        .filter(|message| {
+            !message.text().ends_with(task::CUT_MARKER)
+                && (history.contains(message) || Some(*message) != copy.as_ref())
+        })
+        .cloned()
+        .collect()
 }
 
 proptest! {
@@ -117,7 +165,7 @@ proptest! {
 
     #[test]
     fn truncate_keeps_a_subsequence_with_every_pinned_and_system_message((history, budget) in histories_and_budgets()) {
-        let output = run(&TruncateStrategy::new(), &history, budget).history;
+        let output = without_carried(&run(&TruncateStrategy::new(), &history, budget).history, &history);
         prop_assert!(is_subsequence(&output, &history));
         prop_assert_eq!(pinned(&output), pinned(&history));
         let system = |history: &[Message]| -> Vec<Message> {

@@ -44,6 +44,7 @@ pub mod observer;
 pub mod policy;
 pub mod recall;
 pub mod store;
+pub mod task;
 pub mod time;
 pub mod unit;
 

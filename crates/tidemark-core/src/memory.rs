@@ -7,8 +7,9 @@ use crate::calibration::Calibration;
 use crate::counter::{HeuristicCounter, TokenCounter};
 use crate::error::MemoryError;
 use crate::id::{ConversationId, SeqRange};
-use crate::message::{Message, Role};
+use crate::message::Message;
 use crate::model::Usage;
+use crate::task::{Protected, carried};
 use crate::unit::units;
 
 /// What an agent talks to: append what happened, load what to send next.
@@ -197,7 +198,10 @@ crate::forward! {
 /// `prompt` with its oldest tool units left out until it fits `budget` tokens counted with `counter`.
 ///
 /// System and pinned units and the newest unit always stay, so a tool unit
-/// is never split and the prompt still ends with its newest message. When
+/// is never split and the prompt still ends with its newest message. The
+/// unit of the newest human instruction ([`crate::task`]) stays too when it
+/// fits beside them; when it does not, a cut copy of its text takes its place
+/// if the room left holds one. When
 /// those alone are over the budget the error is [`MemoryError::OverBudget`]
 /// with the smallest count reached.
 ///
@@ -228,13 +232,13 @@ pub fn fit_prompt(
     let mut total = u64::from(counter.prompt_overhead()) + tokens.iter().sum::<u64>();
     let budget_tokens = u64::from(budget.get());
     let all: Vec<_> = units(&prompt).collect();
+    let room = budget_tokens.saturating_sub(u64::from(counter.prompt_overhead()));
+    let protected = Protected::new(&prompt, &all, &tokens, room);
     let mut leave = vec![false; prompt.len()];
-    let last = all.len().saturating_sub(1);
-    for (position, unit) in all.iter().enumerate() {
-        if total <= budget_tokens || position == last {
+    for (unit, stays) in all.iter().zip(&protected.stays) {
+        if total <= budget_tokens {
             break;
         }
-        let stays = unit.is_pinned(&prompt) || prompt[unit.start()].role == Role::System;
         if !stays {
             total -= tokens[unit.range()].iter().sum::<u64>();
             leave[unit.range()].fill(true);
@@ -244,5 +248,21 @@ pub fn fit_prompt(
         let tokens = u32::try_from(total).unwrap_or(u32::MAX);
         return Err(MemoryError::OverBudget { budget: budget.get(), tokens });
     }
-    Ok(prompt.into_iter().zip(leave).filter(|(_, left)| !left).map(|(message, _)| message).collect())
+    // An instruction that had to go is carried in a cut copy, in its place, when there is room for one.
+    let dropped =
+        crate::task::instruction(&prompt).filter(|index| leave.get(*index).copied().unwrap_or(false));
+    let room_left = u32::try_from(budget_tokens - total).unwrap_or(u32::MAX);
+    let carried = dropped.and_then(|index| Some((index, carried(&prompt[index], room_left, counter)?)));
+    let mut fitted = Vec::with_capacity(prompt.len());
+    for (index, (message, left)) in prompt.into_iter().zip(leave).enumerate() {
+        if let Some((at, copy)) = &carried
+            && *at == index
+        {
+            fitted.push(copy.clone());
+        }
+        if !left {
+            fitted.push(message);
+        }
+    }
+    Ok(fitted)
 }

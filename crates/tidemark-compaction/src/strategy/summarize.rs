@@ -2,12 +2,13 @@
 
 use std::num::NonZeroU32;
 
+use tidemark_core::task::{self, Protected};
 use tidemark_core::{
     CompactionError, CompletionModel, CompletionRequest, Message, Outcome, Part, Role, TokenCounter, Unit,
     units,
 };
 
-use super::{Compacted, CompactionStrategy, Report, TruncateStrategy, cap_text, must_keep};
+use super::{Compacted, CompactionStrategy, Report, TruncateStrategy, cap_text};
 use crate::answer::{is_transient, read_answer};
 use crate::transcript::{Style, flatten};
 
@@ -29,6 +30,9 @@ decisions made, facts and preferences the user stated (corrections included), id
 (file paths, ids, URLs, numbers), what tools returned that still matters, and tasks still open. Leave out greetings \
 and anything superseded. Answer with the summary only.";
 
+/// The line before the latest instruction when a summary carries it (see [`tidemark_core::task`]).
+pub const INSTRUCTION_HEADER: &str = "[The latest instruction, which did not fit verbatim]";
+
 /// The first line of every summary message, so that a reader (and the model) knows what it is.
 pub const SUMMARY_HEADER: &str = "[Summary of the earlier conversation]";
 
@@ -44,7 +48,10 @@ pub const SUMMARY_HEADER: &str = "[Summary of the earlier conversation]";
 /// the last `n` messages are always kept.
 ///
 /// Before the cut, pinned and system messages stay verbatim at their relative
-/// place; everything else is flattened to plain text (tool calls and results
+/// place, and so does the newest human instruction ([`tidemark_core::task`])
+/// when it fits beside the newest unit and the smallest summary; when it does
+/// not, the summary message carries its text after [`INSTRUCTION_HEADER`], cut
+/// with a marker if it must be; everything else is flattened to plain text (tool calls and results
 /// included, see [`transcript`](crate::transcript)) and sent to the model with
 /// no tools attached, so the request is valid for any provider. The answer
 /// replaces those messages as one message (by default a user message starting
@@ -200,12 +207,19 @@ impl<M: CompletionModel> SummarizeStrategy<M> {
         let header = Message::new(self.summary_role, vec![Part::text(format!("{SUMMARY_HEADER}\n"))]);
         let framing = u64::from(counter.count(&header)) + 2;
         let fixed = u64::from(counter.prompt_overhead()) + u64::from(self.max_summary_tokens) + framing;
+        // The latest instruction stays verbatim beside the smallest summary when it fits there.
+        let least = u64::from(counter.prompt_overhead())
+            + u64::from(MIN_SUMMARY_TOKENS.min(self.max_summary_tokens))
+            + framing;
+        let protected = Protected::new(history, &all, &tokens, u64::from(budget.get()).saturating_sub(least));
+        let keep = |position: usize| protected.stays[position];
         let cost = |cut: usize| -> u64 {
             let kept_before: u64 = all
                 .iter()
-                .take_while(|unit| unit.end() <= cut)
-                .filter(|unit| must_keep(unit, history))
-                .map(|unit| tokens[unit.range()].iter().sum::<u64>())
+                .enumerate()
+                .take_while(|(_, unit)| unit.end() <= cut)
+                .filter(|(position, _)| keep(*position))
+                .map(|(_, unit)| tokens[unit.range()].iter().sum::<u64>())
                 .sum();
             fixed + kept_before + tokens[cut..].iter().sum::<u64>()
         };
@@ -225,8 +239,8 @@ impl<M: CompletionModel> SummarizeStrategy<M> {
         };
         let mut kept_before = Vec::new();
         let mut summarized = Vec::new();
-        for unit in all.iter().take_while(|unit| unit.end() <= cut) {
-            if must_keep(unit, history) {
+        for (position, unit) in all.iter().enumerate().take_while(|(_, unit)| unit.end() <= cut) {
+            if keep(position) {
                 kept_before.extend(unit.range());
             } else {
                 summarized.extend(history[unit.range()].iter().cloned());
@@ -299,9 +313,30 @@ impl<M: CompletionModel> CompactionStrategy for SummarizeStrategy<M> {
             Ok(text) => cap_text(&text, plan.summary_tokens, counter),
             Err(error) => return self.fail(history, budget, counter, error, calls).await,
         };
-        let message =
-            Message::new(self.summary_role, vec![Part::text(format!("{SUMMARY_HEADER}\n{summary}"))]);
-        let compacted = splice(history, &plan, message);
+        let text = format!("{SUMMARY_HEADER}\n{summary}");
+        let mut compacted =
+            splice(history, &plan, Message::new(self.summary_role, vec![Part::text(text.clone())]));
+        // The latest instruction, when it went into the summary, is carried in it too, cut if it must be.
+        let summarized =
+            task::instruction(history).filter(|index| *index < plan.cut && !plan.kept_before.contains(index));
+        let mut note = None;
+        if let Some(index) = summarized {
+            note = Some("the latest instruction did not fit verbatim, not even cut in the summary");
+            let mut max = budget.get().saturating_sub(counter.count_prompt(&compacted));
+            for _ in 0..4 {
+                let Some(copy) = task::carried(&history[index], max, counter) else { break };
+                let carrying = format!("{text}\n\n{INSTRUCTION_HEADER}\n{}", copy.text());
+                let candidate =
+                    splice(history, &plan, Message::new(self.summary_role, vec![Part::text(carrying)]));
+                let over = counter.count_prompt(&candidate).saturating_sub(budget.get());
+                if over == 0 {
+                    compacted = candidate;
+                    note = Some("the latest instruction did not fit verbatim and is carried in the summary");
+                    break;
+                }
+                max = max.saturating_sub(over);
+            }
+        }
         if counter.count_prompt(&compacted) >= counter.count_prompt(history) {
             let mut skipped = Compacted::skipped(
                 self.name(),
@@ -313,8 +348,11 @@ impl<M: CompletionModel> CompactionStrategy for SummarizeStrategy<M> {
             skipped.report.model_calls = calls;
             return Ok(skipped);
         }
-        let report = Report::new(self.name(), Outcome::Applied, history, &compacted, budget, counter)
+        let mut report = Report::new(self.name(), Outcome::Applied, history, &compacted, budget, counter)
             .with_model_calls(calls);
+        if let Some(note) = note {
+            report = report.with_note(note);
+        }
         Ok(Compacted::new(compacted, report))
     }
 }

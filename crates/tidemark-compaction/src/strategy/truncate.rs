@@ -2,9 +2,10 @@
 
 use std::num::NonZeroU32;
 
+use tidemark_core::task::{self, Protected};
 use tidemark_core::{CompactionError, Message, Outcome, TokenCounter, Unit, units};
 
-use super::{Compacted, CompactionStrategy, Report, fits, must_keep};
+use super::{Compacted, CompactionStrategy, Report, fits};
 
 /// Drops the oldest units of a history, one at a time, until the prompt fits the budget.
 ///
@@ -19,7 +20,10 @@ use super::{Compacted, CompactionStrategy, Report, fits, must_keep};
 ///
 /// - pinned units and system messages;
 /// - units that overlap the last [`preserve_last`](Self::preserve_last) messages;
-/// - the newest unit, which holds what the model must answer next.
+/// - the newest unit, which holds what the model must answer next;
+/// - the unit of the newest human instruction ([`tidemark_core::task`]) when it
+///   fits beside the others; when it does not, a cut copy of its text stands
+///   in its place if the room left holds one.
 ///
 /// When everything else is gone and the prompt still does not fit, the
 /// result is [`Outcome::Applied`] with [`Report::fits`] false and a note:
@@ -122,15 +126,16 @@ fn truncate(
     }
 
     let all: Vec<Unit> = units(history).collect();
-    let newest = all.len().saturating_sub(1);
     let tail_start = history.len().saturating_sub(preserve_last);
+    let room = u64::from(budget.get()).saturating_sub(u64::from(counter.prompt_overhead()));
+    let protected = Protected::new(history, &all, &tokens, room);
     let mut dropped = vec![false; all.len()];
     let (mut dropped_units, mut dropped_messages) = (0_usize, 0_usize);
     for (position, unit) in all.iter().enumerate() {
         if fits(total, budget) {
             break;
         }
-        let droppable = position != newest && unit.end() <= tail_start && !must_keep(unit, history);
+        let droppable = unit.end() <= tail_start && !protected.stays[position];
         if droppable {
             dropped[position] = true;
             dropped_units += 1;
@@ -142,19 +147,34 @@ fn truncate(
         return Compacted::skipped(name, history, budget, counter, NOTHING_TO_DROP);
     }
 
-    let kept: Vec<Message> = all
-        .iter()
-        .zip(&dropped)
-        .filter(|(_, gone)| !**gone)
-        .flat_map(|(unit, _)| history.get(unit.range()).unwrap_or_default())
-        .cloned()
-        .collect();
+    // The instruction, when its unit had to go, is carried in a cut copy where it stood, if there is room.
+    let instruction = task::instruction(history);
+    let carried_at = protected.instruction_unit.filter(|position| dropped[*position]);
+    let room_left = u32::try_from(u64::from(budget.get()).saturating_sub(total)).unwrap_or(u32::MAX);
+    let carried =
+        carried_at.zip(instruction).and_then(|(_, index)| task::carried(&history[index], room_left, counter));
+    let mut kept: Vec<Message> = Vec::with_capacity(history.len());
+    for (position, (unit, gone)) in all.iter().zip(&dropped).enumerate() {
+        if Some(position) == carried_at
+            && let Some(copy) = &carried
+        {
+            kept.push(copy.clone());
+        }
+        if !gone {
+            kept.extend(history.get(unit.range()).unwrap_or_default().iter().cloned());
+        }
+    }
     let report = Report::new(name, Outcome::Applied, history, &kept, budget, counter);
     let mut note = format!(
         "dropped the oldest {} ({})",
         plural(dropped_units, "unit", "units"),
         plural(dropped_messages, "message", "messages"),
     );
+    match (carried_at, &carried) {
+        (Some(_), Some(_)) => note.push_str("; the latest instruction did not fit whole and is carried cut"),
+        (Some(_), None) => note.push_str("; the latest instruction did not fit, not even cut"),
+        _ => {}
+    }
     if !report.fits {
         note.push_str(&format!(
             "; the prompt still needs {} tokens of a budget of {}, and the rest is pinned, a system message, preserved, or the newest",

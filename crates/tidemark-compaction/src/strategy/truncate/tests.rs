@@ -101,9 +101,14 @@ fn the_preserved_tail_is_kept_and_a_unit_overlapping_it_stays_whole() {
 
 #[test]
 fn parallel_calls_go_or_stay_with_all_their_results() {
-    // The results of three parallel calls arrive out of order over two tool messages.
-    let history =
-        [user(10), calls(&["a", "b", "c"]), results(&["c"], 20), results(&["a", "b"], 20), assistant(10)];
+    // The results of three parallel calls arrive out of order over two tool messages (no user instruction, so only units decide).
+    let history = [
+        assistant(10),
+        calls(&["a", "b", "c"]),
+        results(&["c"], 20),
+        results(&["a", "b"], 20),
+        assistant(10),
+    ];
     check(TruncateStrategy::new(), &history, 84, &[1, 2, 3, 4], Outcome::Applied, true);
     check(TruncateStrategy::new(), &history, 83, &[4], Outcome::Applied, true);
 }

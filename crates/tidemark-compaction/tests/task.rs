@@ -1,0 +1,143 @@
+//! The task survives compaction (issue 37): over generated agent loops (one instruction, 10 to 200
+//! tool units, parallel calls, signed thinking blocks) at budgets from 10% to 100% of their size,
+//! every strategy's output holds the instruction, verbatim or carried cut, whenever the messages that
+//! must stay leave room for a carried copy at all; so does `fit_prompt`.
+
+use std::num::NonZeroU32;
+
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use tidemark_compaction::{
+    ClearToolOutputs, DynPipeline, Fallback, INSTRUCTION_HEADER, SummarizeStrategy, TruncateStrategy,
+};
+use tidemark_core::memory::fit_prompt;
+use tidemark_core::task::{CUT_MARKER, MIN_CARRIED_TOKENS, instruction};
+use tidemark_core::{Message, OpaqueBlock, Part, TokenCounter, ToolCall, units, validate};
+use tidemark_testkit::counters::QuarterCounter as Quarter;
+use tidemark_testkit::scripted::ScriptedModel;
+
+/// Cases per strategy.
+const CASES: u32 = 256;
+
+/// One agent step: parallel calls (with a signed thinking block in front, sometimes) and their results.
+fn step(number: usize, calls: usize, thinking: bool, sizes: &[usize]) -> Vec<Message> {
+    let ids: Vec<String> = (0..calls).map(|call| format!("call_{number}_{call}")).collect();
+    let mut assistant = Message::assistant_tool_calls(
+        ids.iter().map(|id| ToolCall::with_raw_arguments(id, "run_shell", "{}")),
+    );
+    if thinking {
+        let raw = format!(r#"{{"type":"thinking","thinking":"Step {number}.","signature":"c2lnbmVk"}}"#);
+        assistant.parts.insert(0, Part::Opaque(OpaqueBlock::new("anthropic", "thinking", raw)));
+    }
+    let mut step = vec![assistant];
+    for (id, size) in ids.iter().zip(sizes.iter().cycle()) {
+        step.push(Message::tool_result(id, format!("{id}: {}", "log line ".repeat(*size))));
+    }
+    step
+}
+
+/// A system prompt, one instruction of some length, and 10 to 200 agent steps.
+fn agent_loops() -> impl Strategy<Value = (Vec<Message>, String)> {
+    let steps = prop::collection::vec(
+        (1..=4_usize, prop::bool::weighted(0.3), prop::collection::vec(1..60_usize, 1..4)),
+        10..=200,
+    );
+    (steps, 1..40_usize).prop_map(|(steps, words)| {
+        let task = format!(
+            "Fix the failing build of the billing service, then {}",
+            "check every module ".repeat(words)
+        );
+        let mut history =
+            vec![Message::system("You are a careful coding agent."), Message::user(task.clone())];
+        for (number, (calls, thinking, sizes)) in steps.into_iter().enumerate() {
+            history.extend(step(number, calls, thinking, &sizes));
+        }
+        (history, task)
+    })
+}
+
+/// A budget between 10% and 100% of what `history` costs.
+fn with_budgets() -> impl Strategy<Value = (Vec<Message>, String, NonZeroU32)> {
+    (agent_loops(), 10..=100_u64).prop_map(|((history, task), percent)| {
+        let tokens = u64::from(Quarter.count_prompt(&history));
+        let budget = u32::try_from(tokens * percent / 100).unwrap_or(u32::MAX);
+        (history, task, NonZeroU32::new(budget).unwrap_or(NonZeroU32::MIN))
+    })
+}
+
+/// Whether `output` holds the instruction `task`: whole in one message, or a cut copy of its start with the marker.
+fn holds_task(output: &[Message], task: &str) -> bool {
+    output.iter().any(|message| {
+        let text = message.text();
+        let carried =
+            text.split_once(INSTRUCTION_HEADER).map_or(text.as_ref(), |(_, after)| after.trim_start());
+        carried.contains(task)
+            || carried
+                .strip_suffix(CUT_MARKER)
+                .map(str::trim_end)
+                .is_some_and(|cut| !cut.is_empty() && task.starts_with(cut))
+    })
+}
+
+/// Whether the messages that must stay whatever happens (the system prompt and the newest unit) leave room for a carried instruction.
+fn room_for_a_copy(history: &[Message], budget: NonZeroU32) -> bool {
+    let newest = units(history).last().map_or(0, |unit| unit.start());
+    let mut staying = vec![history[0].clone()];
+    staying.extend(history[newest..].iter().cloned());
+    let marker = Quarter.count_text(CUT_MARKER);
+    Quarter.count_prompt(&staying) + MIN_CARRIED_TOKENS.max(marker + 8) <= budget.get()
+}
+
+fn strategies() -> Vec<(&'static str, Box<dyn tidemark_compaction::DynStrategy>)> {
+    let summarize = || SummarizeStrategy::new(ScriptedModel::digest()).with_max_summary_tokens(200);
+    vec![
+        ("truncate", Box::new(TruncateStrategy::new())),
+        ("summarize", Box::new(summarize().with_fallback(Fallback::Truncate))),
+        (
+            "auto",
+            Box::new(DynPipeline::boxed(vec![
+                Box::new(ClearToolOutputs::new()),
+                Box::new(summarize().with_fallback(Fallback::Truncate)),
+                Box::new(TruncateStrategy::new()),
+            ])),
+        ),
+        ("clear-tools, reaching the budget", Box::new(ClearToolOutputs::new().reach_budget(true))),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(CASES))]
+
+    #[test]
+    fn every_strategy_keeps_the_instruction_in_view((history, task, budget) in with_budgets()) {
+        prop_assert_eq!(instruction(&history), Some(1));
+        prop_assert_eq!(validate(&history), Ok(()));
+        let room = room_for_a_copy(&history, budget);
+        for (name, strategy) in strategies() {
+            let done = futures::executor::block_on(strategy.compact_boxed(&history, budget, &Quarter))
+                .expect("these strategies do not fail");
+            prop_assert_eq!(validate(&done.history), Ok(()), "{}", name);
+            if room && done.report.fits {
+                prop_assert!(holds_task(&done.history, &task), "{} at {} lost the task: {:?}", name, budget, done.report);
+            }
+        }
+        if room {
+            let fitted = fit_prompt(history.clone(), &Quarter, budget);
+            if let Ok(fitted) = fitted {
+                prop_assert!(holds_task(&fitted, &task), "fit_prompt at {} lost the task", budget);
+            }
+        }
+    }
+}
+
+#[test]
+fn most_generated_cases_leave_room_for_the_instruction() {
+    // Run the property's cases again through the same generator and count how many were checked.
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let mut roomy = 0;
+    for _ in 0..CASES {
+        let (history, _, budget) = with_budgets().new_tree(&mut runner).expect("a case").current();
+        roomy += usize::from(room_for_a_copy(&history, budget));
+    }
+    assert!(roomy * 10 >= CASES as usize * 8, "only {roomy} of {CASES} cases leave room for the instruction");
+}

@@ -8,11 +8,15 @@ use std::num::NonZeroU32;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use tidemark_compaction::{
-    ClearToolOutputs, DynPipeline, Fallback, INSTRUCTION_HEADER, SummarizeStrategy, TruncateStrategy,
+    ClearToolOutputs, DynPipeline, Fallback, INSTRUCTION_HEADER, SUMMARY_HEADER, SummarizeStrategy,
+    TruncateStrategy,
 };
 use tidemark_core::memory::fit_prompt;
 use tidemark_core::task::{CUT_MARKER, MIN_CARRIED_TOKENS, instruction};
-use tidemark_core::{Message, OpaqueBlock, Part, TokenCounter, ToolCall, units, validate};
+use tidemark_core::{
+    MemoryPolicy, Message, OpaqueBlock, Part, TokenCounter, ToolCall, Window, units, validate,
+};
+use tidemark_memory::{LastTurns, SlidingWindow, TokenWindow};
 use tidemark_testkit::counters::QuarterCounter as Quarter;
 use tidemark_testkit::scripted::ScriptedModel;
 
@@ -84,8 +88,11 @@ fn room_for_a_copy(history: &[Message], budget: NonZeroU32) -> bool {
     let newest = units(history).last().map_or(0, |unit| unit.start());
     let mut staying = vec![history[0].clone()];
     staying.extend(history[newest..].iter().cloned());
-    let marker = Quarter.count_text(CUT_MARKER);
-    Quarter.count_prompt(&staying) + MIN_CARRIED_TOKENS.max(marker + 8) <= budget.get()
+    // A carried copy needs its marker and a few words, and in a summary the two header lines too.
+    let carrier = Quarter.count_text(CUT_MARKER)
+        + Quarter.count_text(SUMMARY_HEADER)
+        + Quarter.count_text(INSTRUCTION_HEADER);
+    Quarter.count_prompt(&staying) + MIN_CARRIED_TOKENS.max(carrier + 16) <= budget.get()
 }
 
 fn strategies() -> Vec<(&'static str, Box<dyn tidemark_compaction::DynStrategy>)> {
@@ -120,6 +127,24 @@ proptest! {
             if room && done.report.fits {
                 prop_assert!(holds_task(&done.history, &task), "{} at {} lost the task: {:?}", name, budget, done.report);
             }
+        }
+        // The window policies keep it in the window: the count policies always, the token window when it fits beside the newest unit.
+        let window = Window::new(&history);
+        for (name, selection) in [
+            ("last messages", SlidingWindow::last_messages(8).select(&window)),
+            ("last turns", LastTurns::new(1).select(&window)),
+        ] {
+            prop_assert!(selection.kept().any(|index| index == 1), "{} left the instruction out", name);
+        }
+        let token_window = TokenWindow::new(budget, Quarter);
+        let fits_beside = {
+            let newest = units(&history).last().map_or(0, |unit| unit.start());
+            let mut staying = vec![history[0].clone(), history[1].clone()];
+            staying.extend(history[newest..].iter().cloned());
+            Quarter.count_prompt(&staying) <= budget.get().saturating_sub(token_window.reserve())
+        };
+        if fits_beside {
+            prop_assert!(token_window.select(&window).kept().any(|index| index == 1), "the token window left the instruction out at {}", budget);
         }
         if room {
             let fitted = fit_prompt(history.clone(), &Quarter, budget);

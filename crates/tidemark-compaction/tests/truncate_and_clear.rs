@@ -111,8 +111,16 @@ fn reference_truncate(history: &[Message], budget: NonZeroU32, preserve_last: us
             .flat_map(|(unit, _)| history[unit.range()].to_vec())
             .collect()
     };
+    // An instruction that cannot stay keeps room for its cut copy: itself and the marker, at most a quarter of the budget.
+    let carry = match instruction(history) {
+        Some(index) if held.is_some() && !instruction_stays => {
+            let wanted = Quarter.count(&history[index]) + Quarter.count_text(task::CUT_MARKER);
+            wanted.min(budget.get() / 4)
+        }
+        _ => 0,
+    };
     for (position, unit) in all.iter().enumerate() {
-        if Quarter.count_prompt(&kept(&keep)) <= budget.get() {
+        if Quarter.count_prompt(&kept(&keep)) + carry <= budget.get() {
             break;
         }
         let protected = must(position, unit) || (instruction_stays && Some(position) == held);

@@ -234,9 +234,16 @@ pub fn fit_prompt(
     let all: Vec<_> = units(&prompt).collect();
     let room = budget_tokens.saturating_sub(u64::from(counter.prompt_overhead()));
     let protected = Protected::new(&prompt, &all, &tokens, room);
+    // An instruction that cannot stay verbatim goes first and is carried cut: room is kept for the copy.
+    let carry = match crate::task::instruction(&prompt) {
+        Some(index) if !protected.instruction_kept => {
+            crate::task::carry_room(tokens[index], budget_tokens, counter)
+        }
+        _ => 0,
+    };
     let mut leave = vec![false; prompt.len()];
     for (unit, stays) in all.iter().zip(&protected.stays) {
-        if total <= budget_tokens {
+        if total + carry <= budget_tokens {
             break;
         }
         if !stays {

@@ -95,12 +95,18 @@ impl Protected {
     }
 }
 
+/// The room a rule that leaves units out keeps for a carried instruction of `tokens` tokens under `budget`: the instruction and its marker, at most a quarter of the budget.
+pub fn carry_room(tokens: u64, budget: u64, counter: &dyn TokenCounter) -> u64 {
+    tokens.saturating_add(u64::from(counter.count_text(CUT_MARKER))).min(budget / 4)
+}
+
 /// The instruction `message` as a user message of at most `max_tokens` tokens as `counter` counts it, with its text cut and [`CUT_MARKER`] added when it does not fit whole.
 ///
 /// Only its text is carried: the copy is a plain user message. `None` when
-/// `max_tokens` is below [`MIN_CARRIED_TOKENS`] or not even the marker fits.
+/// the instruction has no text, `max_tokens` is below [`MIN_CARRIED_TOKENS`],
+/// or not even the marker fits.
 pub fn carried(message: &Message, max_tokens: u32, counter: &dyn TokenCounter) -> Option<Message> {
-    if max_tokens < MIN_CARRIED_TOKENS {
+    if max_tokens < MIN_CARRIED_TOKENS || message.text().trim().is_empty() {
         return None;
     }
     let whole = Message::user(message.text().into_owned());

@@ -213,6 +213,15 @@ impl<M: CompletionModel> SummarizeStrategy<M> {
             + framing;
         let protected = Protected::new(history, &all, &tokens, u64::from(budget.get()).saturating_sub(least));
         let keep = |position: usize| protected.stays[position];
+        // An instruction that cannot stay verbatim is carried in the summary: room is kept for it there,
+        // up to a quarter of the budget.
+        let carry = match task::instruction(history) {
+            Some(index) if !protected.instruction_kept => tokens[index]
+                .saturating_add(u64::from(counter.count_text(task::CUT_MARKER)))
+                .min(u64::from(budget.get()) / 4),
+            _ => 0,
+        };
+        let fixed = fixed + carry;
         let cost = |cut: usize| -> u64 {
             let kept_before: u64 = all
                 .iter()
@@ -322,19 +331,37 @@ impl<M: CompletionModel> CompactionStrategy for SummarizeStrategy<M> {
         let mut note = None;
         if let Some(index) = summarized {
             note = Some("the latest instruction did not fit verbatim, not even cut in the summary");
-            let mut max = budget.get().saturating_sub(counter.count_prompt(&compacted));
+            // The instruction comes before the summary's own text: its copy is sized first, against a
+            // summary of the header alone, and the summary text gets what is left.
+            let message = |text: String| Message::new(self.summary_role, vec![Part::text(text)]);
+            let bare = splice(history, &plan, message(format!("{SUMMARY_HEADER}\n\n{INSTRUCTION_HEADER}\n")));
+            let mut max = budget.get().saturating_sub(counter.count_prompt(&bare));
             for _ in 0..4 {
                 let Some(copy) = task::carried(&history[index], max, counter) else { break };
-                let carrying = format!("{text}\n\n{INSTRUCTION_HEADER}\n{}", copy.text());
-                let candidate =
-                    splice(history, &plan, Message::new(self.summary_role, vec![Part::text(carrying)]));
-                let over = counter.count_prompt(&candidate).saturating_sub(budget.get());
-                if over == 0 {
-                    compacted = candidate;
-                    note = Some("the latest instruction did not fit verbatim and is carried in the summary");
-                    break;
+                let section = format!("\n\n{INSTRUCTION_HEADER}\n{}", copy.text());
+                let without = splice(history, &plan, message(format!("{SUMMARY_HEADER}\n{section}")));
+                let over = counter.count_prompt(&without).saturating_sub(budget.get());
+                if over > 0 {
+                    max = max.saturating_sub(over);
+                    continue;
                 }
-                max = max.saturating_sub(over);
+                let left = budget.get().saturating_sub(counter.count_prompt(&without));
+                let mut room = left;
+                let mut candidate = without;
+                for _ in 0..4 {
+                    let text = cap_text(&summary, room, counter);
+                    let attempt =
+                        splice(history, &plan, message(format!("{SUMMARY_HEADER}\n{text}{section}")));
+                    let over = counter.count_prompt(&attempt).saturating_sub(budget.get());
+                    if over == 0 {
+                        candidate = attempt;
+                        break;
+                    }
+                    room = room.saturating_sub(over);
+                }
+                compacted = candidate;
+                note = Some("the latest instruction did not fit verbatim and is carried in the summary");
+                break;
             }
         }
         if counter.count_prompt(&compacted) >= counter.count_prompt(history) {

@@ -129,10 +129,21 @@ fn truncate(
     let tail_start = history.len().saturating_sub(preserve_last);
     let room = u64::from(budget.get()).saturating_sub(u64::from(counter.prompt_overhead()));
     let protected = Protected::new(history, &all, &tokens, room);
+    // An instruction that cannot stay verbatim goes first and is carried cut: room is kept for the copy.
+    let instruction = task::instruction(history);
+    let carry = match instruction {
+        Some(index) if !protected.instruction_kept => {
+            task::carry_room(tokens[index], u64::from(budget.get()), counter)
+        }
+        _ => 0,
+    };
+    let target =
+        NonZeroU32::new(u32::try_from(u64::from(budget.get()).saturating_sub(carry)).unwrap_or(u32::MAX))
+            .unwrap_or(NonZeroU32::MIN);
     let mut dropped = vec![false; all.len()];
     let (mut dropped_units, mut dropped_messages) = (0_usize, 0_usize);
     for (position, unit) in all.iter().enumerate() {
-        if fits(total, budget) {
+        if fits(total, target) {
             break;
         }
         let droppable = unit.end() <= tail_start && !protected.stays[position];
@@ -148,7 +159,6 @@ fn truncate(
     }
 
     // The instruction, when its unit had to go, is carried in a cut copy where it stood, if there is room.
-    let instruction = task::instruction(history);
     let carried_at = protected.instruction_unit.filter(|position| dropped[*position]);
     let room_left = u32::try_from(u64::from(budget.get()).saturating_sub(total)).unwrap_or(u32::MAX);
     let carried =

@@ -252,7 +252,9 @@ impl View {
     /// A background compaction uses it to fold in every message a load left
     /// out of its prompt meanwhile: `floor` is where such a load's window
     /// started, a unit boundary there and so here. Pinned and system units
-    /// the cut passes are retained, as every policy retains them. With the
+    /// the cut passes are retained, as every policy retains them; the newest
+    /// human instruction is not, since a load left it out and so it must reach
+    /// the summary. With the
     /// window already starting at `floor` or later, `selection` is returned as it is.
     pub(crate) fn reach(&self, selection: Selection, floor: Seq) -> Selection {
         if self.window_start(&selection) >= floor {

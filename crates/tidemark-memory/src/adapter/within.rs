@@ -4,13 +4,14 @@ use std::num::NonZeroU32;
 
 use tidemark_core::{MemoryError, Message, Selection, TokenCounter, Unit, units};
 
-use crate::policy::must_keep;
+use crate::policy::staying;
 
 /// `selection` cut further, whole units at a time, until `fixed` plus its kept messages fit `budget`.
 ///
 /// The cut only moves forward over the policy's kept tail: what the policy
 /// demoted stays demoted. Pinned and system units it passes are retained, as
-/// every policy retains them, and the newest unit always stays. The result is
+/// every policy retains them, and so is the newest human instruction's unit
+/// when it fits beside them; the newest unit always stays. The result is
 /// marked over budget when those alone do not fit.
 pub(crate) fn tighten(
     messages: &[Message],
@@ -25,15 +26,27 @@ pub(crate) fn tighten(
     if total <= budget {
         return selection;
     }
-    let tail: Vec<Unit> = units(messages).filter(|unit| unit.start() >= selection.cut()).collect();
+    let all: Vec<Unit> = units(messages).collect();
+    let stays = staying(&all, messages, tokens, Some(budget.saturating_sub(u64::from(fixed))));
+    // The policy may have retained the instruction at its own budget; at this one it stays only if it fits.
+    let mut retained = Vec::with_capacity(selection.retained().len());
+    for &index in selection.retained() {
+        let unit = all.iter().position(|unit| unit.range().contains(&index));
+        if unit.is_some_and(|position| stays[position]) {
+            retained.push(index);
+        } else {
+            total -= cost(index);
+        }
+    }
+    let tail: Vec<(Unit, bool)> =
+        all.into_iter().zip(stays).filter(|(unit, _)| unit.start() >= selection.cut()).collect();
     let mut cut = selection.cut();
-    let mut retained = selection.retained().to_vec();
     let last = tail.len().saturating_sub(1);
-    for (position, unit) in tail.iter().enumerate() {
+    for (position, (unit, stays)) in tail.iter().enumerate() {
         if total <= budget || position == last {
             break;
         }
-        if must_keep(unit, messages) {
+        if *stays {
             retained.extend(unit.range());
         } else {
             total -= unit.range().map(cost).sum::<u64>();

@@ -4,7 +4,7 @@ use std::num::NonZeroUsize;
 
 use tidemark_core::{MemoryPolicy, Role, Selection, Unit, Window, units};
 
-use super::{must_keep, retained_before};
+use super::{must_keep, retained_before, staying};
 
 /// Keeps the most recent messages, up to a count, in whole tool units.
 ///
@@ -40,6 +40,8 @@ impl MemoryPolicy for SlidingWindow {
     fn select(&self, window: &Window<'_>) -> Selection {
         let messages = window.messages();
         let all: Vec<Unit> = units(messages).collect();
+        // The instruction counts as any message does, and is retained when the cut passes it.
+        let stays = staying(&all, messages, &[], None);
         let limit = self.max_messages.get();
         let mut counted = 0;
         let mut cut = 0;
@@ -56,7 +58,7 @@ impl MemoryPolicy for SlidingWindow {
                 break;
             }
         }
-        Selection::new(messages.len(), cut, retained_before(&all, messages, cut))
+        Selection::new(messages.len(), cut, retained_before(&all, &stays, cut))
     }
 }
 
@@ -94,6 +96,7 @@ impl MemoryPolicy for LastTurns {
     fn select(&self, window: &Window<'_>) -> Selection {
         let messages = window.messages();
         let all: Vec<Unit> = units(messages).collect();
+        let stays = staying(&all, messages, &[], None);
         let mut seen = 0;
         let mut cut = 0;
         for unit in all.iter().rev() {
@@ -105,6 +108,6 @@ impl MemoryPolicy for LastTurns {
                 }
             }
         }
-        Selection::new(messages.len(), cut, retained_before(&all, messages, cut))
+        Selection::new(messages.len(), cut, retained_before(&all, &stays, cut))
     }
 }

@@ -34,13 +34,18 @@ fn window(budget: u32) -> TokenWindow<HeuristicCounter> {
 
 #[test]
 fn sliding_window_counts_messages_in_whole_units() {
+    // The user's instruction is retained when the cut passes it, as a pinned message is.
     let history = [Message::user("u"), call("a"), Message::tool_result("a", "r"), Message::assistant("x")];
-    check(&SlidingWindow::last_messages(1), &history, None, 0, &[3], false);
+    check(&SlidingWindow::last_messages(1), &history, None, 0, &[0, 3], false);
     // Two messages would split the exchange, so only the newest unit fits.
-    check(&SlidingWindow::last_messages(2), &history, None, 0, &[3], false);
-    check(&SlidingWindow::last_messages(3), &history, None, 0, &[1, 2, 3], false);
-    check(&SlidingWindow::last_messages(0), &history, None, 0, &[3], false);
+    check(&SlidingWindow::last_messages(2), &history, None, 0, &[0, 3], false);
+    check(&SlidingWindow::last_messages(3), &history, None, 0, &[0, 1, 2, 3], false);
+    check(&SlidingWindow::last_messages(0), &history, None, 0, &[0, 3], false);
     check(&SlidingWindow::last_messages(9), &history, None, 0, &[0, 1, 2, 3], false);
+    // Without a user message only the units count.
+    let agent =
+        [Message::assistant("plan"), call("a"), Message::tool_result("a", "r"), Message::assistant("x")];
+    check(&SlidingWindow::last_messages(1), &agent, None, 0, &[3], false);
 }
 
 #[test]

@@ -4,7 +4,7 @@ use std::num::NonZeroU32;
 
 use tidemark_core::{MemoryPolicy, Message, Role, Selection, TokenCounter, Unit, Window, units};
 
-use super::{CachePlan, must_keep, retained_before};
+use super::{CachePlan, retained_before, staying};
 use crate::error::PolicyError;
 
 /// Keeps the newest units that fit a token budget, with hysteresis.
@@ -133,7 +133,7 @@ impl<C: TokenCounter> TokenWindow<C> {
     fn planned(
         plan: &CachePlan,
         messages: &[Message],
-        (all, tokens): (&[Unit], &[u32]),
+        (all, tokens, stays): (&[Unit], &[u32], &[bool]),
         (base, droppable): (u64, u64),
         budget: u64,
     ) -> Selection {
@@ -142,7 +142,7 @@ impl<C: TokenCounter> TokenWindow<C> {
         let mut candidates: Vec<(usize, u64)> = Vec::new();
         let mut kept = 0;
         for (position, unit) in all.iter().enumerate().rev() {
-            if must_keep(unit, messages) {
+            if stays[position] {
                 continue;
             }
             let cost = unit_tokens(unit);
@@ -167,7 +167,7 @@ impl<C: TokenCounter> TokenWindow<C> {
         let sizes: Vec<u64> = candidates.iter().map(|&(_, kept)| kept).collect();
         let (cut, kept) =
             candidates.get(plan.choose(budget, base, &sizes, growth)).copied().unwrap_or((0, 0));
-        Selection::new(messages.len(), cut, retained_before(all, messages, cut))
+        Selection::new(messages.len(), cut, retained_before(all, stays, cut))
             .with_over_budget(base + kept > budget)
     }
 }
@@ -192,9 +192,11 @@ impl<C: TokenCounter> MemoryPolicy for TokenWindow<C> {
 
         // Fixed costs, and the units no cut may remove, are paid first.
         let mut base = u64::from(window.fixed_tokens()) + u64::from(self.reserve);
+        let room = u64::from(self.budget.get()).saturating_sub(base);
+        let stays = staying(&all, messages, tokens, Some(room));
         let mut droppable = 0;
-        for unit in &all {
-            if must_keep(unit, messages) {
+        for (unit, stays) in all.iter().zip(&stays) {
+            if *stays {
                 base += unit_tokens(unit);
             } else {
                 droppable += unit_tokens(unit);
@@ -206,14 +208,14 @@ impl<C: TokenCounter> MemoryPolicy for TokenWindow<C> {
         }
 
         if let Some(plan) = &self.plan {
-            return Self::planned(plan, messages, (&all, tokens), (base, droppable), budget);
+            return Self::planned(plan, messages, (&all, tokens, &stays), (base, droppable), budget);
         }
 
         let target = u64::from(self.low_watermark());
         let mut kept = 0;
         let mut cut = 0;
         for (position, unit) in all.iter().enumerate().rev() {
-            if must_keep(unit, messages) {
+            if stays[position] {
                 continue;
             }
             let cost = unit_tokens(unit);
@@ -225,7 +227,7 @@ impl<C: TokenCounter> MemoryPolicy for TokenWindow<C> {
                 break;
             }
         }
-        Selection::new(messages.len(), cut, retained_before(&all, messages, cut))
+        Selection::new(messages.len(), cut, retained_before(&all, &stays, cut))
             .with_over_budget(base + kept > budget)
     }
 

@@ -232,6 +232,38 @@ fn check_prompt(loaded: &[Message], appended: &[Message], lossless: bool) -> Res
     if !is_subsequence(&must_keep, from_history) {
         return Err("a pinned or system message was dropped".into());
     }
+    task_kept_before_older(from_history, appended)
+}
+
+/// The newest human instruction ([`tidemark_core::task`]) is never left out while an older message
+/// outside pinned units and system messages is kept: a memory that leaves messages out drops
+/// older ones first, and keeps the task in view longest.
+fn task_kept_before_older(from_history: &[Message], appended: &[Message]) -> Result<(), String> {
+    let Some(task) = tidemark_core::task::instruction(appended) else { return Ok(()) };
+    // Where each kept message stands in the history: the first match in order, as a subsequence is found.
+    let mut places = Vec::with_capacity(from_history.len());
+    let mut from = 0;
+    for message in from_history {
+        let Some(offset) = appended[from..].iter().position(|candidate| candidate == message) else {
+            return Ok(()); // not a subsequence: reported by the caller's check
+        };
+        places.push(from + offset);
+        from += offset + 1;
+    }
+    // Messages of pinned units and system messages stay whatever their age.
+    let mut protected = vec![false; appended.len()];
+    for unit in tidemark_core::units(appended) {
+        if unit.is_pinned(appended) || appended[unit.start()].role == Role::System {
+            protected[unit.range()].fill(true);
+        }
+    }
+    let older_kept = places.iter().any(|&place| place < task && !protected[place]);
+    let task_kept = places.contains(&task) || from_history.iter().any(|message| *message == appended[task]);
+    if older_kept && !task_kept {
+        return Err(format!(
+            "the newest instruction (message {task}) was left out while older messages were kept"
+        ));
+    }
     Ok(())
 }
 
@@ -315,4 +347,33 @@ async fn loads_within_keep_prompt_shape<M: ConversationMemory>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use tidemark_core::Message;
+
+    use super::task_kept_before_older;
+
+    #[test]
+    fn leaving_the_instruction_out_before_older_messages_is_caught() {
+        let history = [
+            Message::user("Earlier question."),
+            Message::assistant("Earlier answer."),
+            Message::user("The task: fix the build."),
+            Message::assistant("Working on it."),
+        ];
+        // Oldest first, or everything: fine.
+        assert!(task_kept_before_older(&history[2..], &history).is_ok());
+        assert!(task_kept_before_older(&history[3..], &history).is_ok());
+        assert!(task_kept_before_older(&history, &history).is_ok());
+        // The instruction dropped while an older message stays: caught.
+        let dropped = [history[0].clone(), history[1].clone(), history[3].clone()];
+        assert!(task_kept_before_older(&dropped, &history).is_err());
+        // A pinned older message may stay.
+        let pinned =
+            [history[0].clone().pinned(), history[1].clone(), history[2].clone(), history[3].clone()];
+        let kept = [pinned[0].clone(), pinned[3].clone()];
+        assert!(task_kept_before_older(&kept, &pinned).is_ok());
+    }
 }

@@ -395,6 +395,10 @@ pub(crate) enum FormatChoice {
     Anthropic,
     /// OpenAI Responses input items: a body with `input`, or an array of items.
     Responses,
+    /// A Claude Code session file (JSON lines under `~/.claude/projects`); read only, written as Anthropic Messages.
+    ClaudeCode,
+    /// A Codex CLI rollout file (JSON lines under `~/.codex/sessions`); read only, written as Responses items.
+    Codex,
 }
 
 #[derive(Debug, Args)]

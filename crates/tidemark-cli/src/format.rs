@@ -18,6 +18,10 @@ pub(crate) enum Format {
     Anthropic,
     /// OpenAI Responses items.
     Responses,
+    /// A Claude Code session file: read as Anthropic Messages, written as an Anthropic Messages body.
+    ClaudeCode,
+    /// A Codex CLI rollout file: read as Responses items, written as a list of them.
+    Codex,
 }
 
 impl Format {
@@ -26,6 +30,8 @@ impl Format {
             Format::Openai => "OpenAI chat",
             Format::Anthropic => "Anthropic Messages",
             Format::Responses => "OpenAI Responses",
+            Format::ClaudeCode => "a Claude Code session",
+            Format::Codex => "a Codex rollout",
         }
     }
 
@@ -35,6 +41,8 @@ impl Format {
             Format::Openai => "openai",
             Format::Anthropic => "anthropic",
             Format::Responses => "responses",
+            Format::ClaudeCode => "claude-code",
+            Format::Codex => "codex",
         }
     }
 
@@ -42,8 +50,8 @@ impl Format {
     fn provider(self) -> &'static str {
         match self {
             Format::Openai => "openai",
-            Format::Anthropic => anthropic::transcript::FORMAT,
-            Format::Responses => responses::FORMAT,
+            Format::Anthropic | Format::ClaudeCode => anthropic::transcript::FORMAT,
+            Format::Responses | Format::Codex => responses::FORMAT,
         }
     }
 }
@@ -64,8 +72,8 @@ impl Shape {
     pub(crate) fn new(format: Format) -> Self {
         match format {
             Format::Openai => Shape::Openai,
-            Format::Anthropic => Shape::Anthropic(ClaudeTranscript::new(Vec::new())),
-            Format::Responses => Shape::Responses(ResponsesTranscript::new(Vec::new())),
+            Format::Anthropic | Format::ClaudeCode => Shape::Anthropic(ClaudeTranscript::new(Vec::new())),
+            Format::Responses | Format::Codex => Shape::Responses(ResponsesTranscript::new(Vec::new())),
         }
     }
 
@@ -114,6 +122,8 @@ pub(crate) fn resolve(choice: FormatChoice, text: &str) -> Result<Format, CliErr
         FormatChoice::Openai => Format::Openai,
         FormatChoice::Anthropic => Format::Anthropic,
         FormatChoice::Responses => Format::Responses,
+        FormatChoice::ClaudeCode => Format::ClaudeCode,
+        FormatChoice::Codex => Format::Codex,
         FormatChoice::Auto => return detect(text),
     };
     let signs = signs(text);
@@ -139,6 +149,31 @@ pub(crate) fn resolve(choice: FormatChoice, text: &str) -> Result<Format, CliErr
         )));
     }
     Ok(named)
+}
+
+/// The sign of an agent's session file in JSON lines, from its first records: Codex rollouts wrap
+/// each record's content in `payload`, Claude Code events carry a `sessionId` or a `uuid`.
+fn session_signs(text: &str) -> Vec<(Format, String)> {
+    const CODEX: [&str; 5] = ["session_meta", "response_item", "turn_context", "event_msg", "compacted"];
+    const CLAUDE_CODE: [&str; 5] = ["user", "assistant", "summary", "system", "file-history-snapshot"];
+    let lines = text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()).take(8);
+    for (number, line) in lines {
+        let Ok(Value::Object(record)) = serde_json::from_str::<Value>(line) else { continue };
+        let kind = record.get("type").and_then(Value::as_str).unwrap_or_default();
+        if CODEX.contains(&kind) && record.contains_key("payload") {
+            return vec![(Format::Codex, format!("line {} is a {kind:?} record with a payload", number + 1))];
+        }
+        let tracked = record.contains_key("sessionId")
+            || record.contains_key("uuid")
+            || record.contains_key("leafUuid");
+        if CLAUDE_CODE.contains(&kind) && tracked {
+            return vec![(
+                Format::ClaudeCode,
+                format!("line {} is a {kind:?} event of a session", number + 1),
+            )];
+        }
+    }
+    Vec::new()
 }
 
 /// The index of the first message whose content holds a block of type `text`, if any.
@@ -181,8 +216,8 @@ fn detect(text: &str) -> Result<Format, CliError> {
 
 /// The first sign of each format that `text` shows, with where it was seen.
 fn signs(text: &str) -> Vec<(Format, String)> {
-    // JSON lines are OpenAI chat's layout only; the other formats are one document.
-    let Ok(value) = serde_json::from_str::<Value>(text) else { return Vec::new() };
+    // JSON lines are OpenAI chat's layout, or an agent's session file; the other formats are one document.
+    let Ok(value) = serde_json::from_str::<Value>(text) else { return session_signs(text) };
     let mut signs: Vec<(Format, String)> = Vec::new();
     if let Value::Object(object) = &value {
         if object.contains_key("input") {

@@ -10,6 +10,7 @@ use std::path::Path;
 
 use serde_json::Value;
 use tidemark_core::{Message, ViolationKind, validate};
+use tidemark_providers::sessions;
 use tidemark_providers::wire::{self, WireOptions};
 
 use crate::args::FormatChoice;
@@ -88,6 +89,17 @@ fn read_with(
             let place = placer((0..transcript.messages.len()).map(|index| transcript.place_of(index)));
             (transcript.messages.clone(), Shape::Responses(transcript), place)
         }
+        Format::ClaudeCode => {
+            let session =
+                sessions::read_claude_code(&text).map_err(|error| CliError::input(error.to_string()))?;
+            let place = lines((0..session.transcript.messages.len()).map(|index| session.line_of(index)));
+            (session.transcript.messages, Shape::new(Format::ClaudeCode), place)
+        }
+        Format::Codex => {
+            let session = sessions::read_codex(&text).map_err(|error| CliError::input(error.to_string()))?;
+            let place = lines((0..session.transcript.messages.len()).map(|index| session.line_of(index)));
+            (session.transcript.messages, Shape::new(Format::Codex), place)
+        }
     };
     if shape.format() != Format::Openai {
         // OpenAI chat is measured on its wire lines as it is read; the other formats once decoded.
@@ -111,6 +123,15 @@ fn read_with(
     let (checked, repaired) = repair(rest, strict, &shifted)?;
     messages.extend(checked);
     Ok(Transcript { messages, repaired, shape })
+}
+
+/// Names a message of a session file by the line it was read from.
+fn lines(lines: impl Iterator<Item = Option<usize>>) -> Namer {
+    let lines: Vec<Option<usize>> = lines.collect();
+    Box::new(move |index| match lines.get(index).copied().flatten() {
+        Some(line) => format!("line {line}"),
+        None => format!("message {index}"),
+    })
 }
 
 /// Names a message of an Anthropic or Responses transcript by where it was read (`messages[3]`, `input[7]`).

@@ -79,6 +79,8 @@ pub enum Place {
     },
     /// An item of the input list (OpenAI Responses).
     Item(usize),
+    /// A line of a JSON-lines session file (from 1).
+    Line(usize),
     /// A part of one of tidemark's messages, when writing.
     Part {
         /// The message's index in the history written.
@@ -97,6 +99,7 @@ impl std::fmt::Display for Place {
             Place::Message(message) => write!(f, "messages[{message}]"),
             Place::Block { message, block } => write!(f, "messages[{message}].content[{block}]"),
             Place::Item(item) => write!(f, "input[{item}]"),
+            Place::Line(line) => write!(f, "line {line}"),
             Place::Part { message, part } => write!(f, "message {message} part {part}"),
         }
     }

@@ -49,6 +49,7 @@ mod model;
 pub mod overflow;
 mod raw;
 pub mod responses;
+pub mod sessions;
 pub mod wire;
 
 pub use anthropic::{ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, AnthropicConfig, AnthropicModel};

@@ -11,8 +11,10 @@ pub(crate) fn run(args: ConvertArgs) -> Result<(), CliError> {
         FormatChoice::Openai => Format::Openai,
         FormatChoice::Anthropic => Format::Anthropic,
         FormatChoice::Responses => Format::Responses,
-        FormatChoice::Auto => {
-            return Err(CliError::input("--to needs a format: openai, anthropic or responses"));
+        FormatChoice::Auto | FormatChoice::ClaudeCode | FormatChoice::Codex => {
+            return Err(CliError::input(
+                "--to needs a format tidemark writes: openai, anthropic or responses (session files are only read)",
+            ));
         }
     };
     // Strict: a conversion drops nothing, not even a result whose call is missing.

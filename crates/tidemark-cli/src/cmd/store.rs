@@ -181,8 +181,8 @@ pub(crate) async fn inspect(args: InspectArgs) -> Result<(), CliError> {
 /// The format `load` prints in: the one named, or for `auto` the one the stored messages were read in (OpenAI chat when none says).
 fn output_format(choice: FormatChoice, prompt: &[Message]) -> Format {
     match choice {
-        FormatChoice::Anthropic => Format::Anthropic,
-        FormatChoice::Responses => Format::Responses,
+        FormatChoice::Anthropic | FormatChoice::ClaudeCode => Format::Anthropic,
+        FormatChoice::Responses | FormatChoice::Codex => Format::Responses,
         FormatChoice::Openai => Format::Openai,
         FormatChoice::Auto => {
             let read_in = prompt

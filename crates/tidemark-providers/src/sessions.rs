@@ -5,7 +5,7 @@
 //!
 //! | Claude Code (`~/.claude/projects/…/<session>.jsonl`) | |
 //! |---|---|
-//! | `user` and `assistant` events of the main thread | read: each event's `message` is an Anthropic Messages message (text, `tool_use`, `tool_result`, `thinking` with a non-empty base64 signature, …), read by [`ClaudeTranscript`](crate::anthropic::ClaudeTranscript) |
+//! | `user` and `assistant` events of the main thread | read: each event's `message` is an Anthropic Messages message (text, `tool_use`, `tool_result`, `thinking` with a non-empty base64 signature, …), read by [`ClaudeTranscript`] |
 //! | an assistant message written over several lines (one per content block, sharing `message.id`) | joined back into one message |
 //! | the thread: `parentUuid` links | followed back from the last event of the main thread, so an abandoned branch (an edited or retried turn) is left out; across a `compact_boundary` the walk goes on through its `logicalParentUuid`, so the whole session is read |
 //! | `isSidechain` events (a subagent's thread) | left out: they are another conversation |
@@ -14,7 +14,7 @@
 //!
 //! | Codex CLI (`~/.codex/sessions/…/rollout-*.jsonl`) | |
 //! |---|---|
-//! | `response_item` records | read: each `payload` is a Responses input item (`message`, `function_call`, `function_call_output`, `reasoning` with its `encrypted_content`, and any other item kept opaque, such as `custom_tool_call`), read by [`ResponsesTranscript`](crate::responses::ResponsesTranscript) |
+//! | `response_item` records | read: each `payload` is a Responses input item (`message`, `function_call`, `function_call_output`, `reasoning` with its `encrypted_content`, and any other item kept opaque, such as `custom_tool_call`), read by [`ResponsesTranscript`] |
 //! | `session_meta`, `turn_context`, `event_msg` (which repeat what the items say), `compacted` (Codex's own summary) | left out |
 //! | a line that is not a JSON object, or an item the Responses reader refuses | refused, naming the line |
 //!

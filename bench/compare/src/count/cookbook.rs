@@ -37,7 +37,18 @@ fn repository() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// Every `.jsonl` file of the transcript directories, in name order.
+/// Whether the file at `path` is OpenAI chat messages: its first record has a `role`.
+///
+/// The agents' session files (Claude Code, Codex) are JSON lines too, and are not chat messages.
+fn is_chat(path: &Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|text| {
+        text.lines().find(|line| !line.trim().is_empty()).is_some_and(|line| {
+            serde_json::from_str::<Value>(line).is_ok_and(|record| record.get("role").is_some())
+        })
+    })
+}
+
+/// Every OpenAI chat `.jsonl` file of the transcript directories, in name order.
 fn transcripts() -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for dir in ["examples/transcripts", "crates/tidemark-providers/tests/data"] {
@@ -45,7 +56,7 @@ fn transcripts() -> Result<Vec<PathBuf>, String> {
         let entries = std::fs::read_dir(&dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
         let mut found: Vec<PathBuf> = entries
             .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-            .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
+            .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl") && is_chat(path))
             .collect();
         found.sort();
         files.extend(found);

@@ -8,7 +8,7 @@
 //! | `user` and `assistant` events of the main thread | read: each event's `message` is an Anthropic Messages message (text, `tool_use`, `tool_result`, `thinking` with a non-empty base64 signature, …), read by [`ClaudeTranscript`] |
 //! | an assistant message written over several lines (one per content block, sharing `message.id`) | joined back into one message |
 //! | the thread: `parentUuid` links | followed back from the last event of the main thread, so an abandoned branch (an edited or retried turn) is left out; across a `compact_boundary` the walk goes on through its `logicalParentUuid`, so the whole session is read |
-//! | `isSidechain` events (a subagent's thread) | left out: they are another conversation |
+//! | `isSidechain` events (a subagent's thread) | left out: they are another conversation; a file that holds only them (the file of a subagent's run) is read as that thread, whose opening task is then its instruction |
 //! | `isCompactSummary` user messages (Claude Code's own summary after a compaction), `summary`, `system` and every other record | left out |
 //! | a line that is not a JSON object, or a message the Anthropic reader refuses | refused, naming the line |
 //!
@@ -132,9 +132,10 @@ fn at_line(error: TranscriptError, line: Option<usize>) -> TranscriptError {
 /// Anthropic Messages reader refuses.
 pub fn read_claude_code(text: &str) -> Result<ClaudeCodeSession, TranscriptError> {
     let records = records(text)?;
-    let is_turn = |record: &Record<'_>| {
-        matches!(record.text("type").as_deref(), Some("user" | "assistant")) && !record.flag("isSidechain")
-    };
+    let is_event = |record: &Record<'_>| matches!(record.text("type").as_deref(), Some("user" | "assistant"));
+    // The main thread; in a file that holds none (a subagent's own file), the subagent's thread.
+    let sidechain = !records.iter().any(|record| is_event(record) && !record.flag("isSidechain"));
+    let is_turn = |record: &Record<'_>| is_event(record) && record.flag("isSidechain") == sidechain;
     let by_uuid: HashMap<String, usize> =
         records.iter().enumerate().filter_map(|(at, record)| Some((record.text("uuid")?, at))).collect();
     // The thread: from the last event of the main thread back along its parents.

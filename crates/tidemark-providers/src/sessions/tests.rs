@@ -122,3 +122,36 @@ fn codex_bookkeeping_is_left_out_and_opaque_items_kept() {
     assert_eq!(messages.iter().flat_map(|m| m.opaque_blocks()).count(), 2, "the custom call and its output");
     assert_eq!(session.line_of(0), Some(2));
 }
+
+#[test]
+fn a_subagents_own_file_is_read_as_its_thread() {
+    let side = |line: String| line.replace(r#""isSidechain":false"#, r#""isSidechain":true"#);
+    let lines = [
+        side(event(
+            "s1",
+            None,
+            "user",
+            r#"{"role":"user","content":"Find the commit that bumped rust_decimal."}"#,
+            "",
+        )),
+        side(event(
+            "s2",
+            Some("s1"),
+            "assistant",
+            r#"{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"git log -p Cargo.lock"}}]}"#,
+            "",
+        )),
+        side(event(
+            "s3",
+            Some("s2"),
+            "user",
+            r#"{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"commit 4e1f0c2"}]}"#,
+            "",
+        )),
+    ];
+    let session = read_claude_code(&lines.join("\n")).expect("a subagent's file");
+    let messages = &session.transcript.messages;
+    assert_eq!(messages.len(), 3);
+    assert_eq!(validate(messages), Ok(()));
+    assert_eq!(tidemark_core::task::instruction(messages), Some(0), "the opening task is the instruction");
+}

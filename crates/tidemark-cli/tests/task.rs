@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 use tidemark_compaction::{INSTRUCTION_HEADER, SUMMARY_HEADER};
-use tidemark_core::task::{CUT_MARKER, instruction};
+use tidemark_core::task::{CUT_MARKER, holds_instruction, instruction};
 use tidemark_core::{Message, Role, TokenCounter, units};
 use tidemark_providers::anthropic::ClaudeTranscript;
 use tidemark_providers::responses::ResponsesTranscript;
@@ -43,20 +43,6 @@ fn read(text: &str, format: &str) -> Vec<Message> {
             wire::from_wire(&values).expect("OpenAI messages")
         }
     }
-}
-
-/// Whether `output` holds `task`: whole in one message, or the start of it before the cut marker (in a summary, after its header line).
-fn holds(output: &[Message], task: &str) -> bool {
-    output.iter().any(|message| {
-        let text = message.text();
-        let carried =
-            text.split_once(INSTRUCTION_HEADER).map_or(text.as_ref(), |(_, after)| after.trim_start());
-        carried.contains(task)
-            || carried
-                .strip_suffix(CUT_MARKER)
-                .map(str::trim_end)
-                .is_some_and(|cut| !cut.is_empty() && task.starts_with(cut))
-    })
 }
 
 /// Whether what must stay (system messages and the newest unit) leaves room for a carried copy: its marker, the summary's header lines and a few words.
@@ -111,7 +97,7 @@ fn compact_keeps_the_instruction_of_recorded_runs_at_every_budget() {
                     continue;
                 }
                 let written = read(&String::from_utf8_lossy(&output.stdout), format);
-                assert!(holds(&written, &task), "{context} lost the instruction: {stats}");
+                assert!(holds_instruction(&written, &task), "{context} lost the instruction: {stats}");
                 checked += 1;
             }
         }

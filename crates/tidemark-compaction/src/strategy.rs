@@ -21,6 +21,7 @@ use std::future::Future;
 use std::num::NonZeroU32;
 
 use serde::{Deserialize, Serialize};
+use tidemark_core::counter::longest_prefix;
 use tidemark_core::{CompactionError, Message, Outcome, TokenCounter, validate};
 
 /// The smallest gain, in tokens, for which a step's output is kept by default.
@@ -270,18 +271,7 @@ pub fn cap_text(text: &str, max_tokens: u32, counter: &dyn TokenCounter) -> Stri
     if counter.count_text(text) <= max_tokens {
         return text.to_owned();
     }
-    let boundaries: Vec<usize> = text.char_indices().map(|(index, _)| index).chain([text.len()]).collect();
-    let (mut low, mut high) = (0, boundaries.len() - 1);
-    // Invariant: the prefix up to boundaries[low] fits; the one up to boundaries[high] does not.
-    while high - low > 1 {
-        let middle = low + (high - low) / 2;
-        if counter.count_text(&text[..boundaries[middle]]) <= max_tokens {
-            low = middle;
-        } else {
-            high = middle;
-        }
-    }
-    text[..boundaries[low]].to_owned()
+    longest_prefix(text, |prefix| counter.count_text(prefix) <= max_tokens).to_owned()
 }
 
 /// Cut `text` at a character boundary so that it is at most `max_bytes` bytes long.

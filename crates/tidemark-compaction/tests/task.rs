@@ -12,7 +12,7 @@ use tidemark_compaction::{
     TruncateStrategy,
 };
 use tidemark_core::memory::fit_prompt;
-use tidemark_core::task::{CUT_MARKER, MIN_CARRIED_TOKENS, instruction};
+use tidemark_core::task::{CUT_MARKER, MIN_CARRIED_TOKENS, holds_instruction, instruction};
 use tidemark_core::{
     MemoryPolicy, Message, OpaqueBlock, Part, TokenCounter, ToolCall, Window, units, validate,
 };
@@ -69,20 +69,6 @@ fn with_budgets() -> impl Strategy<Value = (Vec<Message>, String, NonZeroU32)> {
     })
 }
 
-/// Whether `output` holds the instruction `task`: whole in one message, or a cut copy of its start with the marker.
-fn holds_task(output: &[Message], task: &str) -> bool {
-    output.iter().any(|message| {
-        let text = message.text();
-        let carried =
-            text.split_once(INSTRUCTION_HEADER).map_or(text.as_ref(), |(_, after)| after.trim_start());
-        carried.contains(task)
-            || carried
-                .strip_suffix(CUT_MARKER)
-                .map(str::trim_end)
-                .is_some_and(|cut| !cut.is_empty() && task.starts_with(cut))
-    })
-}
-
 /// Whether the messages that must stay whatever happens (the system prompt and the newest unit) leave room for a carried instruction.
 fn room_for_a_copy(history: &[Message], budget: NonZeroU32) -> bool {
     let newest = units(history).last().map_or(0, |unit| unit.start());
@@ -125,7 +111,7 @@ proptest! {
                 .expect("these strategies do not fail");
             prop_assert_eq!(validate(&done.history), Ok(()), "{}", name);
             if room && done.report.fits {
-                prop_assert!(holds_task(&done.history, &task), "{} at {} lost the task: {:?}", name, budget, done.report);
+                prop_assert!(holds_instruction(&done.history, &task), "{} at {} lost the task: {:?}", name, budget, done.report);
             }
         }
         // The window policies keep it in the window: the count policies always, the token window when it fits beside the newest unit.
@@ -149,7 +135,7 @@ proptest! {
         if room {
             let fitted = fit_prompt(history.clone(), &Quarter, budget);
             if let Ok(fitted) = fitted {
-                prop_assert!(holds_task(&fitted, &task), "fit_prompt at {} lost the task", budget);
+                prop_assert!(holds_instruction(&fitted, &task), "fit_prompt at {} lost the task", budget);
             }
         }
     }

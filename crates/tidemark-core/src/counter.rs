@@ -102,6 +102,33 @@ crate::forward! {
     }
 }
 
+/// The longest prefix of `text`, cut at a character boundary, that `fits` accepts, for a `fits` that accepts every prefix of a prefix it accepts.
+///
+/// Found by bisection over character boundaries, so it asks `fits` about
+/// log₂ of the text's characters prefixes and is exact for any counter. The
+/// whole text is not asked about (callers know it does not fit), and the
+/// empty prefix is taken as fitting: a caller for whom it may not checks it.
+///
+/// ```
+/// use tidemark_core::counter::longest_prefix;
+///
+/// assert_eq!(longest_prefix("naïve words", |prefix| prefix.len() <= 3), "na");
+/// ```
+pub fn longest_prefix(text: &str, mut fits: impl FnMut(&str) -> bool) -> &str {
+    let boundaries: Vec<usize> = text.char_indices().map(|(index, _)| index).chain([text.len()]).collect();
+    let (mut low, mut high) = (0, boundaries.len() - 1);
+    // Invariant: the prefix up to boundaries[low] fits; the one up to boundaries[high] does not.
+    while high - low > 1 {
+        let middle = low + (high - low) / 2;
+        if fits(&text[..boundaries[middle]]) {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    &text[..boundaries[low]]
+}
+
 /// The chat accounting: what one message costs on the wire, with `tokens` pricing each string.
 ///
 /// The price is that of the OpenAI chat-completions messages the message is

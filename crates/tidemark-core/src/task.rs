@@ -27,12 +27,42 @@
 //! assert_eq!(instruction(&history), Some(1));
 //! ```
 
-use crate::counter::TokenCounter;
+use crate::counter::{TokenCounter, longest_prefix};
 use crate::message::{Message, Part, Role};
 use crate::unit::Unit;
 
 /// The line that ends a carried instruction whose text was cut to fit.
 pub const CUT_MARKER: &str = "[… the rest of this instruction was cut to fit the context budget]";
+
+/// The line before the latest instruction when a summary carries it.
+pub const INSTRUCTION_HEADER: &str = "[The latest instruction, which did not fit verbatim]";
+
+/// Whether `output` holds the instruction `task`: whole in one message, or the start of it before
+/// [`CUT_MARKER`] (in a summary, after [`INSTRUCTION_HEADER`]).
+///
+/// What a test of a compaction asks of its output.
+///
+/// ```
+/// use tidemark_core::Message;
+/// use tidemark_core::task::{CUT_MARKER, holds_instruction};
+///
+/// let task = "Fix the build, then run every test.";
+/// assert!(holds_instruction(&[Message::user(task)], task));
+/// assert!(holds_instruction(&[Message::user(format!("Fix the build,\n{CUT_MARKER}"))], task));
+/// assert!(!holds_instruction(&[Message::user("Run every test.")], task));
+/// ```
+pub fn holds_instruction(output: &[Message], task: &str) -> bool {
+    output.iter().any(|message| {
+        let text = message.text();
+        let carried =
+            text.split_once(INSTRUCTION_HEADER).map_or(text.as_ref(), |(_, after)| after.trim_start());
+        carried.contains(task)
+            || carried
+                .strip_suffix(CUT_MARKER)
+                .map(str::trim_end)
+                .is_some_and(|cut| !cut.is_empty() && task.starts_with(cut))
+    })
+}
 
 /// The fewest tokens worth giving a carried instruction: below this, a cut copy says too little to be worth its place.
 pub const MIN_CARRIED_TOKENS: u32 = 16;
@@ -114,25 +144,12 @@ pub fn carried(message: &Message, max_tokens: u32, counter: &dyn TokenCounter) -
         return Some(whole);
     }
     let text = message.text();
-    let fits = |end: usize| {
-        let cut = Message::user(format!("{}\n{CUT_MARKER}", text[..end].trim_end()));
-        counter.count(&cut) <= max_tokens
-    };
-    let boundaries: Vec<usize> = text.char_indices().map(|(index, _)| index).chain([text.len()]).collect();
-    if !fits(0) {
+    let cut = |prefix: &str| Message::user(format!("{}\n{CUT_MARKER}", prefix.trim_end()));
+    let fits = |prefix: &str| counter.count(&cut(prefix)) <= max_tokens;
+    if !fits("") {
         return None;
     }
-    // The longest prefix that fits, by bisection over character boundaries: exact for any counter.
-    let (mut low, mut high) = (0, boundaries.len() - 1);
-    while high - low > 1 {
-        let middle = low + (high - low) / 2;
-        if fits(boundaries[middle]) {
-            low = middle;
-        } else {
-            high = middle;
-        }
-    }
-    Some(Message::user(format!("{}\n{CUT_MARKER}", text[..boundaries[low]].trim_end())))
+    Some(cut(longest_prefix(&text, fits)))
 }
 
 #[cfg(test)]

@@ -206,13 +206,13 @@ fn clear(
     let candidates = clearable.get(..reach).unwrap_or_default();
     if candidates.is_empty() {
         let why = "no tool output old enough to clear";
-        let skipped = Compacted::skipped(name, history, budget, counter, why);
+        let kept = Kept { clearable: &clearable, small: &BTreeSet::new(), last_unit };
         return explained(
-            skipped,
+            Compacted::skipped(name, history, budget, counter, why),
             history,
             budget,
             counter,
-            &Kept { clearable: &clearable, small: &BTreeSet::new(), last_unit },
+            &kept,
         );
     }
 
@@ -244,15 +244,15 @@ fn clear(
             small.insert(slot.message);
         }
     }
+    let kept = Kept { clearable: &clearable, small: &small, last_unit };
     if cleared == 0 {
         let why = "no old tool output is larger than its placeholder";
-        let skipped = Compacted::skipped(name, history, budget, counter, why);
         return explained(
-            skipped,
+            Compacted::skipped(name, history, budget, counter, why),
             history,
             budget,
             counter,
-            &Kept { clearable: &clearable, small: &small, last_unit },
+            &kept,
         );
     }
 
@@ -264,7 +264,7 @@ fn clear(
         grouped(bytes),
     );
     let done = Compacted::new(cleared_history, report.with_note(note));
-    explained(done, history, budget, counter, &Kept { clearable: &clearable, small: &small, last_unit })
+    explained(done, history, budget, counter, &kept)
 }
 
 /// What the clearing left, for saying why.

@@ -30,8 +30,7 @@ decisions made, facts and preferences the user stated (corrections included), id
 (file paths, ids, URLs, numbers), what tools returned that still matters, and tasks still open. Leave out greetings \
 and anything superseded. Answer with the summary only.";
 
-/// The line before the latest instruction when a summary carries it (see [`tidemark_core::task`]).
-pub const INSTRUCTION_HEADER: &str = "[The latest instruction, which did not fit verbatim]";
+pub use tidemark_core::task::INSTRUCTION_HEADER;
 
 /// The first line of every summary message, so that a reader (and the model) knows what it is.
 pub const SUMMARY_HEADER: &str = "[Summary of the earlier conversation]";

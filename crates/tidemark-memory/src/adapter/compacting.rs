@@ -14,7 +14,7 @@ use tidemark_core::time::Sleep;
 use tidemark_core::{
     Calibration, CompactionError, CompactionEvent, CompactionObserver, Compactor, ContextSource,
     ConversationId, ConversationMemory, ConversationStore, Lease, MemoryError, MemoryPolicy, Message,
-    Outcome, SeqRange, StoreError, StoredSummary, TokenCounter, Usage,
+    Outcome, Part, SeqRange, StoreError, StoredSummary, TokenCounter, Usage, task,
 };
 
 use super::cut_summary::keeps_all_within;
@@ -49,6 +49,11 @@ use super::{Parts, accessors};
 /// - **Cancellation-safe.** A dropped load leaves no lock behind, and a clear
 ///   during a compaction wins: the compaction's write fails its
 ///   compare-and-swap and the cleared state stays.
+/// - **The task stays.** The newest human instruction ([`tidemark_core::task`])
+///   stays in the window while it fits beside the newest unit; when a
+///   compaction evicts it and the compactor's summary does not hold it, the
+///   stored summary carries it in a last part (cut with a marker to a quarter
+///   of the window's limit) until a newer instruction comes.
 /// - **Background mode.** [`in_background`](CompactingMemory::in_background)
 ///   turns it into a [`BackgroundMemory`], whose loads never wait for the
 ///   compactor: they serve the previous summary and the policy's window
@@ -444,6 +449,8 @@ where
             }
         };
 
+        let summary =
+            carry_instruction(summary, &view, selection, old_summary.as_ref(), chosen.limit, counter);
         let mut state = plan.state;
         state.summary = Some(summary);
         let saved = match self.parts.inner.save_state(id, view.state.generation, state).await {
@@ -525,6 +532,65 @@ where
         );
         self.observer.on_event(event);
     }
+}
+
+/// `summary` with the newest human instruction carried in a last part when the window no longer shows it.
+///
+/// The policy keeps the instruction ([`tidemark_core::task`]) whenever it fits
+/// beside the newest unit; when it does not, it leaves the window here, and a
+/// compactor may summarize it away (a model's summary, a fixed cap). So the
+/// rendered summary gets a last part: [`INSTRUCTION_HEADER`](task::INSTRUCTION_HEADER)
+/// and the instruction's text, cut with [`CUT_MARKER`](task::CUT_MARKER) to
+/// at most a quarter of the window's limit. When the instruction left at an
+/// earlier compaction and no newer one came, the previous summary's carried
+/// part is carried on, since the compactor's artifact does not hold it. The
+/// artifact is unchanged: the part is rebuilt at every compaction. Nothing is
+/// added when the compactor's own text already holds the instruction.
+fn carry_instruction(
+    mut summary: StoredSummary,
+    view: &View,
+    selection: &tidemark_core::Selection,
+    previous: Option<&StoredSummary>,
+    limit: Option<u32>,
+    counter: &dyn TokenCounter,
+) -> StoredSummary {
+    let part = match task::instruction(&view.messages) {
+        Some(index) if selection.kept().any(|kept| kept == index) => None,
+        Some(index) => {
+            let instruction = &view.messages[index];
+            let text = instruction.text();
+            if text.trim().is_empty()
+                || task::holds_instruction(std::slice::from_ref(&summary.message), &text)
+            {
+                None
+            } else {
+                let tokens = view.tokens.get(index).copied().map_or(u64::MAX, u64::from);
+                let room = limit.map_or(tokens, |limit| task::carry_room(tokens, u64::from(limit), counter));
+                let header = u64::from(counter.count_text(task::INSTRUCTION_HEADER));
+                let room = u32::try_from(room.saturating_sub(header)).unwrap_or(u32::MAX);
+                task::carried(instruction, room, counter)
+                    .map(|copy| Part::text(format!("{}\n{}", task::INSTRUCTION_HEADER, copy.text())))
+            }
+        }
+        // No instruction above the watermark: the one carried before, if any, is still the newest.
+        None => previous.and_then(|previous| carried_part(&previous.message)).filter(
+            |part| !matches!(part, Part::Text { text } if summary.message.text().contains(text.as_str())),
+        ),
+    };
+    if let Some(part) = part {
+        summary.message.parts.push(part);
+        summary.tokens = counter.count(&summary.message);
+    }
+    summary
+}
+
+/// The part of a rendered summary that carries an instruction, if it has one.
+fn carried_part(summary: &Message) -> Option<Part> {
+    summary
+        .parts
+        .last()
+        .filter(|part| matches!(part, Part::Text { text } if text.starts_with(task::INSTRUCTION_HEADER)))
+        .cloned()
 }
 
 fn with_observer_problem(event: CompactionEvent, problem: Option<String>) -> CompactionEvent {

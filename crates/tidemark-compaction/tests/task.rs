@@ -13,51 +13,18 @@ use tidemark_compaction::{
 };
 use tidemark_core::memory::fit_prompt;
 use tidemark_core::task::{CUT_MARKER, MIN_CARRIED_TOKENS, holds_instruction, instruction};
-use tidemark_core::{
-    MemoryPolicy, Message, OpaqueBlock, Part, TokenCounter, ToolCall, Window, units, validate,
-};
+use tidemark_core::{MemoryPolicy, Message, TokenCounter, Window, units, validate};
 use tidemark_memory::{LastTurns, SlidingWindow, TokenWindow};
 use tidemark_testkit::counters::QuarterCounter as Quarter;
 use tidemark_testkit::scripted::ScriptedModel;
+use tidemark_testkit::strategies::arb_agent_loop;
 
 /// Cases per strategy.
 const CASES: u32 = 256;
 
-/// One agent step: parallel calls (with a signed thinking block in front, sometimes) and their results.
-fn step(number: usize, calls: usize, thinking: bool, sizes: &[usize]) -> Vec<Message> {
-    let ids: Vec<String> = (0..calls).map(|call| format!("call_{number}_{call}")).collect();
-    let mut assistant = Message::assistant_tool_calls(
-        ids.iter().map(|id| ToolCall::with_raw_arguments(id, "run_shell", "{}")),
-    );
-    if thinking {
-        let raw = format!(r#"{{"type":"thinking","thinking":"Step {number}.","signature":"c2lnbmVk"}}"#);
-        assistant.parts.insert(0, Part::Opaque(OpaqueBlock::new("anthropic", "thinking", raw)));
-    }
-    let mut step = vec![assistant];
-    for (id, size) in ids.iter().zip(sizes.iter().cycle()) {
-        step.push(Message::tool_result(id, format!("{id}: {}", "log line ".repeat(*size))));
-    }
-    step
-}
-
 /// A system prompt, one instruction of some length, and 10 to 200 agent steps.
 fn agent_loops() -> impl Strategy<Value = (Vec<Message>, String)> {
-    let steps = prop::collection::vec(
-        (1..=4_usize, prop::bool::weighted(0.3), prop::collection::vec(1..60_usize, 1..4)),
-        10..=200,
-    );
-    (steps, 1..40_usize).prop_map(|(steps, words)| {
-        let task = format!(
-            "Fix the failing build of the billing service, then {}",
-            "check every module ".repeat(words)
-        );
-        let mut history =
-            vec![Message::system("You are a careful coding agent."), Message::user(task.clone())];
-        for (number, (calls, thinking, sizes)) in steps.into_iter().enumerate() {
-            history.extend(step(number, calls, thinking, &sizes));
-        }
-        (history, task)
-    })
+    arb_agent_loop(10..=200, 1..40).prop_map(|(batches, task)| (batches.concat(), task))
 }
 
 /// A budget between 10% and 100% of what `history` costs.

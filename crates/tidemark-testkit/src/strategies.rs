@@ -28,10 +28,12 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use tidemark_core::{Attachment, ConversationId, Message, Part, Role, ToolCall, ToolResult};
 
+mod agent;
 mod formats;
 mod history;
 mod mutation;
 
+pub use agent::{agent_step, arb_agent_loop};
 pub use formats::{arb_claude_transcript, arb_responses_transcript};
 pub use history::{HistoryConfig, arb_history, arb_history_with};
 pub use mutation::{Mutation, arb_invalid_history, mutate};

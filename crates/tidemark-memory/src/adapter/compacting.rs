@@ -17,7 +17,7 @@ use tidemark_core::{
     Outcome, Part, SeqRange, StoreError, StoredSummary, TokenCounter, Usage, task,
 };
 
-use super::cut_summary::keeps_all_within;
+use super::cut_summary::{carried_part, keeps_all_within};
 use super::gate::Gates;
 use super::timer::{tokio_sleep, within};
 use super::window::{Chosen, Fit, Served, View};
@@ -544,8 +544,10 @@ where
 /// at most a quarter of the window's limit. When the instruction left at an
 /// earlier compaction and no newer one came, the previous summary's carried
 /// part is carried on, since the compactor's artifact does not hold it. The
-/// artifact is unchanged: the part is rebuilt at every compaction. Nothing is
-/// added when the compactor's own text already holds the instruction.
+/// artifact is unchanged: the part is rebuilt at every compaction. It is added
+/// even when the compactor's text quotes the instruction today: a compactor
+/// that rolls old lines out would lose it at a later compaction, when the
+/// instruction is no longer in view to be carried.
 fn carry_instruction(
     mut summary: StoredSummary,
     view: &View,
@@ -558,39 +560,21 @@ fn carry_instruction(
         Some(index) if selection.kept().any(|kept| kept == index) => None,
         Some(index) => {
             let instruction = &view.messages[index];
-            let text = instruction.text();
-            if text.trim().is_empty()
-                || task::holds_instruction(std::slice::from_ref(&summary.message), &text)
-            {
-                None
-            } else {
-                let tokens = view.tokens.get(index).copied().map_or(u64::MAX, u64::from);
-                let room = limit.map_or(tokens, |limit| task::carry_room(tokens, u64::from(limit), counter));
-                let header = u64::from(counter.count_text(task::INSTRUCTION_HEADER));
-                let room = u32::try_from(room.saturating_sub(header)).unwrap_or(u32::MAX);
-                task::carried(instruction, room, counter)
-                    .map(|copy| Part::text(format!("{}\n{}", task::INSTRUCTION_HEADER, copy.text())))
-            }
+            let tokens = view.tokens.get(index).copied().map_or(u64::MAX, u64::from);
+            let room = limit.map_or(tokens, |limit| task::carry_room(tokens, u64::from(limit), counter));
+            let header = u64::from(counter.count_text(task::INSTRUCTION_HEADER));
+            let room = u32::try_from(room.saturating_sub(header)).unwrap_or(u32::MAX);
+            task::carried(instruction, room, counter)
+                .map(|copy| Part::text(format!("{}\n{}", task::INSTRUCTION_HEADER, copy.text())))
         }
         // No instruction above the watermark: the one carried before, if any, is still the newest.
-        None => previous.and_then(|previous| carried_part(&previous.message)).filter(
-            |part| !matches!(part, Part::Text { text } if summary.message.text().contains(text.as_str())),
-        ),
+        None => previous.and_then(|previous| carried_part(&previous.message)),
     };
     if let Some(part) = part {
         summary.message.parts.push(part);
         summary.tokens = counter.count(&summary.message);
     }
     summary
-}
-
-/// The part of a rendered summary that carries an instruction, if it has one.
-fn carried_part(summary: &Message) -> Option<Part> {
-    summary
-        .parts
-        .last()
-        .filter(|part| matches!(part, Part::Text { text } if text.starts_with(task::INSTRUCTION_HEADER)))
-        .cloned()
 }
 
 fn with_observer_problem(event: CompactionEvent, problem: Option<String>) -> CompactionEvent {

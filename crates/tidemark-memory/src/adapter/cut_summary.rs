@@ -2,7 +2,7 @@
 
 use std::num::NonZeroU32;
 
-use tidemark_core::{MemoryPolicy, Message, Part, Selection, TokenCounter};
+use tidemark_core::{MemoryPolicy, Message, Part, Selection, TokenCounter, task};
 
 use super::context::Contexts;
 use super::window::{Served, View};
@@ -23,7 +23,8 @@ impl View {
     /// budget. A prompt over its budget is one the provider refuses, so the
     /// prompt's copy of the summary is cut instead: its oldest parts
     /// (segments) first, then the oldest lines of the part left, behind
-    /// [`CUT_NOTE`], and at last the summary is left out. The stored summary
+    /// [`CUT_NOTE`], then all of it but a carried instruction (its last part), and
+    /// at last the summary is left out. The stored summary
     /// is unchanged, and the next compaction folds into all of it.
     pub(crate) fn serve_with_summary_cut<P: MemoryPolicy>(
         mut self,
@@ -34,7 +35,16 @@ impl View {
         accept: impl Fn(&Selection) -> bool,
     ) -> Result<Served, Box<View>> {
         let Some(stored) = self.state.summary.clone() else { return Err(Box::new(self)) };
-        let whole = stored.message.clone();
+        // A carried instruction stays in every cut: the compactor's parts give way first.
+        let carried = carried_part(&stored.message);
+        let mut whole = stored.message.clone();
+        if carried.is_some() {
+            whole.parts.pop();
+        }
+        let keeping = |mut parts: Vec<Part>| {
+            parts.extend(carried.clone());
+            with_parts(&whole, parts)
+        };
         let try_with = |view: &mut View, message: Option<Message>| {
             view.state.summary = message.map(|message| {
                 let mut summary = stored.clone();
@@ -47,7 +57,7 @@ impl View {
         };
         // The newest segments alone, oldest left out first.
         for skip in 1..whole.parts.len() {
-            let message = with_parts(&whole, whole.parts[skip..].to_vec());
+            let message = keeping(whole.parts[skip..].to_vec());
             if let Some(chosen) = try_with(&mut self, Some(message)) {
                 return Ok(self.serve(&chosen));
             }
@@ -64,7 +74,7 @@ impl View {
                 text.push('\n');
                 text.push_str(line);
             }
-            with_parts(&whole, vec![Part::text(text)])
+            keeping(vec![Part::text(text)])
         };
         let (mut fits, mut over) = (0, lines.len());
         while over - fits > 1 {
@@ -80,7 +90,12 @@ impl View {
         {
             return Ok(self.serve(&chosen));
         }
-        // No summary at all.
+        // The carried instruction alone, then no summary at all.
+        if carried.is_some()
+            && let Some(chosen) = try_with(&mut self, Some(keeping(Vec::new())))
+        {
+            return Ok(self.serve(&chosen));
+        }
         match try_with(&mut self, None) {
             Some(chosen) => Ok(self.serve(&chosen)),
             None => {
@@ -96,4 +111,13 @@ fn with_parts(message: &Message, parts: Vec<Part>) -> Message {
     let mut cut = message.clone();
     cut.parts = parts;
     cut
+}
+
+/// The last part of a rendered summary when it carries the newest instruction ([`tidemark_core::task`]).
+pub(crate) fn carried_part(summary: &Message) -> Option<Part> {
+    summary
+        .parts
+        .last()
+        .filter(|part| matches!(part, Part::Text { text } if text.starts_with(task::INSTRUCTION_HEADER)))
+        .cloned()
 }

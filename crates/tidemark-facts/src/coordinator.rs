@@ -39,8 +39,8 @@ use quick_cache::unsync::Cache;
 use tidemark_core::fact::rank;
 use tidemark_core::{
     CompactionEvent, CompactionObserver, ContextError, ContextRequest, ContextSource, ConversationId, Fact,
-    FactError, FactFilter, FactStore, Message, NewFact, ObserverError, Put, Scope, SeqRange, StatusFilter,
-    Tier, TokenCounter,
+    FactError, FactFilter, FactId, FactStore, Message, NewFact, ObserverError, Put, Scope, SeqRange,
+    StatusFilter, Tier, TokenCounter,
 };
 
 pub use inject::{CLOSE, Injection, OPEN};
@@ -316,6 +316,59 @@ impl<S: FactStore> FactCoordinator<S> {
             self.bump();
         }
         Ok(Remembered { put, redacted })
+    }
+
+    /// Store `text` as a note the agent chose to keep, in `conversation`'s scope, through the same scan as [`remember`](Self::remember).
+    ///
+    /// # Errors
+    ///
+    /// As [`remember`](Self::remember).
+    pub async fn note(&self, conversation: &ConversationId, text: &str) -> Result<Remembered, RememberError> {
+        let fact = NewFact::new(self.scope_for(conversation, Tier::AgentNotes), Tier::AgentNotes, text);
+        self.remember(fact).await
+    }
+
+    /// The facts `conversation` may be shown that share a keyword with `query`, best first, at most `limit`.
+    ///
+    /// The same facts an injection chooses from (its own, its ancestors' and
+    /// its user's, each found safe by the scan) ranked by the same BM25, so a
+    /// model that searches its facts never reads one a load would withhold.
+    ///
+    /// # Errors
+    ///
+    /// The store's error.
+    pub async fn search(
+        &self,
+        conversation: &ConversationId,
+        query: &str,
+        limit: usize,
+    ) -> Result<Vec<Fact>, FactError> {
+        let facts = self.snapshot(conversation).await?;
+        let texts: Vec<&str> = facts.iter().map(|fact| fact.text.as_str()).collect();
+        let scores = rank::bm25(query, &texts);
+        let mut order: Vec<usize> = (0..facts.len()).filter(|&index| scores[index] > 0.0).collect();
+        order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(facts[b].id.cmp(&facts[a].id)));
+        Ok(order.into_iter().take(limit).map(|index| facts[index].clone()).collect())
+    }
+
+    /// Delete the fact `id` when `conversation` may be shown it; `false` when there is no such fact in its scopes.
+    ///
+    /// A fact of another conversation or user is not touched, and is
+    /// reported as absent, so a caller cannot learn that it exists.
+    ///
+    /// # Errors
+    ///
+    /// The store's error.
+    pub async fn forget(&self, conversation: &ConversationId, id: FactId) -> Result<bool, FactError> {
+        let Some(fact) = self.store.get(id).await? else { return Ok(false) };
+        if !self.scopes(conversation).contains(&fact.scope) {
+            return Ok(false);
+        }
+        let deleted = self.store.delete(id).await?;
+        if deleted {
+            self.bump();
+        }
+        Ok(deleted)
     }
 
     /// Facts set aside by the scan or by hand, for a person to review or delete.

@@ -29,7 +29,7 @@ pub mod recall;
 pub use tidemark_scan as scan;
 
 pub use coordinator::{ExtractError, FactCoordinator, Injection, RememberError, Remembered, SessionCounters};
-pub use recall::{Recall, RecallCounters};
+pub use recall::{Recall, RecallCounters, Recalled};
 
 /// The crate's README, whose example runs as a doctest so that it cannot go stale.
 #[cfg(doctest)]

@@ -3,8 +3,8 @@
 use std::process::Command;
 use std::time::Instant;
 
-use crate::postgres;
 use crate::util::{cargo, describe_status, run_inherited, seconds, succeeds_quietly};
+use crate::{postgres, pyenv};
 
 /// One named stage of the pipeline.
 struct Step {
@@ -152,6 +152,12 @@ pub(crate) const POSTGRES_URL_VAR: &str = "TIDEMARK_POSTGRES_URL";
 /// The name of the integration test binaries holding the PostgreSQL tests (`tests/postgres.rs`).
 const POSTGRES_TEST_BINARY: &str = "postgres";
 
+/// The environment variable that hands the MCP tests a Python with the official MCP SDK.
+const MCP_PYTHON_VAR: &str = "TIDEMARK_MCP_PYTHON";
+
+/// The name of the integration test binary that drives `tidemark mcp` from Python (`tests/mcp.rs`).
+const MCP_TEST_BINARY: &str = "mcp";
+
 /// Runs the unit and integration tests, then the doctests, with a throwaway PostgreSQL server.
 ///
 /// nextest does not run doctests, so they always get their own `cargo test`
@@ -171,18 +177,37 @@ fn tests(nextest: bool) -> Result<(), String> {
             (Some(server), None)
         }
         Err(reason) => {
-            let line = not_run_line(&reason);
+            let line = not_run_line("PostgreSQL tests", &reason);
+            println!("{line}");
+            (None, Some(line))
+        }
+    };
+    let (python, mcp_not_run) = match pyenv::mcp_python() {
+        Ok(python) => {
+            println!("    the Python MCP SDK in {} for the `tidemark mcp` tests", python.display());
+            (Some(python), None)
+        }
+        Err(reason) => {
+            let line = not_run_line("MCP client tests", &reason);
             println!("{line}");
             (None, Some(line))
         }
     };
     // Only what exists can be left out: nextest refuses a filter naming a test binary there is none of.
-    let metadata = if server.is_none() { Some(workspace_metadata()?) } else { None };
-    let exclude_postgres =
-        metadata.as_ref().filter(|metadata| has_test_target(metadata, POSTGRES_TEST_BINARY));
+    let metadata = workspace_metadata()?;
+    let mut left_out: Vec<&str> = Vec::new();
+    if server.is_none() && has_test_target(&metadata, POSTGRES_TEST_BINARY) {
+        left_out.push(POSTGRES_TEST_BINARY);
+    }
+    if python.is_none() && has_test_target(&metadata, MCP_TEST_BINARY) {
+        left_out.push(MCP_TEST_BINARY);
+    }
     let with_url = |mut command: Command| {
         if let Some(server) = &server {
             command.env(POSTGRES_URL_VAR, server.url());
+        }
+        if let Some(python) = &python {
+            command.env(MCP_PYTHON_VAR, python);
         }
         command
     };
@@ -194,17 +219,18 @@ fn tests(nextest: bool) -> Result<(), String> {
         if std::env::var_os("CI").is_some() {
             args.extend(["--profile", "ci"]);
         }
-        let exclude = format!("not binary({POSTGRES_TEST_BINARY})");
-        if exclude_postgres.is_some() {
+        let exclude =
+            left_out.iter().map(|binary| format!("not binary({binary})")).collect::<Vec<_>>().join(" and ");
+        if !left_out.is_empty() {
             args.extend(["-E", &exclude]);
         }
         run_checked(&mut with_url(cargo(&args)))?;
     } else {
         println!("    cargo-nextest is not installed; using cargo test instead");
         let mut command = with_url(cargo(&["test", "--workspace", "--all-features"]));
-        if let Some(metadata) = exclude_postgres {
+        if !left_out.is_empty() {
             // cargo test cannot leave out one test binary by name, so every other test target is named instead.
-            command.args(target_args(metadata, POSTGRES_TEST_BINARY)?);
+            command.args(target_args(&metadata, &left_out)?);
         }
         run_checked(&mut command)?;
     }
@@ -214,17 +240,17 @@ fn tests(nextest: bool) -> Result<(), String> {
     }
     drop(server);
     // Said again after the long test output, next to the line saying the step passed.
-    if let Some(line) = not_run {
+    for line in [not_run, mcp_not_run].into_iter().flatten() {
         println!("{line}");
     }
     Ok(())
 }
 
-/// The log line saying the PostgreSQL tests were not run: the reason's first line, with any
+/// The log line saying `what` (the PostgreSQL tests, the MCP client tests) was not run: the reason's first line, with any
 /// details (a failing command's output) indented beneath it.
-fn not_run_line(reason: &str) -> String {
+fn not_run_line(what: &str, reason: &str) -> String {
     let mut lines = reason.trim().lines();
-    let mut text = format!("    PostgreSQL tests NOT RUN: {}", lines.next().unwrap_or("no reason given"));
+    let mut text = format!("    {what} NOT RUN: {}", lines.next().unwrap_or("no reason given"));
     for line in lines {
         text.push_str("\n        ");
         text.push_str(line);
@@ -263,7 +289,7 @@ fn has_test_target(metadata: &serde_json::Value, name: &str) -> bool {
 
 /// Lists the targets `cargo test` runs by default (those with `test = true`) as target arguments,
 /// leaving out the integration tests named `excluded`.
-fn target_args(metadata: &serde_json::Value, excluded: &str) -> Result<Vec<String>, String> {
+fn target_args(metadata: &serde_json::Value, excluded: &[&str]) -> Result<Vec<String>, String> {
     let packages = metadata["packages"].as_array().ok_or("cargo metadata output has no `packages` array")?;
     // Each selected target as its flag and name; `--lib` needs no name and covers every package.
     let mut selected: Vec<(&str, Option<&str>)> = Vec::new();
@@ -277,7 +303,7 @@ fn target_args(metadata: &serde_json::Value, excluded: &str) -> Result<Vec<Strin
             let entry = match kind {
                 "lib" | "rlib" | "dylib" | "cdylib" | "staticlib" | "proc-macro" => ("--lib", None),
                 "bin" => ("--bin", Some(name)),
-                "test" if name != excluded => ("--test", Some(name)),
+                "test" if !excluded.contains(&name) => ("--test", Some(name)),
                 "example" => ("--example", Some(name)),
                 "bench" => ("--bench", Some(name)),
                 _ => continue,
@@ -407,7 +433,7 @@ mod tests {
                 {"kind": ["example"], "name": "tested", "test": true},
             ]},
         ]});
-        let args = target_args(&metadata, "postgres").expect("valid metadata");
+        let args = target_args(&metadata, &["postgres"]).expect("valid metadata");
         assert_eq!(
             args,
             ["--lib", "--test", "sqlite_store", "--bin", "tidemark", "--example", "tested"]
@@ -428,14 +454,14 @@ mod tests {
 
     #[test]
     fn target_args_need_packages() {
-        assert!(target_args(&serde_json::json!({}), "postgres").is_err());
+        assert!(target_args(&serde_json::json!({}), &["postgres"]).is_err());
     }
 
     #[test]
     fn not_run_line_puts_details_beneath() {
-        assert_eq!(not_run_line("not root"), "    PostgreSQL tests NOT RUN: not root");
+        assert_eq!(not_run_line("PostgreSQL tests", "not root"), "    PostgreSQL tests NOT RUN: not root");
         assert_eq!(
-            not_run_line("`initdb` failed (exit status 1):\nno space\n"),
+            not_run_line("PostgreSQL tests", "`initdb` failed (exit status 1):\nno space\n"),
             "    PostgreSQL tests NOT RUN: `initdb` failed (exit status 1):\n        no space"
         );
     }

@@ -57,6 +57,41 @@ pub(crate) fn tiktoken_python(root: &Path) -> Result<(PathBuf, PathBuf), String>
     Ok((python, cache))
 }
 
+/// The version of the official MCP Python SDK the `tidemark mcp` tests drive the server with.
+const MCP_VERSION: &str = "2.3.0";
+
+/// Sets up (or reuses) a virtual environment with the MCP Python SDK in `mcp/` of the target directory; returns its interpreter.
+///
+/// The `tidemark mcp` tests start the server from a client tidemark did not
+/// write. Only the `pip install` touches the network, and only the first time.
+pub(crate) fn mcp_python() -> Result<PathBuf, String> {
+    let venv = util::main_target_dir()?.join("mcp").join("venv");
+    let python = interpreter(&venv);
+    let check = format!(
+        "import importlib.metadata, mcp, sys; sys.exit(importlib.metadata.version('mcp') != '{MCP_VERSION}')"
+    );
+    let ready =
+        |python: &Path| python.is_file() && util::succeeds_quietly(Command::new(python).args(["-c", &check]));
+    if ready(&python) {
+        return Ok(python);
+    }
+    println!("    setting up the Python MCP SDK {MCP_VERSION} in {}", venv.display());
+    let system_python = if cfg!(windows) { "python" } else { "python3" };
+    let mut make = Command::new(system_python);
+    make.args(["-m", "venv", "--clear"]).arg(&venv);
+    run(&mut make, &format!("`{system_python} -m venv` failed"))?;
+    let mut install = Command::new(&python);
+    install
+        .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input"])
+        .arg(format!("mcp=={MCP_VERSION}"));
+    run(&mut install, &format!("`pip install mcp=={MCP_VERSION}` failed"))?;
+    if ready(&python) {
+        Ok(python)
+    } else {
+        Err(format!("mcp {MCP_VERSION} was installed but does not import"))
+    }
+}
+
 /// The interpreter inside a virtual environment.
 fn interpreter(venv: &Path) -> PathBuf {
     if cfg!(windows) { venv.join("Scripts").join("python.exe") } else { venv.join("bin").join("python") }

@@ -37,6 +37,26 @@ pub(crate) enum Command {
     /// List, search, add and delete long-term facts.
     #[command(subcommand)]
     Facts(FactsCommand),
+    /// Serve the memory tools (history search, exact turns, facts) to an MCP client over standard input and output.
+    #[cfg(feature = "mcp")]
+    Mcp(McpArgs),
+}
+
+/// `tidemark mcp`: one conversation's memory, served to a Model Context Protocol client.
+#[cfg(feature = "mcp")]
+#[derive(Debug, Args)]
+pub(crate) struct McpArgs {
+    /// The conversation the tools serve; the model's arguments cannot name another.
+    #[arg(long, value_parser = conversation_id, env = "TIDEMARK_CONVERSATION")]
+    pub(crate) conversation: ConversationId,
+    /// The user the conversation belongs to: history searches reach the user's other conversations, and facts about the user are shared by them.
+    #[arg(long, value_parser = conversation_id, env = "TIDEMARK_USER")]
+    pub(crate) user: Option<ConversationId>,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+    /// Serve only the tools that read: no fact is written or deleted.
+    #[arg(long)]
+    pub(crate) read_only: bool,
 }
 
 /// The `facts` subcommands.

@@ -4,6 +4,8 @@ pub(crate) mod compact;
 pub(crate) mod convert;
 pub(crate) mod count;
 pub(crate) mod facts;
+#[cfg(feature = "mcp")]
+pub(crate) mod mcp;
 pub(crate) mod replay;
 pub(crate) mod search;
 pub(crate) mod store;

@@ -40,6 +40,8 @@ fn main() -> ExitCode {
             Command::Replay(args) => cmd::replay::run(args).await,
             Command::Search(args) => cmd::search::run(args).await,
             Command::Facts(command) => cmd::facts::run(command).await,
+            #[cfg(feature = "mcp")]
+            Command::Mcp(args) => cmd::mcp::run(args).await,
         }
     });
     match outcome {

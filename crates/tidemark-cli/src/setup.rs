@@ -18,7 +18,7 @@ use tidemark_memory::{
     CachePlan, CompactingMemory, HeuristicCounter, PolicyMemory, SlidingWindow, TiktokenCounter, TokenWindow,
 };
 
-use tidemark::Store as AnyStore;
+pub(crate) use tidemark::Store as AnyStore;
 use tidemark_providers::anthropic::PromptCache;
 use tidemark_providers::{AnthropicConfig, AnthropicModel, OpenAiConfig, OpenAiModel};
 

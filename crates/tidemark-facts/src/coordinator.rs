@@ -328,6 +328,15 @@ impl<S: FactStore> FactCoordinator<S> {
         self.remember(fact).await
     }
 
+    /// Every fact `conversation` may be shown (its own, its ancestors' and its user's), each found safe by the scan, in scope order.
+    ///
+    /// # Errors
+    ///
+    /// The store's error.
+    pub async fn visible(&self, conversation: &ConversationId) -> Result<Vec<Fact>, FactError> {
+        Ok(self.snapshot(conversation).await?.as_ref().clone())
+    }
+
     /// The facts `conversation` may be shown that share a keyword with `query`, best first, at most `limit`.
     ///
     /// The same facts an injection chooses from (its own, its ancestors' and

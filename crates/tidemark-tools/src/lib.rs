@@ -200,6 +200,16 @@ impl<S> MemoryTools<S> {
         self
     }
 
+    /// The store the tools read and write.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// The fact coordinator the fact tools go through.
+    pub fn facts(&self) -> &FactCoordinator<S> {
+        &self.facts
+    }
+
     /// Whether the tools are read-only.
     pub fn is_read_only(&self) -> bool {
         self.read_only

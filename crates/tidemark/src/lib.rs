@@ -76,6 +76,11 @@ pub use tidemark_embed as embed;
 #[cfg(feature = "facts")]
 pub use tidemark_facts as facts;
 
+/// The memory as tools the model calls: history search, exact turns and long-term facts (the
+/// `tidemark-tools` crate).
+#[cfg(feature = "tools")]
+pub use tidemark_tools as tools;
+
 /// The write-time security scan (the `tidemark-scan` crate).
 #[cfg(feature = "scan")]
 pub use tidemark_scan as scan;

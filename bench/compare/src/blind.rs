@@ -24,6 +24,7 @@ use tidemark_memory::{CompactingMemory, HeuristicCounter, SqliteStore, TokenWind
 use tidemark_providers::wire::from_wire;
 use tidemark_testkit::planted::turns;
 use tidemark_testkit::reference::ConcatCompactor;
+use tidemark_tools::MemoryTools;
 
 use crate::report::{Section, Table, Target};
 
@@ -146,6 +147,21 @@ pub(crate) fn visible(message: &Message) -> String {
         .join("\n")
 }
 
+/// Every text a `search_history` answer quotes: its passages and their follow-ups.
+pub(crate) fn searched_text(answer: &str) -> Result<String, String> {
+    let answer: Value = serde_json::from_str(answer).map_err(|e| format!("search_history answered {e}"))?;
+    Ok(answer["passages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|passage| {
+            let then = passage["then"].as_array().into_iter().flatten();
+            std::iter::once(passage).chain(then).filter_map(|line| line["text"].as_str())
+        })
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
 /// The text of the turn that states `fact`: its content and its tool calls' arguments.
 fn stated(set: &Set, fact: &Fact) -> Option<String> {
     let conversation = set.conversations.iter().find(|conversation| conversation.id == fact.conversation)?;
@@ -178,6 +194,15 @@ struct Score {
     cross: (usize, usize),
     over_budget: usize,
     loads: usize,
+    /// Questions whose fact `search_history` returned in its top three passages, in the words of the fact and in other words.
+    tool_lexical: (usize, usize),
+    tool_paraphrased: (usize, usize),
+    /// The same questions answered by `search_history` or by `search_facts` (top three each), as a model with both tools would.
+    either_lexical: (usize, usize),
+    either_paraphrased: (usize, usize),
+    /// The value in the window's own turns (not the summary or a block) or found by either tool: what a model with the tools reads.
+    with_tools_lexical: (usize, usize),
+    with_tools_paraphrased: (usize, usize),
 }
 
 impl Score {
@@ -187,6 +212,12 @@ impl Score {
             (&mut self.paraphrased, other.paraphrased),
             (&mut self.corrections, other.corrections),
             (&mut self.cross, other.cross),
+            (&mut self.tool_lexical, other.tool_lexical),
+            (&mut self.tool_paraphrased, other.tool_paraphrased),
+            (&mut self.either_lexical, other.either_lexical),
+            (&mut self.either_paraphrased, other.either_paraphrased),
+            (&mut self.with_tools_lexical, other.with_tools_lexical),
+            (&mut self.with_tools_paraphrased, other.with_tools_paraphrased),
         ] {
             mine.0 += theirs.0;
             mine.1 += theirs.1;
@@ -217,7 +248,9 @@ async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String
     let memory = CompactingMemory::new(store.clone(), window, ConcatCompactor::capped(CAP))
         .with_observer(Arc::clone(&coordinator))
         .with_context(Arc::clone(&coordinator), budget * FACTS_PERCENT / 100)
-        .with_context(Recall::new(store.clone()).for_user(user), budget * RECALL_PERCENT / 100);
+        .with_context(Recall::new(store.clone()).for_user(user.clone()), budget * RECALL_PERCENT / 100);
+    // The model's own search: what a scripted model calling `search_history` with the question finds.
+    let tools = MemoryTools::new(store.clone()).for_user(user);
     let mut score = Score::default();
     let mut missed = Vec::new();
     let mut asks = Vec::new();
@@ -266,6 +299,36 @@ async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String
                     score.cross.0 += usize::from(hit);
                     score.cross.1 += 1;
                 }
+                let arguments = json!({"query": question, "limit": 3}).to_string();
+                let searched = tools.call(&id, "search_history", &arguments).await;
+                if searched.is_error {
+                    return Err(format!("search_history failed: {}", searched.content));
+                }
+                let top = searched_text(&searched.content)?;
+                let tool_slot =
+                    if kind == "lexical" { &mut score.tool_lexical } else { &mut score.tool_paraphrased };
+                tool_slot.0 += usize::from(top.contains(&fact.value));
+                let facts = tools.call(&id, "search_facts", &arguments).await;
+                if facts.is_error {
+                    return Err(format!("search_facts failed: {}", facts.content));
+                }
+                let either = top.contains(&fact.value) || facts.content.contains(&fact.value);
+                let either_slot =
+                    if kind == "lexical" { &mut score.either_lexical } else { &mut score.either_paraphrased };
+                either_slot.0 += usize::from(either);
+                either_slot.1 += 1;
+                let in_view = prompt
+                    .iter()
+                    .filter(|message| message.role != tidemark_core::Role::System)
+                    .any(|message| visible(message).contains(&fact.value));
+                let with_tools_slot = if kind == "lexical" {
+                    &mut score.with_tools_lexical
+                } else {
+                    &mut score.with_tools_paraphrased
+                };
+                with_tools_slot.0 += usize::from(in_view || either);
+                with_tools_slot.1 += 1;
+                tool_slot.1 += 1;
                 asks.push((fact.kind.clone(), fact.source.clone(), hit));
                 if !hit {
                     let why = if found { "stale value beside it" } else { "not in the prompt" };
@@ -325,6 +388,12 @@ pub fn run(smoke: bool) -> Result<Section, String> {
         "corrections",
         "other conversation",
         "prompts over budget",
+        "tool: lexical in top 3",
+        "tool: paraphrased in top 3",
+        "history or facts tool: lexical",
+        "history or facts tool: paraphrased",
+        "window or tools: lexical",
+        "window or tools: paraphrased",
     ]);
     let mut notes = Vec::new();
     let mut targets = Vec::new();
@@ -346,6 +415,12 @@ pub fn run(smoke: bool) -> Result<Section, String> {
                 cell(score.corrections),
                 cell(score.cross),
                 format!("{} of {}", score.over_budget, score.loads),
+                cell(score.tool_lexical),
+                cell(score.tool_paraphrased),
+                cell(score.either_lexical),
+                cell(score.either_paraphrased),
+                cell(score.with_tools_lexical),
+                cell(score.with_tools_paraphrased),
             ]);
             if !missed.is_empty() {
                 notes.push(format!("{}, missed at {budget} tokens: {}.", set.name, missed.join("; ")));
@@ -360,6 +435,12 @@ pub fn run(smoke: bool) -> Result<Section, String> {
             cell(total.corrections),
             cell(total.cross),
             format!("{} of {}", total.over_budget, total.loads),
+            cell(total.tool_lexical),
+            cell(total.tool_paraphrased),
+            cell(total.either_lexical),
+            cell(total.either_paraphrased),
+            cell(total.with_tools_lexical),
+            cell(total.with_tools_paraphrased),
         ]);
         if !smoke && budget == BUDGETS[0] {
             let share = |(hit, asked): (usize, usize)| hit as f64 / asked.max(1) as f64;
@@ -375,6 +456,19 @@ pub fn run(smoke: bool) -> Result<Section, String> {
                     met: share(measured) >= at_least,
                 });
             }
+            targets.push(Target {
+                goal: format!("blind planted facts at {budget} tokens, search_history: lexical question in the top 3 ≥ 95%"),
+                measured: cell(total.tool_lexical),
+                met: share(total.tool_lexical) >= 0.95,
+            });
+            targets.push(Target {
+                goal: format!(
+                    "blind planted facts at {budget} tokens, search_history: paraphrased question in the top 3 at least as often as recall at load ({})",
+                    cell(total.paraphrased)
+                ),
+                measured: cell(total.tool_paraphrased),
+                met: share(total.tool_paraphrased) >= share(total.paraphrased),
+            });
             targets.push(Target {
                 goal: format!("blind planted facts at {budget} tokens: no prompt over budget"),
                 measured: format!("{} of {}", total.over_budget, total.loads),

@@ -33,6 +33,7 @@ use tidemark_providers::wire::from_wire;
 use tidemark_testkit::judge::is_real;
 use tidemark_testkit::planted::{PlantedSession, planted_session, turns};
 use tidemark_testkit::reference::ConcatCompactor;
+use tidemark_tools::MemoryTools;
 
 use crate::report::{Section, Table, Target};
 
@@ -92,6 +93,8 @@ impl<S: ContextSource> ContextSource for Measured<S> {
 struct Run {
     recalled: usize,
     asked: usize,
+    /// Questions whose fact `search_history` returned in its top three passages (with their follow-ups).
+    searched: usize,
     real: usize,
     stored: usize,
     over_budget: usize,
@@ -146,6 +149,7 @@ async fn replay(session: &PlantedSession, blocks: Blocks, ask: bool, dir: &Path)
         memory = memory.with_context(source, RECALL_TOKENS);
     }
     let conversation = ConversationId::new("recall-bench").map_err(|e| e.to_string())?;
+    let tools = MemoryTools::new(store.clone());
     let mut run = Run::default();
     for turn in turns(&session.history) {
         let started = Instant::now();
@@ -165,6 +169,12 @@ async fn replay(session: &PlantedSession, blocks: Blocks, ask: bool, dir: &Path)
             run.loads += 1;
             run.over_budget += usize::from(counter.count_prompt(&prompt) > BUDGET);
             let hit = prompt.iter().any(|message| crate::blind::visible(message).contains(&fact.key));
+            let arguments = serde_json::json!({"query": fact.question, "limit": 3}).to_string();
+            let answer = tools.call(&conversation, "search_history", &arguments).await;
+            if answer.is_error {
+                return Err(format!("search_history failed: {}", answer.content));
+            }
+            run.searched += usize::from(crate::blind::searched_text(&answer.content)?.contains(&fact.key));
             run.asked += 1;
             run.recalled += usize::from(hit);
             if !hit {
@@ -219,6 +229,7 @@ pub fn run(smoke: bool, cost_only: bool) -> Result<Section, String> {
     let mut table = Table::new(&[
         "prompt",
         "recall",
+        "search_history top 3",
         "stored facts real (strict)",
         "recall block tokens mean / max",
         "prompts over budget",
@@ -242,6 +253,7 @@ pub fn run(smoke: bool, cost_only: bool) -> Result<Section, String> {
         table.row(vec![
             blocks.name().to_owned(),
             format!("{}/{} ({:.0}%)", run.recalled, run.asked, percent(run.recalled, run.asked)),
+            format!("{}/{} ({:.0}%)", run.searched, run.asked, percent(run.searched, run.asked)),
             format!("{}/{} ({:.1}%)", run.real, run.stored, percent(run.real, run.stored)),
             tokens,
             format!("{} of {}", run.over_budget, run.loads),
@@ -258,6 +270,12 @@ pub fn run(smoke: bool, cost_only: bool) -> Result<Section, String> {
                     goal: format!("recall ≥ 95% of planted facts at {BUDGET} tokens after ≥ 600 turns"),
                     measured: format!("{}/{}", run.recalled, run.asked),
                     met: run.recalled * 100 >= run.asked * 95,
+                });
+                targets.push(Target {
+                    goal: "search_history with each fact's question: the fact in the top 3 passages ≥ 95%"
+                        .to_owned(),
+                    measured: format!("{}/{}", run.searched, run.asked),
+                    met: run.searched * 100 >= run.asked * 95,
                 });
                 targets.push(Target {
                     goal: "extracted-fact precision ≥ 90% (strict judge)".to_owned(),

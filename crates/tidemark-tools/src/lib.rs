@@ -50,6 +50,7 @@
 
 pub mod definitions;
 mod history;
+mod search;
 
 use std::sync::Arc;
 
@@ -353,30 +354,7 @@ impl<S: ConversationStore + FactStore> MemoryTools<S> {
         search: Search,
     ) -> Result<ToolOutput, ToolOutput> {
         let limit = self.search_bounds(definitions::SEARCH_HISTORY, &search)?;
-        let state = self.store.state(conversation).await.map_err(|error| store_error(&error))?;
-        let window = (state.watermark, state.retained.as_slice());
-        let found = self
-            .recall
-            .search(conversation, &search.query, window, limit, self.limits.max_result_tokens, &*self.counter)
-            .await
-            .map_err(|error| store_error(&error))?;
-        let passages: Vec<Value> = found
-            .iter()
-            .map(|passage| {
-                let mut line =
-                    json!({"turn": passage.seq.0, "role": passage.role.as_str(), "text": passage.text});
-                if let Some(other) = &passage.conversation {
-                    line["conversation"] = Value::from(other.as_str());
-                }
-                line
-            })
-            .collect();
-        let mut answer = json!({"passages": passages, "searched_below_turn": state.watermark.0});
-        if passages_empty(&answer) {
-            answer["note"] =
-                Value::from("no earlier turn out of view matches; the turns in view are not searched");
-        }
-        Ok(ToolOutput::ok(&answer))
+        self.search_history_with(conversation, &search.query, limit).await
     }
 
     async fn read_history(
@@ -448,10 +426,6 @@ impl<S: ConversationStore + FactStore> MemoryTools<S> {
             .collect();
         Ok(ToolOutput::ok(&json!({"facts": facts})))
     }
-}
-
-fn passages_empty(answer: &Value) -> bool {
-    answer["passages"].as_array().is_none_or(Vec::is_empty)
 }
 
 /// An error's message with its sources, on one line.

@@ -204,6 +204,60 @@ async fn search_history_finds_turns_below_the_window_with_their_numbers() {
 }
 
 #[tokio::test]
+async fn a_found_question_brings_the_turns_that_answered_it() {
+    let store = InMemoryStore::new();
+    let conversation = id("ops/main");
+    let policy = TokenWindow::new(NonZeroU32::new(500).expect("not zero"), HeuristicCounter::default());
+    let memory = CompactingMemory::new(store.clone(), policy, ConcatCompactor::capped(200));
+    let call = tidemark_core::ToolCall::with_raw_arguments(
+        "call_1",
+        "run_shell",
+        r#"{"cmd":"hostinfo bastion-prod"}"#,
+    );
+    memory
+        .append(
+            &conversation,
+            vec![
+                Message::user("I need the bastion's instance id for the SSM session."),
+                Message::assistant_tool_calls([call]),
+                Message::tool_result(
+                    "call_1",
+                    "name: bastion-prod\nstate: running\ninstance: i-0b7e4c19a2f35d801",
+                ),
+                Message::assistant("Found it."),
+                Message::user("Thanks. Next, the migrations."),
+            ],
+        )
+        .await
+        .expect("append");
+    for turn in 0..60 {
+        memory
+            .append(
+                &conversation,
+                vec![Message::user(format!("Run migration {turn}.")), Message::assistant("Done.")],
+            )
+            .await
+            .expect("append");
+        memory.load(&conversation).await.expect("load");
+    }
+    let tools = MemoryTools::new(store);
+    let found = answer(
+        &tools.call(&conversation, "search_history", r#"{"query": "bastion instance id", "limit": 1}"#).await,
+    );
+    let first = &found["passages"][0];
+    assert_eq!(first["turn"], 0, "{found}");
+    let then = first["then"].as_array().expect("follow-ups");
+    assert!(then.len() <= 2);
+    assert!(
+        then.iter().any(|next| next["turn"] == 2
+            && next["text"].as_str().is_some_and(|t| t.contains("i-0b7e4c19a2f35d801"))),
+        "{found}"
+    );
+    // The next user instruction ends the exchange: its turn is never a follow-up.
+    assert!(then.iter().all(|next| next["turn"].as_u64() < Some(4)), "{found}");
+}
+
+#[tokio::test]
 async fn a_user_scope_reaches_the_users_other_conversations_and_no_further() {
     let store = InMemoryStore::new();
     let (first, second, stranger) = (id("dana/one"), id("dana/two"), id("eve/one"));

@@ -446,6 +446,10 @@ pub enum MemoryError {
         /// The tokens of the smallest prompt the memory could make.
         tokens: u32,
     },
+    /// Another compaction of the conversation is in flight (in this process, or under another
+    /// process's lease), and the operation does not wait for it; nothing was changed.
+    #[error("a compaction of this conversation is in flight; nothing was changed, try again once it is done")]
+    Busy,
 }
 
 impl From<StoreError> for MemoryError {

@@ -52,7 +52,8 @@ pub mod policy;
 pub mod store;
 
 pub use adapter::{
-    BackgroundMemory, CompactingMemory, DemotingMemory, FailureMode, PolicyMemory, Settings, WaitMode,
+    BackgroundMemory, CompactingMemory, DemotingMemory, FailureMode, HANDOFF_HEADER, PolicyMemory, Reset,
+    Settings, WaitMode,
 };
 #[cfg(feature = "tiktoken")]
 pub use counter::TiktokenCounter;

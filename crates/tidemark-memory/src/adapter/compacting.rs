@@ -1,8 +1,10 @@
 //! [`CompactingMemory`]: evicted messages are folded into a rolling summary that loads in front of the window.
 
 mod background;
+mod reset;
 
 pub use background::BackgroundMemory;
+pub use reset::{HANDOFF_HEADER, Reset};
 
 use std::num::NonZeroU32;
 
@@ -410,6 +412,18 @@ where
 
     /// Compact the evicted part of `view` as `selection` decided, holding the conversation's gate and lease.
     async fn compact(&self, id: &ConversationId, view: View, chosen: Chosen) -> Result<Step, MemoryError> {
+        self.compact_with(id, view, chosen, None).await
+    }
+
+    /// [`compact`](Self::compact), with a hand-off note the model wrote for a reset: it joins the
+    /// hint, is kept in the summary's last parts, and a failure is always returned, never degraded.
+    async fn compact_with(
+        &self,
+        id: &ConversationId,
+        view: View,
+        chosen: Chosen,
+        handoff: Option<&str>,
+    ) -> Result<Step, MemoryError> {
         let selection = &chosen.selection;
         let started = Instant::now();
         let counter = self.counter();
@@ -420,6 +434,11 @@ where
         let evicted: Vec<Message> =
             plan.demoted.iter().map(|stored| Message::clone(&stored.message)).collect();
         let (hint, observer_error) = self.hint(id, plan.range, &evicted).await;
+        let hint = match (hint, handoff) {
+            (Some(hint), Some(note)) => Some(format!("{hint}\n{}\n{note}", reset::HANDOFF_HEADER)),
+            (None, Some(note)) => Some(format!("{}\n{note}", reset::HANDOFF_HEADER)),
+            (hint, None) => hint,
+        };
 
         let summary = match self.summarize(id, &evicted, old_summary.as_ref(), hint.as_deref()).await {
             Ok(summary) => summary,
@@ -435,6 +454,10 @@ where
                     .with_error(&error);
                 let event = with_observer_problem(event, observer_error);
                 return match self.settings.failure {
+                    _ if handoff.is_some() => {
+                        self.emit(&event);
+                        Err(MemoryError::Compaction(error))
+                    }
                     FailureMode::Propagate => {
                         self.emit(&event);
                         Err(MemoryError::Compaction(error))
@@ -449,6 +472,10 @@ where
             }
         };
 
+        let summary = match handoff {
+            Some(note) => reset::with_handoff(summary, note, chosen.limit, counter),
+            None => summary,
+        };
         let summary =
             carry_instruction(summary, &view, selection, old_summary.as_ref(), chosen.limit, counter);
         let mut state = plan.state;

@@ -18,7 +18,7 @@ use tokio::task::JoinHandle;
 
 use super::super::Settings;
 use super::super::window::{Chosen, Fit, View};
-use super::{CompactingMemory, Step};
+use super::{CompactingMemory, Reset, Step};
 
 /// A [`CompactingMemory`] whose loads never wait for a summarizer.
 ///
@@ -145,6 +145,11 @@ impl Drop for Running {
 impl Pending {
     fn len(&self) -> usize {
         self.tasks.lock().unwrap_or_else(PoisonError::into_inner).len()
+    }
+
+    /// Whether a compaction of `id` is pending.
+    fn has(&self, id: &ConversationId) -> bool {
+        self.tasks.lock().unwrap_or_else(PoisonError::into_inner).contains_key(id)
     }
 
     /// The floor of task `token` of `id`; `None` once it was abandoned.
@@ -519,5 +524,26 @@ where
 
     async fn clear(&self, conversation: &ConversationId) -> Result<(), MemoryError> {
         self.memory.clear(conversation).await
+    }
+}
+
+impl<S, P, C, O> BackgroundMemory<S, P, C, O>
+where
+    S: ConversationStore,
+    P: MemoryPolicy,
+    C: Compactor,
+    O: CompactionObserver,
+{
+    /// Start a fresh window now, as [`CompactingMemory::new_context`] does; [`MemoryError::Busy`] while a background compaction of the conversation is pending.
+    ///
+    /// # Errors
+    ///
+    /// As [`CompactingMemory::new_context`], and [`MemoryError::Busy`] when a
+    /// compaction of `id` is pending here: nothing is changed then.
+    pub async fn new_context(&self, id: &ConversationId, note: &str) -> Result<Reset, MemoryError> {
+        if self.pending.has(id) {
+            return Err(MemoryError::Busy);
+        }
+        self.memory.new_context(id, note).await
     }
 }

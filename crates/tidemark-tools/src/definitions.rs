@@ -12,12 +12,14 @@ pub const REMEMBER: &str = "remember";
 pub const FORGET: &str = "forget";
 /// `search_facts`: the long-term facts that match a query.
 pub const SEARCH_FACTS: &str = "search_facts";
+/// `new_context`: start a fresh window now, keeping a hand-off note; offered only with a memory to reset.
+pub const NEW_CONTEXT: &str = "new_context";
 
 /// Every tool's name, in the order [`definitions`] gives them.
-pub const ALL: [&str; 5] = [SEARCH_HISTORY, READ_HISTORY, REMEMBER, FORGET, SEARCH_FACTS];
+pub const ALL: [&str; 6] = [SEARCH_HISTORY, READ_HISTORY, REMEMBER, FORGET, SEARCH_FACTS, NEW_CONTEXT];
 
 /// The tools that change what the memory holds: left out of a read-only memory's definitions and refused by it.
-pub const WRITERS: [&str; 2] = [REMEMBER, FORGET];
+pub const WRITERS: [&str; 3] = [REMEMBER, FORGET, NEW_CONTEXT];
 
 /// One tool as a model is told of it: its name, what it does, and the JSON Schema of its arguments.
 ///
@@ -162,6 +164,18 @@ pub fn definitions() -> Vec<ToolDefinition> {
                     json!({"type": ["integer", "null"], "description": "How many facts to return, 1 to 20; null for 5."}),
                 ),
             ]),
+        },
+        ToolDefinition {
+            name: NEW_CONTEXT,
+            description: "Start a fresh context window now: everything but the latest turn is folded into \
+                          the summary, and your hand-off note is kept in it. Call it when the work so far \
+                          is done or the window is cluttered with finished steps; write in the note what \
+                          the next steps need (decisions, file names, open questions). Earlier turns stay \
+                          searchable with search_history.",
+            parameters: object(&[(
+                "handoff",
+                json!({"type": "string", "description": "What your next context must know, at most 4000 characters."}),
+            )]),
         },
     ]
 }

@@ -50,6 +50,7 @@
 
 pub mod definitions;
 mod history;
+mod reset;
 mod search;
 
 use std::sync::Arc;
@@ -60,10 +61,11 @@ use tidemark_core::{
     ConversationId, ConversationStore, FactId, FactStore, HeuristicCounter, Message, NewFact, TokenCounter,
     ToolCall,
 };
-use tidemark_facts::scan::Scanner;
+use tidemark_facts::scan::{Scanner, Verdict};
 use tidemark_facts::{FactCoordinator, Recall, RememberError};
 
 pub use definitions::{ToolDefinition, definitions};
+pub use reset::ContextReset;
 
 /// What a tool call returns: the text the model reads, and whether it reports an error.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,6 +130,8 @@ pub struct MemoryTools<S> {
     counter: Arc<dyn TokenCounter>,
     limits: Limits,
     read_only: bool,
+    /// The memory `new_context` resets, if the application gave one.
+    reset: Option<Arc<dyn ContextReset>>,
 }
 
 impl<S> std::fmt::Debug for MemoryTools<S> {
@@ -152,6 +156,7 @@ impl<S: Clone> MemoryTools<S> {
             counter: Arc::new(HeuristicCounter::default()),
             limits,
             read_only: false,
+            reset: None,
         }
     }
 
@@ -184,6 +189,17 @@ impl<S> MemoryTools<S> {
     #[must_use]
     pub fn with_counter(mut self, counter: impl TokenCounter + 'static) -> Self {
         self.counter = Arc::new(counter);
+        self
+    }
+
+    /// The same tools offering `new_context` over `memory`: the model can start a fresh window of the conversation it serves.
+    ///
+    /// Without it `new_context` is neither defined nor answered. Pass the
+    /// memory the agent loads its prompts from (a `CompactingMemory` or
+    /// `BackgroundMemory` in an `Arc`), over the same store.
+    #[must_use]
+    pub fn with_reset(mut self, memory: Arc<dyn ContextReset>) -> Self {
+        self.reset = Some(memory);
         self
     }
 
@@ -223,10 +239,15 @@ impl<S> MemoryTools<S> {
 
     /// The definitions of the tools these serve: every tool, or the readers alone when read-only.
     pub fn definitions(&self) -> Vec<ToolDefinition> {
-        definitions()
-            .into_iter()
-            .filter(|tool| !self.read_only || !definitions::WRITERS.contains(&tool.name))
-            .collect()
+        definitions().into_iter().filter(|tool| self.offers(tool.name)).collect()
+    }
+
+    /// Whether the tool `name` is offered: a reader always, a writer unless read-only, `new_context` only with a memory to reset.
+    fn offers(&self, name: &str) -> bool {
+        if self.read_only && definitions::WRITERS.contains(&name) {
+            return false;
+        }
+        name != definitions::NEW_CONTEXT || self.reset.is_some()
     }
 }
 
@@ -253,6 +274,13 @@ struct Read {
 #[serde(deny_unknown_fields)]
 struct Remember {
     text: String,
+}
+
+/// The arguments of `new_context`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewContext {
+    handoff: String,
 }
 
 /// The arguments of `forget`.
@@ -304,6 +332,11 @@ impl<S: ConversationStore + FactStore> MemoryTools<S> {
         if self.read_only && definitions::WRITERS.contains(&name) {
             return Err(ToolOutput::error(format!("{name} is not available: this memory is read-only")));
         }
+        if !self.offers(name) {
+            return Err(ToolOutput::error(format!(
+                "{name} is not available: this memory has no window to reset"
+            )));
+        }
         if arguments.len() > self.limits.max_argument_bytes {
             return Err(ToolOutput::error(format!(
                 "the arguments of {name} are {} bytes; at most {} are accepted",
@@ -322,6 +355,7 @@ impl<S: ConversationStore + FactStore> MemoryTools<S> {
             definitions::READ_HISTORY => self.read_history(conversation, parse(name, &value)?).await,
             definitions::REMEMBER => self.remember(conversation, parse(name, &value)?).await,
             definitions::FORGET => self.forget(conversation, parse(name, &value)?).await,
+            definitions::NEW_CONTEXT => self.new_context(conversation, parse(name, &value)?).await,
             _ => self.search_facts(conversation, parse(name, &value)?).await,
         }
     }
@@ -407,6 +441,41 @@ impl<S: ConversationStore + FactStore> MemoryTools<S> {
             Ok(false) => Err(ToolOutput::error(format!("there is no fact {} in this memory", forget.id))),
             Err(error) => Err(store_error(&error)),
         }
+    }
+
+    async fn new_context(
+        &self,
+        conversation: &ConversationId,
+        args: NewContext,
+    ) -> Result<ToolOutput, ToolOutput> {
+        let chars = args.handoff.chars().count();
+        if args.handoff.trim().is_empty() {
+            return Err(ToolOutput::error(
+                "new_context needs a hand-off note: what the next context must know",
+            ));
+        }
+        if chars > reset::MAX_HANDOFF_CHARS {
+            return Err(ToolOutput::error(format!(
+                "the hand-off note is {chars} characters; at most {} are accepted",
+                reset::MAX_HANDOFF_CHARS
+            )));
+        }
+        let Some(memory) = &self.reset else {
+            return Err(ToolOutput::error(
+                "new_context is not available: this memory has no window to reset",
+            ));
+        };
+        // The note reaches every later prompt: secrets are redacted, and what reads as planted orders is refused.
+        let note = match self.scanner.scan(&args.handoff) {
+            Verdict::Clean => args.handoff,
+            Verdict::Redacted { text, .. } => text,
+            _ => {
+                return Err(ToolOutput::error(
+                    "the security scan refused this hand-off note; nothing was changed",
+                ));
+            }
+        };
+        reset::run(&**memory, conversation, &note).await
     }
 
     async fn search_facts(

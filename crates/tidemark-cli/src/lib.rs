@@ -17,3 +17,8 @@ pub struct MemoryGuideDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/guides/facts-and-recall.md")]
 pub struct FactsGuideDoctests;
+
+/// The tools and MCP guide's examples, as doctests (the tools come with the `mcp` feature).
+#[cfg(all(doctest, feature = "mcp"))]
+#[doc = include_str!("../../../docs/guides/tools-and-mcp.md")]
+pub struct ToolsGuideDoctests;

@@ -82,7 +82,7 @@ fn the_python_sdk_lists_and_calls_every_tool() {
     assert_eq!(seen["server"], "tidemark");
     let tools: Vec<&str> =
         seen["tools"].as_array().expect("tools").iter().filter_map(Value::as_str).collect();
-    assert_eq!(tools, ["search_history", "read_history", "remember", "forget", "search_facts"]);
+    assert_eq!(tools, ["search_history", "read_history", "remember", "forget", "search_facts", "memory"]);
     assert_eq!(seen["schemas"]["search_history"]["additionalProperties"], false);
 
     let calls = &seen["calls"];
@@ -97,7 +97,10 @@ fn the_python_sdk_lists_and_calls_every_tool() {
     assert_eq!(answer(&calls["search_facts"])["facts"][0]["id"], kept["id"]);
     assert_eq!(answer(&calls["forget"])["forgotten"], kept["id"]);
     assert_eq!(answer(&calls["search_facts_after"])["facts"].as_array().map(Vec::len), Some(0));
+    assert_eq!(calls["memory_create"]["is_error"], false, "{}", calls["memory_create"]);
+    assert_eq!(calls["memory_view"]["text"], "     1\tStep 1: migrate.\n");
     for (name, says) in [
+        ("memory_escape", "`..`"),
         ("bad_type", "bad arguments for search_history"),
         ("bad_scope", "unknown field `conversation`"),
         ("huge", "bytes; at most"),
@@ -128,9 +131,10 @@ fn a_read_only_server_offers_only_the_readers_and_writes_nothing() {
     let seen = client(&store, "ops/main", &["--read-only"]);
     let tools: Vec<&str> =
         seen["tools"].as_array().expect("tools").iter().filter_map(Value::as_str).collect();
-    assert_eq!(tools, ["search_history", "read_history", "search_facts"]);
+    assert_eq!(tools, ["search_history", "read_history", "search_facts", "memory"]);
     let calls = &seen["calls"];
     assert_eq!(calls["remember"]["is_error"], true);
+    assert!(calls["memory_create"]["text"].as_str().is_some_and(|text| text.contains("read-only")));
     assert!(calls["remember"]["text"].as_str().is_some_and(|text| text.contains("read-only")));
     assert_eq!(answer(&calls["search_history"])["passages"][0]["turn"], 0);
     let listed = tidemark(&store, &["facts", "list"], "");

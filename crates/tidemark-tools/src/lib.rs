@@ -36,7 +36,7 @@
 //!
 //! let tools = MemoryTools::new(store);
 //! let openai_tools: Vec<_> = tools.definitions().iter().map(|tool| tool.openai()).collect();
-//! assert_eq!(openai_tools.len(), 5);
+//! assert_eq!(openai_tools.len(), 6);
 //!
 //! // The model asks for turns 0 to 1.
 //! let call = ToolCall::with_raw_arguments("call_1", "read_history", r#"{"from": 0, "to": 1}"#);
@@ -50,6 +50,7 @@
 
 pub mod definitions;
 mod history;
+pub mod notes;
 mod reset;
 mod search;
 
@@ -71,7 +72,7 @@ pub use reset::ContextReset;
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ToolOutput {
-    /// The result: JSON for an answer, one sentence for an error.
+    /// The result: JSON for an answer (text for `memory`, as Anthropic's memory tool answers), one sentence for an error.
     pub content: String,
     /// Whether the call failed (bad arguments, a refused write, a store error).
     pub is_error: bool,
@@ -132,6 +133,8 @@ pub struct MemoryTools<S> {
     read_only: bool,
     /// The memory `new_context` resets, if the application gave one.
     reset: Option<Arc<dyn ContextReset>>,
+    /// The user served, whose notes directory is shared by their conversations.
+    user: Option<ConversationId>,
 }
 
 impl<S> std::fmt::Debug for MemoryTools<S> {
@@ -157,6 +160,7 @@ impl<S: Clone> MemoryTools<S> {
             limits,
             read_only: false,
             reset: None,
+            user: None,
         }
     }
 
@@ -165,7 +169,8 @@ impl<S: Clone> MemoryTools<S> {
     pub fn for_user(mut self, user: ConversationId) -> Self {
         self.recall =
             Recall::new(self.store.clone()).with_limit(self.limits.max_results).for_user(user.clone());
-        self.facts = FactCoordinator::new(self.store.clone()).for_user(user);
+        self.facts = FactCoordinator::new(self.store.clone()).for_user(user.clone());
+        self.user = Some(user);
         self
     }
 }
@@ -356,6 +361,7 @@ impl<S: ConversationStore + FactStore> MemoryTools<S> {
             definitions::REMEMBER => self.remember(conversation, parse(name, &value)?).await,
             definitions::FORGET => self.forget(conversation, parse(name, &value)?).await,
             definitions::NEW_CONTEXT => self.new_context(conversation, parse(name, &value)?).await,
+            definitions::MEMORY => self.memory(conversation, parse(name, &value)?).await,
             _ => self.search_facts(conversation, parse(name, &value)?).await,
         }
     }

@@ -102,9 +102,15 @@ fn the_definitions_hold_to_openai_strict_mode_and_anthropics_tool_schema() {
             "{name}"
         );
         assert_eq!(tool.openai_responses()["parameters"], function["parameters"]);
-        // Anthropic: a name of the same pattern, a description, and an object input schema.
+        // Anthropic: a name of the same pattern, a description, and an object input schema; or, for the
+        // memory tool, Anthropic's own tool type and its fixed name.
         let anthropic = tool.anthropic();
         assert_eq!(anthropic["name"], name);
+        if let Some(kind) = tool.anthropic_type {
+            assert_eq!((kind, name), ("memory_20250818", "memory"));
+            assert_eq!(anthropic, json!({"type": kind, "name": name}));
+            continue;
+        }
         assert!(anthropic["description"].as_str().is_some_and(|text| text.len() > 40));
         assert_eq!(anthropic["input_schema"]["type"], "object");
         assert_eq!(anthropic.as_object().map(|o| o.len()), Some(3), "no field Anthropic does not know");
@@ -445,7 +451,7 @@ async fn a_read_only_memory_offers_and_answers_only_the_readers() {
     let conversation = id("ops/main");
     let tools = MemoryTools::new(store.clone()).read_only();
     let names: Vec<&str> = tools.definitions().iter().map(|tool| tool.name).collect();
-    assert_eq!(names, ["search_history", "read_history", "search_facts"]);
+    assert_eq!(names, ["search_history", "read_history", "search_facts", "memory"]);
     for (name, arguments) in [("remember", r#"{"text": "A note."}"#), ("forget", r#"{"id": 1}"#)] {
         let output = tools.call(&conversation, name, arguments).await;
         assert!(output.is_error && output.content.contains("read-only"), "{}", output.content);
@@ -473,6 +479,25 @@ fn arb_call() -> impl Strategy<Value = (String, String)> {
         (number.clone(), number.clone()).prop_map(|(from, to)| json!({"from": from, "to": to}).to_string()),
         text.clone().prop_map(|text| json!({"text": text}).to_string()),
         text.clone().prop_map(|handoff| json!({"handoff": handoff}).to_string()),
+        (
+            proptest::sample::select(vec![
+                "view",
+                "create",
+                "str_replace",
+                "insert",
+                "delete",
+                "rename",
+                "chmod"
+            ]),
+            prop_oneof!["/memories(/[a-z.]{0,6}){0,3}", ".{0,20}"],
+            text.clone(),
+        )
+            .prop_map(|(command, path, body)| {
+                json!({"command": command, "path": path, "file_text": body, "old_str": body, "new_str": "x",
+                       "insert_line": 0, "insert_text": body, "view_range": null, "old_path": path,
+                       "new_path": "/memories/moved"})
+                .to_string()
+            }),
         number.prop_map(|id| json!({"id": id}).to_string()),
         ".{0,30}",
     ];
@@ -500,7 +525,8 @@ proptest! {
             for (name, arguments) in &calls {
                 let output = tools.call(&conversation, name, arguments).await;
                 prop_assert!(!output.content.is_empty());
-                if !output.is_error {
+                // The memory tool answers in text, as Anthropic's memory tool does; the others in JSON.
+                if !output.is_error && name != "memory" {
                     prop_assert!(serde_json::from_str::<Value>(&output.content).is_ok(), "an answer is JSON: {}", output.content);
                 }
             }

@@ -59,6 +59,13 @@ async def main():
             calls["search_facts_after"] = await call(
                 session, "search_facts", {"query": "parcels Lyon", "limit": None}
             )
+            nulls = {key: None for key in ["path", "file_text", "old_str", "new_str", "insert_line",
+                                           "insert_text", "view_range", "old_path", "new_path"]}
+            calls["memory_create"] = await call(session, "memory", {
+                **nulls, "command": "create", "path": "/memories/plan.md", "file_text": "Step 1: migrate.\n"})
+            calls["memory_view"] = await call(session, "memory", {**nulls, "command": "view", "path": "/memories/plan.md"})
+            calls["memory_escape"] = await call(session, "memory", {
+                **nulls, "command": "create", "path": "/memories/../../etc/passwd", "file_text": "x"})
             calls["bad_type"] = await call(session, "search_history", {"query": 7, "limit": 3})
             calls["bad_scope"] = await call(
                 session, "search_history", {"query": "port", "limit": 3, "conversation": "someone/else"}

@@ -164,7 +164,10 @@ impl<S: Clone> MemoryTools<S> {
         }
     }
 
-    /// The same tools serving `user`: history searches reach the user's other conversations, and facts about the user are shared by them.
+    /// The same tools serving `user`: history searches reach the user's other conversations, facts about the user and the `memory` notes are shared by them.
+    ///
+    /// It makes a new [`Recall`] and [`FactCoordinator`] for the user: call it
+    /// before [`with_recall`](Self::with_recall) or [`with_facts`](Self::with_facts).
     #[must_use]
     pub fn for_user(mut self, user: ConversationId) -> Self {
         self.recall =

@@ -15,7 +15,7 @@
 //!   [`search_facts`](definitions::SEARCH_FACTS): the long-term facts, through
 //!   the [`FactCoordinator`]'s write-time scan and the store's budgets.
 //!
-//! [`definitions`] gives each tool's JSON Schema, in OpenAI's strict function
+//! [`definitions()`] gives each tool's JSON Schema, in OpenAI's strict function
 //! form and Anthropic's tool form, and [`MemoryTools::call`] answers a call
 //! (its name and JSON arguments) with a [`ToolOutput`]. A bad argument, a
 //! refused write or a failing store is an error result the model can read:

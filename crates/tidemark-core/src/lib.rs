@@ -72,7 +72,7 @@ pub use message::{
     Attachment, AttachmentSource, Message, OpaqueBlock, Origin, Part, Role, ToolCall, ToolResult,
     history_from_json, history_to_json,
 };
-pub use model::{Completion, CompletionModel, CompletionRequest, FinishReason, Usage};
+pub use model::{Completion, CompletionModel, CompletionRequest, FinishReason, ToolSpec, Usage};
 pub use observer::CompactionObserver;
 pub use policy::{MemoryPolicy, Selection, Window};
 pub use recall::{Passage, RecallQuery};

@@ -7,12 +7,14 @@ use std::future::Future;
 use serde::{Deserialize, Serialize};
 
 use crate::error::CompletionError;
-use crate::message::Message;
+use crate::message::{Message, ToolCall};
 
-/// One chat-completion request: the messages and the sampling limits.
+/// One chat-completion request: the messages, the sampling limits and the tools the model may call.
 ///
 /// Requests made by tidemark's summarizers carry no tool definitions: tool
-/// calls in the history are flattened to text first.
+/// calls in the history are flattened to text first. An agent loop passes
+/// its tools with [`with_tools`](CompletionRequest::with_tools), and reads
+/// the calls the model makes from [`Completion::tool_calls`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CompletionRequest {
@@ -22,18 +24,54 @@ pub struct CompletionRequest {
     pub max_tokens: Option<u32>,
     /// The sampling temperature.
     pub temperature: Option<f32>,
+    /// The tools the model may call; none by default.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<ToolSpec>,
+}
+
+/// A tool offered to the model: its name, what it does, and the JSON Schema of its arguments.
+///
+/// Each provider writes it in its own form (an OpenAI function tool, an
+/// Anthropic custom tool).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ToolSpec {
+    /// The name the model calls it by.
+    pub name: String,
+    /// What it does and when to call it.
+    pub description: String,
+    /// The JSON Schema of its arguments (an object schema).
+    pub parameters: serde_json::Value,
+}
+
+impl ToolSpec {
+    /// A tool named `name`, described by `description`, taking arguments of the schema `parameters`.
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        parameters: serde_json::Value,
+    ) -> Self {
+        Self { name: name.into(), description: description.into(), parameters }
+    }
 }
 
 impl CompletionRequest {
     /// A request for `messages` with the provider's default limits.
     pub fn new(messages: Vec<Message>) -> Self {
-        Self { messages, max_tokens: None, temperature: None }
+        Self { messages, max_tokens: None, temperature: None, tools: Vec::new() }
     }
 
     /// The same request with a cap on the answer's length.
     #[must_use]
     pub fn with_max_tokens(mut self, max_tokens: u32) -> Self {
         self.max_tokens = Some(max_tokens);
+        self
+    }
+
+    /// The same request offering `tools` to the model.
+    #[must_use]
+    pub fn with_tools(mut self, tools: Vec<ToolSpec>) -> Self {
+        self.tools = tools;
         self
     }
 
@@ -89,12 +127,32 @@ pub struct Completion {
     pub finish_reason: FinishReason,
     /// What the call cost.
     pub usage: Usage,
+    /// The tool calls the model made, in order; none for a plain answer.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ToolCall>,
 }
 
 impl Completion {
     /// An answer.
     pub fn new(text: impl Into<String>, finish_reason: FinishReason, usage: Usage) -> Self {
-        Self { text: text.into(), finish_reason, usage }
+        Self { text: text.into(), finish_reason, usage, tool_calls: Vec::new() }
+    }
+
+    /// The same answer with the tool calls the model made.
+    #[must_use]
+    pub fn with_tool_calls(mut self, tool_calls: Vec<ToolCall>) -> Self {
+        self.tool_calls = tool_calls;
+        self
+    }
+
+    /// The answer as the assistant message to append to the history: its text, then its tool calls.
+    pub fn message(&self) -> Message {
+        let mut parts = Vec::with_capacity(1 + self.tool_calls.len());
+        if !self.text.trim().is_empty() {
+            parts.push(crate::message::Part::text(self.text.clone()));
+        }
+        parts.extend(self.tool_calls.iter().cloned().map(crate::message::Part::ToolCall));
+        Message::new(crate::message::Role::Assistant, parts)
     }
 }
 

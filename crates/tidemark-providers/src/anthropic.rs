@@ -8,7 +8,9 @@ pub mod transcript;
 use std::fmt;
 
 use serde_json::{Value, json};
-use tidemark_core::{Completion, CompletionError, CompletionModel, CompletionRequest, FinishReason};
+use tidemark_core::{
+    Completion, CompletionError, CompletionModel, CompletionRequest, FinishReason, ToolCall,
+};
 
 pub use self::cache::{MAX_BREAKPOINTS, PromptCache};
 pub use self::config::{ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, AnthropicConfig};
@@ -117,6 +119,16 @@ impl AnthropicModel {
             if let Some(temperature) = request.temperature.filter(|t| t.is_finite()) {
                 object.insert("temperature".into(), http::temperature(temperature));
             }
+            if !request.tools.is_empty() {
+                let tools: Vec<Value> = request
+                    .tools
+                    .iter()
+                    .map(|tool| {
+                        json!({"name": tool.name, "description": tool.description, "input_schema": tool.parameters})
+                    })
+                    .collect();
+                object.insert("tools".into(), Value::Array(tools));
+            }
         }
         Ok(body)
     }
@@ -139,8 +151,15 @@ impl CompletionModel for AnthropicModel {
     async fn complete(&self, request: CompletionRequest) -> Result<Completion, CompletionError> {
         http::check_temperature(request.temperature)?;
         let body = self.body(&request)?;
-        http::with_retries(self.config.model(), &self.config.patience, &self.sleep, || self.attempt(&body))
-            .await
+        let completion = http::with_retries(self.config.model(), &self.config.patience, &self.sleep, || {
+            self.attempt(&body)
+        })
+        .await?;
+        // Tool calls answer a request that offered tools; to one that offered none (a summarizer's) they say nothing.
+        if request.tools.is_empty() && completion.text.trim().is_empty() {
+            return Err(CompletionError::EmptyResponse);
+        }
+        Ok(completion)
     }
 }
 
@@ -173,10 +192,28 @@ fn parse(bytes: &[u8]) -> Result<Completion, CompletionError> {
         }
         Some(other) => FinishReason::Other(other.to_owned()),
     };
-    if text.trim().is_empty() {
+    let tool_calls = blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, block)| block.get("type").and_then(Value::as_str) == Some("tool_use"))
+        .map(|(index, block)| {
+            let id = block.get("id").and_then(Value::as_str).filter(|id| !id.is_empty());
+            let name = block.get("name").and_then(Value::as_str).filter(|name| !name.is_empty());
+            let input = block.get("input").filter(|input| input.is_object());
+            match (id, name, input) {
+                (Some(id), Some(name), Some(input)) => {
+                    Ok(ToolCall::with_raw_arguments(id, name, input.to_string()))
+                }
+                _ => Err(malformed(format!(
+                    "content[{index}] is a tool_use without an id, a name or an object input"
+                ))),
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if text.trim().is_empty() && tool_calls.is_empty() {
         return Err(CompletionError::EmptyResponse);
     }
-    Ok(Completion::new(text, finish_reason, http::usage(body.get("usage"))))
+    Ok(Completion::new(text, finish_reason, http::usage(body.get("usage"))).with_tool_calls(tool_calls))
 }
 
 #[cfg(test)]
@@ -193,6 +230,16 @@ mod tests {
             (completion.text.as_str(), completion.finish_reason, completion.usage),
             ("ab", FinishReason::Length, Usage::new(147, 5))
         );
+        assert_eq!(completion.tool_calls, [ToolCall::with_raw_arguments("t", "n", "{}")]);
+        // A turn of tool calls alone is an answer; a tool_use block without its fields is malformed.
+        let calls = br#"{"content":[{"type":"tool_use","id":"toolu_1","name":"search_history","input":{"query":"port","limit":3}}],"stop_reason":"tool_use"}"#;
+        let completion = parse(calls).expect("parses");
+        let arguments: Value = serde_json::from_str(&completion.tool_calls[0].arguments).expect("JSON");
+        assert_eq!(arguments, json!({"query": "port", "limit": 3}));
+        assert_eq!(completion.message().tool_calls().count(), 1);
+        let broken =
+            br#"{"content":[{"type":"tool_use","id":"toolu_1","input":{}}],"stop_reason":"tool_use"}"#;
+        assert!(matches!(parse(broken), Err(CompletionError::MalformedResponse { .. })));
         let stops = [("end_turn", FinishReason::Stop), ("tool_use", FinishReason::ToolCalls)];
         for (stop, expected) in stops {
             let body = format!(r#"{{"content":[{{"type":"text","text":"x"}}],"stop_reason":"{stop}"}}"#);

@@ -3,7 +3,9 @@
 use std::fmt;
 
 use serde_json::{Value, json};
-use tidemark_core::{Completion, CompletionError, CompletionModel, CompletionRequest, FinishReason};
+use tidemark_core::{
+    Completion, CompletionError, CompletionModel, CompletionRequest, FinishReason, ToolCall,
+};
 
 use crate::config::OpenAiConfig;
 use crate::error::ConfigError;
@@ -89,6 +91,18 @@ impl OpenAiModel {
             if let Some(temperature) = request.temperature.filter(|t| t.is_finite()) {
                 object.insert("temperature".into(), http::temperature(temperature));
             }
+            if !request.tools.is_empty() {
+                let tools: Vec<Value> = request
+                    .tools
+                    .iter()
+                    .map(|tool| {
+                        json!({"type": "function", "function": {
+                            "name": tool.name, "description": tool.description, "parameters": tool.parameters,
+                        }})
+                    })
+                    .collect();
+                object.insert("tools".into(), Value::Array(tools));
+            }
         }
         body
     }
@@ -107,8 +121,15 @@ impl CompletionModel for OpenAiModel {
     async fn complete(&self, request: CompletionRequest) -> Result<Completion, CompletionError> {
         http::check_temperature(request.temperature)?;
         let body = self.body(&request);
-        http::with_retries(self.config.model(), &self.config.patience, &self.sleep, || self.attempt(&body))
-            .await
+        let completion = http::with_retries(self.config.model(), &self.config.patience, &self.sleep, || {
+            self.attempt(&body)
+        })
+        .await?;
+        // Tool calls answer a request that offered tools; to one that offered none (a summarizer's) they say nothing.
+        if request.tools.is_empty() && completion.text.trim().is_empty() {
+            return Err(CompletionError::EmptyResponse);
+        }
+        Ok(completion)
     }
 }
 
@@ -148,10 +169,41 @@ fn parse(bytes: &[u8]) -> Result<Completion, CompletionError> {
             .join(""),
         _ => String::new(),
     };
-    if text.trim().is_empty() {
+    let tool_calls = tool_calls(message)?;
+    if text.trim().is_empty() && tool_calls.is_empty() {
         return Err(CompletionError::EmptyResponse);
     }
-    Ok(Completion::new(text, finish_reason, http::usage(body.get("usage"))))
+    Ok(Completion::new(text, finish_reason, http::usage(body.get("usage"))).with_tool_calls(tool_calls))
+}
+
+/// The function calls of an answer's `message.tool_calls`, each with its id, name and arguments as sent.
+fn tool_calls(message: &Value) -> Result<Vec<ToolCall>, CompletionError> {
+    let malformed = |reason: String| CompletionError::MalformedResponse { reason };
+    let Some(calls) = message.get("tool_calls").filter(|calls| !calls.is_null()) else {
+        return Ok(Vec::new());
+    };
+    let calls = calls.as_array().ok_or_else(|| malformed("`tool_calls` is not an array".to_owned()))?;
+    calls
+        .iter()
+        .enumerate()
+        .map(|(index, call)| {
+            let id = call.get("id").and_then(Value::as_str);
+            let function = call.get("function");
+            let name = function.and_then(|f| f.get("name")).and_then(Value::as_str);
+            let arguments = function.and_then(|f| f.get("arguments"));
+            let arguments = match arguments {
+                Some(Value::String(text)) => text.clone(),
+                Some(other) if !other.is_null() => other.to_string(),
+                _ => "{}".to_owned(),
+            };
+            match (id, name) {
+                (Some(id), Some(name)) if !id.is_empty() && !name.is_empty() => {
+                    Ok(ToolCall::with_raw_arguments(id, name, arguments))
+                }
+                _ => Err(malformed(format!("tool_calls[{index}] has no id or function name"))),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -159,6 +211,22 @@ mod tests {
     use tidemark_core::Usage;
 
     use super::*;
+
+    #[test]
+    fn tool_calls_are_read_and_bad_ones_refused() {
+        let calls = br#"{"choices":[{"message":{"content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"search_history","arguments":"{\"query\":\"port\",\"limit\":3}"}}]},"finish_reason":"tool_calls"}]}"#;
+        let completion = parse(calls).expect("a turn of tool calls alone is an answer");
+        assert_eq!(completion.finish_reason, FinishReason::ToolCalls);
+        assert_eq!(
+            completion.tool_calls,
+            [ToolCall::with_raw_arguments("call_1", "search_history", r#"{"query":"port","limit":3}"#)]
+        );
+        assert_eq!(completion.message().tool_calls().count(), 1);
+        let nameless = br#"{"choices":[{"message":{"tool_calls":[{"id":"call_1","function":{}}]}}]}"#;
+        assert!(matches!(parse(nameless), Err(CompletionError::MalformedResponse { .. })));
+        let not_a_list = br#"{"choices":[{"message":{"content":"x","tool_calls":{}}}]}"#;
+        assert!(matches!(parse(not_a_list), Err(CompletionError::MalformedResponse { .. })));
+    }
 
     #[test]
     fn bodies_are_parsed_strictly() {

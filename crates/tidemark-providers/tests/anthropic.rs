@@ -373,3 +373,33 @@ async fn live_endpoint_when_asked() {
         .expect("the live endpoint answers");
     assert!(answer.text.to_lowercase().contains("pong"), "{answer:?}");
 }
+
+#[tokio::test]
+async fn tools_are_offered_as_custom_tools_and_tool_use_blocks_are_read() {
+    let calls = ResponseTemplate::new(200).set_body_json(json!({
+        "type": "message",
+        "content": [
+            {"type": "text", "text": "Let me look."},
+            {"type": "tool_use", "id": "toolu_1", "name": "search_history", "input": {"query": "port", "limit": 3}}
+        ],
+        "stop_reason": "tool_use",
+        "usage": {"input_tokens": 50, "output_tokens": 12}
+    }));
+    let server = serving(vec![calls]).await;
+    let (model, _) = recorded_model(&server, 1);
+    let schema =
+        json!({"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]});
+    let tool = tidemark_core::ToolSpec::new("search_history", "Search earlier turns.", schema.clone());
+    let completion = model.complete(request().with_tools(vec![tool])).await.expect("an answer with a call");
+    assert_eq!(completion.finish_reason, FinishReason::ToolCalls);
+    assert_eq!(completion.text, "Let me look.");
+    assert_eq!(completion.tool_calls.len(), 1);
+    assert_eq!(completion.tool_calls[0].name, "search_history");
+    let arguments: Value = serde_json::from_str(&completion.tool_calls[0].arguments).expect("JSON");
+    assert_eq!(arguments, json!({"query": "port", "limit": 3}));
+    let body = sent_body(&server, 0).await;
+    assert_eq!(
+        body["tools"],
+        json!([{"name": "search_history", "description": "Search earlier turns.", "input_schema": schema}])
+    );
+}

@@ -316,3 +316,38 @@ async fn live_endpoint_when_asked() {
         .expect("the live endpoint answers");
     assert!(answer.text.to_lowercase().contains("pong"), "{answer:?}");
 }
+
+#[tokio::test]
+async fn tools_are_offered_and_the_calls_the_model_makes_are_read() {
+    let calls = ResponseTemplate::new(200).set_body_json(json!({
+        "choices": [{"message": {"role": "assistant", "content": null, "tool_calls": [
+            {"id": "call_9", "type": "function", "function": {"name": "search_history", "arguments": "{\"query\":\"port\",\"limit\":null}"}}
+        ]}, "finish_reason": "tool_calls"}],
+        "usage": {"prompt_tokens": 40, "completion_tokens": 9}
+    }));
+    let server = serving(vec![calls]).await;
+    let (model, _) = recorded_model(&server, 1);
+    let schema =
+        json!({"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]});
+    let tool = tidemark_core::ToolSpec::new("search_history", "Search earlier turns.", schema.clone());
+    let completion =
+        model.complete(request().with_tools(vec![tool])).await.expect("a tool call is an answer");
+    assert_eq!(completion.finish_reason, FinishReason::ToolCalls);
+    assert_eq!(
+        completion.tool_calls,
+        [ToolCall::with_raw_arguments("call_9", "search_history", r#"{"query":"port","limit":null}"#)]
+    );
+    let requests = server.received_requests().await.expect("recorded");
+    let body: Value = serde_json::from_slice(&requests[0].body).expect("json");
+    assert_eq!(
+        body["tools"],
+        json!([{"type": "function", "function": {"name": "search_history", "description": "Search earlier turns.", "parameters": schema}}])
+    );
+    // Without tools, no `tools` field is sent.
+    let server = serving(vec![answer("ok")]).await;
+    let (model, _) = recorded_model(&server, 1);
+    model.complete(request()).await.expect("ok");
+    let requests = server.received_requests().await.expect("recorded");
+    let body: Value = serde_json::from_slice(&requests[0].body).expect("json");
+    assert!(body.get("tools").is_none());
+}

@@ -70,6 +70,11 @@ impl ToolDefinition {
         })
     }
 
+    /// The definition as a provider-neutral [`ToolSpec`](tidemark_core::ToolSpec), for a [`CompletionRequest`](tidemark_core::CompletionRequest) to any of tidemark's models.
+    pub fn spec(&self) -> tidemark_core::ToolSpec {
+        tidemark_core::ToolSpec::new(self.name, self.description, self.parameters.clone())
+    }
+
     /// The definition as an OpenAI Responses function tool, in strict mode.
     pub fn openai_responses(&self) -> Value {
         json!({

@@ -59,8 +59,8 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tidemark_core::{
-    ConversationId, ConversationStore, FactId, FactStore, HeuristicCounter, Message, NewFact, TokenCounter,
-    ToolCall,
+    Completion, ConversationId, ConversationStore, FactId, FactStore, HeuristicCounter, Message, NewFact,
+    TokenCounter, ToolCall,
 };
 use tidemark_facts::scan::{Scanner, Verdict};
 use tidemark_facts::{FactCoordinator, Recall, RememberError};
@@ -250,6 +250,11 @@ impl<S> MemoryTools<S> {
         definitions().into_iter().filter(|tool| self.offers(tool.name)).collect()
     }
 
+    /// The definitions of the tools these serve as [`ToolSpec`](tidemark_core::ToolSpec)s, for [`CompletionRequest::with_tools`](tidemark_core::CompletionRequest::with_tools).
+    pub fn specs(&self) -> Vec<tidemark_core::ToolSpec> {
+        self.definitions().iter().map(ToolDefinition::spec).collect()
+    }
+
     /// Whether the tool `name` is offered: a reader always, a writer unless read-only, `new_context` only with a memory to reset.
     fn offers(&self, name: &str) -> bool {
         if self.read_only && definitions::WRITERS.contains(&name) {
@@ -312,6 +317,22 @@ impl<S: ConversationStore + FactStore> MemoryTools<S> {
         match self.dispatch(conversation, name, arguments).await {
             Ok(output) | Err(output) => output,
         }
+    }
+
+    /// What to append after the model's `completion`: its assistant message (text and tool calls), then one result per memory tool call, in order.
+    ///
+    /// Calls of tools that are not memory tools are answered with an error
+    /// result too, so the history stays valid (every call has its result);
+    /// an agent with tools of its own answers those itself and calls
+    /// [`answer`](Self::answer) for the rest. The loop goes on while
+    /// `completion.tool_calls` is not empty.
+    pub async fn respond(&self, conversation: &ConversationId, completion: &Completion) -> Vec<Message> {
+        let mut messages = Vec::with_capacity(1 + completion.tool_calls.len());
+        messages.push(completion.message());
+        for call in &completion.tool_calls {
+            messages.push(self.answer(conversation, call).await);
+        }
+        messages
     }
 
     /// Answer `call` as a tool-result message for the history: the result of [`call`](Self::call), marked as an error when it is one.

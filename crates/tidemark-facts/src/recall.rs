@@ -266,6 +266,15 @@ impl<S> Recall<S> {
 impl<S: ConversationStore> Recall<S> {
     /// The passages the store finds for `request`, best first, leaving out what the prompt holds; with a user, those of the user's other conversations too.
     async fn candidates(&self, request: &ContextRequest<'_>) -> Result<Vec<Found>, ContextError> {
+        self.candidates_up_to(request, self.limit).await
+    }
+
+    /// [`candidates`](Self::candidates), asking each conversation for at most `limit` passages.
+    async fn candidates_up_to(
+        &self,
+        request: &ContextRequest<'_>,
+        limit: usize,
+    ) -> Result<Vec<Found>, ContextError> {
         let mut text = request.query().to_owned();
         if self.last_reply
             && let Some(reply) = request.last_reply()
@@ -273,7 +282,7 @@ impl<S: ConversationStore> Recall<S> {
             text.push('\n');
             text.push_str(reply);
         }
-        let query = RecallQuery::new(text, request.below(), self.limit);
+        let query = RecallQuery::new(text, request.below(), limit);
         if query.terms().is_empty() {
             return Ok(Vec::new());
         }
@@ -287,7 +296,7 @@ impl<S: ConversationStore> Recall<S> {
         }
         let Some(user) = &self.user else { return Ok(found) };
         // Every stored turn of another conversation is out of this prompt's view.
-        let everything = RecallQuery::new(query.text, Seq(u64::MAX), self.limit);
+        let everything = RecallQuery::new(query.text, Seq(u64::MAX), limit);
         for other in self.others(conversation, user).await? {
             let theirs = self.store.search_passages(&other, &everything).await.map_err(ContextError::new)?;
             found.extend(theirs.into_iter().map(|passage| Found { from: Some(other.clone()), passage }));

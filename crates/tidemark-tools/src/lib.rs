@@ -152,7 +152,7 @@ impl<S: Clone> MemoryTools<S> {
     pub fn new(store: S) -> Self {
         let limits = Limits::default();
         Self {
-            recall: Recall::new(store.clone()).with_limit(limits.max_results),
+            recall: Recall::new(store.clone()),
             facts: FactCoordinator::new(store.clone()),
             store,
             scanner: Scanner::default(),
@@ -170,8 +170,7 @@ impl<S: Clone> MemoryTools<S> {
     /// before [`with_recall`](Self::with_recall) or [`with_facts`](Self::with_facts).
     #[must_use]
     pub fn for_user(mut self, user: ConversationId) -> Self {
-        self.recall =
-            Recall::new(self.store.clone()).with_limit(self.limits.max_results).for_user(user.clone());
+        self.recall = Recall::new(self.store.clone()).for_user(user.clone());
         self.facts = FactCoordinator::new(self.store.clone()).for_user(user.clone());
         self.user = Some(user);
         self

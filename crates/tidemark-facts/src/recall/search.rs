@@ -24,7 +24,8 @@ impl<S: ConversationStore> Recall<S> {
     /// What a model's own search of its history gets: the same candidates,
     /// the same security scan, redaction and delimiter rule, the same rule
     /// that an older passage a newer one changes is left out, and at most
-    /// `limit` passages (capped by [`with_limit`](Self::with_limit)) whose
+    /// `limit` passages (each conversation asked for at least that many
+    /// candidates, whatever [`with_limit`](Self::with_limit) says) whose
     /// lines fit `max_tokens` as `counter` counts them. Messages listed in
     /// `in_prompt` (retained below the window) are left out, as in a load.
     ///
@@ -43,7 +44,7 @@ impl<S: ConversationStore> Recall<S> {
         let (below, in_prompt) = window;
         let request =
             ContextRequest::new(conversation, query, max_tokens, counter).with_window(below, in_prompt);
-        let mut found = self.candidates(&request).await?;
+        let mut found = self.candidates_up_to(&request, limit.max(self.limit)).await?;
         if !found.is_empty() {
             let updates = self.windows.updates(&self.store, conversation, below).await;
             let updates = updates.map_err(ContextError::new)?;

@@ -9,7 +9,7 @@ use reqwest::header::{HeaderMap, RETRY_AFTER};
 use reqwest::{RequestBuilder, StatusCode};
 use serde_json::{Value, json};
 use tidemark_core::time::Sleep;
-use tidemark_core::{Completion, CompletionError, Usage};
+use tidemark_core::{Completion, CompletionError, CompletionRequest, Usage};
 use tracing::Instrument;
 
 use crate::error::ConfigError;
@@ -167,6 +167,17 @@ pub(crate) fn check_temperature(temperature: Option<f32>) -> Result<(), Completi
         return Err(CompletionError::BadRequest { message: "temperature must be a finite number".into() });
     }
     Ok(())
+}
+
+/// `completion` as the answer to `request`: tool calls alone answer a request that offered tools; to one that offered none (a summarizer's) they say nothing, and the answer is empty.
+pub(crate) fn answering(
+    request: &CompletionRequest,
+    completion: Completion,
+) -> Result<Completion, CompletionError> {
+    if request.tools.is_empty() && completion.text.trim().is_empty() {
+        return Err(CompletionError::EmptyResponse);
+    }
+    Ok(completion)
 }
 
 /// Calls `attempt` until it succeeds, fails for good, or the attempts or the server's patience run out, sleeping with `sleep` in between.

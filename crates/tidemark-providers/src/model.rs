@@ -125,11 +125,7 @@ impl CompletionModel for OpenAiModel {
             self.attempt(&body)
         })
         .await?;
-        // Tool calls answer a request that offered tools; to one that offered none (a summarizer's) they say nothing.
-        if request.tools.is_empty() && completion.text.trim().is_empty() {
-            return Err(CompletionError::EmptyResponse);
-        }
-        Ok(completion)
+        http::answering(&request, completion)
     }
 }
 

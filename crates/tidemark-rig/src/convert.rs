@@ -5,8 +5,8 @@
 //! | `System { content }` | a system message of that text |
 //! | `User` text | [`Part::Text`] in a user message |
 //! | `User` tool results | [`Part::ToolResult`] in a tool message (a user message whose results come first becomes a tool message and a user message) |
-//! | image or document from a URL or base64, with a media type | [`Part::Attachment`] |
-//! | reasoning, audio, video, other images and documents, opaque blocks | [`Part::Opaque`] of provider [`RIG`], the item's JSON kept byte for byte |
+//! | image, document or audio from a URL or base64, of a media type both name | [`Part::Attachment`] (a document of no stated type: an empty media type) |
+//! | reasoning, video, other images, documents and audio, opaque blocks | [`Part::Opaque`] of provider [`RIG`], the item's JSON kept byte for byte |
 //! | `Assistant` text and tool calls | [`Part::Text`] and [`Part::ToolCall`] |
 //!
 //! What tidemark's parts have no room for (call id kinds, tool names on
@@ -32,7 +32,7 @@
 use std::collections::HashMap;
 
 use rig_core::completion::message::{
-    AssistantContent, AssistantMessage, CallId, Document, DocumentMediaType, DocumentSourceKind, Image,
+    AssistantContent, AssistantMessage, Audio, AudioMediaType, CallId, Document, DocumentMediaType, DocumentSourceKind, Image,
     ImageMediaType, Message as RigMessage, Text, ToolCall as RigToolCall, ToolFunction, ToolName, ToolResult as RigToolResult,
     ToolResultContent, UserContent,
 };
@@ -91,8 +91,8 @@ pub fn to_tidemark(history: &[RigMessage]) -> Result<Vec<Message>, ConvertError>
     let mut out = Vec::with_capacity(history.len());
     for (index, message) in history.iter().enumerate() {
         let plain = plain(index, message)?;
-        let names = own_names(message);
-        let exact = match rebuild(index, &plain, &names) {
+        // Without names: a tool result's tool name is not among tidemark's parts, so such a message keeps its origin.
+        let exact = match rebuild(index, &plain, &HashMap::new()) {
             Ok(rebuilt) => rebuilt.len() == 1 && rebuilt.first() == Some(message),
             Err(_) => false,
         };
@@ -214,6 +214,10 @@ fn user_part(index: usize, at: usize, item: &UserContent) -> Result<Part, Conver
             Some(attachment) => Ok(Part::Attachment(attachment)),
             None => opaque(index, at, item),
         },
+        UserContent::Audio(audio) => match audio_attachment(audio) {
+            Some(attachment) => Ok(Part::Attachment(attachment)),
+            None => opaque(index, at, item),
+        },
         _ => opaque(index, at, item),
     }
 }
@@ -255,6 +259,29 @@ fn attachment(mime: &str, data: &DocumentSourceKind) -> Option<Attachment> {
     }
 }
 
+const DOCUMENTS: [(&str, DocumentMediaType); 10] = [
+    ("application/pdf", DocumentMediaType::PDF),
+    ("text/plain", DocumentMediaType::TXT),
+    ("application/rtf", DocumentMediaType::RTF),
+    ("text/html", DocumentMediaType::HTML),
+    ("text/css", DocumentMediaType::CSS),
+    ("text/markdown", DocumentMediaType::MARKDOWN),
+    ("text/csv", DocumentMediaType::CSV),
+    ("application/xml", DocumentMediaType::XML),
+    ("text/javascript", DocumentMediaType::Javascript),
+    ("text/x-python", DocumentMediaType::Python),
+];
+
+const AUDIO: [(&str, AudioMediaType); 7] = [
+    ("audio/wav", AudioMediaType::WAV),
+    ("audio/mpeg", AudioMediaType::MP3),
+    ("audio/aiff", AudioMediaType::AIFF),
+    ("audio/aac", AudioMediaType::AAC),
+    ("audio/ogg", AudioMediaType::OGG),
+    ("audio/flac", AudioMediaType::FLAC),
+    ("audio/mp4", AudioMediaType::M4A),
+];
+
 const IMAGES: [(&str, ImageMediaType); 7] = [
     ("image/jpeg", ImageMediaType::JPEG),
     ("image/png", ImageMediaType::PNG),
@@ -272,21 +299,18 @@ fn image_attachment(image: &Image) -> Option<Attachment> {
 }
 
 fn document_attachment(document: &Document) -> Option<Attachment> {
-    // Only PDFs: the text kinds are read as text by providers, and rig's other kinds have no single media type.
-    matches!(document.media_type, Some(DocumentMediaType::PDF)).then_some(())?;
-    attachment("application/pdf", &document.data)
+    // A document of no stated type is tidemark's attachment of unknown type (an empty media type).
+    let mime = match &document.media_type {
+        None => "",
+        Some(media) => DOCUMENTS.iter().find(|(_, kind)| kind == media)?.0,
+    };
+    attachment(mime, &document.data)
 }
 
-/// The tool names a rig message's own results carry, for the check that its parts alone rebuild it.
-fn own_names(message: &RigMessage) -> HashMap<&str, &str> {
-    let RigMessage::User { content } = message else { return HashMap::new() };
-    content
-        .iter()
-        .filter_map(|item| match item {
-            UserContent::ToolResult(result) => Some((result.call.provider()?.as_str(), result.name.as_str())),
-            _ => None,
-        })
-        .collect()
+fn audio_attachment(audio: &Audio) -> Option<Attachment> {
+    let media = audio.media_type.as_ref()?;
+    let (mime, _) = AUDIO.iter().find(|(_, kind)| kind == media)?;
+    attachment(mime, &audio.data)
 }
 
 /// rig messages built from tidemark messages' parts alone (a tool message gives a user message of its results).
@@ -326,6 +350,7 @@ fn rebuild(first: usize, messages: &[Message], names: &HashMap<&str, &str>) -> R
                         Part::Attachment(attachment) => match rig_attachment(attachment) {
                             Some(Media::Image(image)) => Ok(UserContent::Image(image)),
                             Some(Media::Document(document)) => Ok(UserContent::Document(document)),
+                            Some(Media::Audio(audio)) => Ok(UserContent::Audio(audio)),
                             None => Err(refuse(at, part, "is of a media type rig has no kind for")),
                         },
                         Part::Opaque(block) if block.provider == RIG => serde_json::from_str(&block.raw)
@@ -344,7 +369,9 @@ fn rebuild(first: usize, messages: &[Message], names: &HashMap<&str, &str>) -> R
                         }
                         Part::Attachment(attachment) => match rig_attachment(attachment) {
                             Some(Media::Image(image)) => Ok(AssistantContent::Image(image)),
-                            Some(Media::Document(_)) => Err(refuse(at, part, "is a document, which a rig assistant message cannot hold")),
+                            Some(Media::Document(_) | Media::Audio(_)) => {
+                                Err(refuse(at, part, "is not an image, the only attachment a rig assistant message holds"))
+                            }
                             None => Err(refuse(at, part, "is of a media type rig has no kind for")),
                         },
                         Part::Opaque(block) if block.provider == RIG => serde_json::from_str(&block.raw)
@@ -375,9 +402,10 @@ fn describe(at: usize, part: &Part) -> String {
 enum Media {
     Image(Image),
     Document(Document),
+    Audio(Audio),
 }
 
-/// rig's image or document for an attachment of a media type rig names.
+/// rig's image, document or audio for an attachment of a media type rig names (a document of no stated type for an empty one).
 fn rig_attachment(attachment: &Attachment) -> Option<Media> {
     let data = match &attachment.source {
         AttachmentSource::Base64(data) => DocumentSourceKind::Base64(data.clone()),
@@ -385,9 +413,15 @@ fn rig_attachment(attachment: &Attachment) -> Option<Media> {
         _ => return None,
     };
     let mime = attachment.media_type.to_ascii_lowercase();
-    if mime == "application/pdf" {
-        return Some(Media::Document(Document { data, media_type: Some(DocumentMediaType::PDF), additional_params: None }));
+    if mime.is_empty() {
+        return Some(Media::Document(Document { data, media_type: None, additional_params: None }));
     }
-    let (_, kind) = IMAGES.iter().find(|(known, _)| *known == mime)?;
-    Some(Media::Image(Image { data, media_type: Some(kind.clone()), ..Image::default() }))
+    if let Some((_, kind)) = IMAGES.iter().find(|(known, _)| *known == mime) {
+        return Some(Media::Image(Image { data, media_type: Some(kind.clone()), ..Image::default() }));
+    }
+    if let Some((_, kind)) = DOCUMENTS.iter().find(|(known, _)| *known == mime) {
+        return Some(Media::Document(Document { data, media_type: Some(kind.clone()), additional_params: None }));
+    }
+    let (_, kind) = AUDIO.iter().find(|(known, _)| *known == mime)?;
+    Some(Media::Audio(Audio { data, media_type: Some(kind.clone()) }))
 }

@@ -38,6 +38,8 @@ pub struct HistoryConfig {
     pub pinned_ratio: f64,
     /// The probability that a unit after the first is a system message, between 0 and 1.
     pub system_ratio: f64,
+    /// The probability that a text message carries a participant name, between 0 and 1.
+    pub name_ratio: f64,
     /// Whether a history may end with an assistant message whose tool calls have
     /// only some or none of their results yet (the state while tools run).
     pub allow_trailing_open_exchange: bool,
@@ -50,6 +52,7 @@ impl Default for HistoryConfig {
             max_parallel_calls: 4,
             pinned_ratio: 0.1,
             system_ratio: 0.05,
+            name_ratio: 0.1,
             allow_trailing_open_exchange: true,
         }
     }
@@ -84,6 +87,13 @@ impl HistoryConfig {
         self
     }
 
+    /// The same configuration with text messages named with probability `ratio`.
+    #[must_use]
+    pub fn with_name_ratio(mut self, ratio: f64) -> Self {
+        self.name_ratio = ratio;
+        self
+    }
+
     /// The same shape, allowing a trailing open exchange or not.
     #[must_use]
     pub fn with_trailing_open_exchange(mut self, allow: bool) -> Self {
@@ -111,11 +121,12 @@ pub fn arb_history_with(config: HistoryConfig) -> impl Strategy<Value = Vec<Mess
     let max_units = config.max_units;
     let max_calls = config.max_parallel_calls.max(1);
     let pinned = probability(config.pinned_ratio);
+    let named = probability(config.name_ratio);
     let trailing_chance = if config.allow_trailing_open_exchange { 0.3 } else { 0.0 };
     (
         prop::bool::weighted(0.5),
-        text_plan(Role::System, pinned),
-        vec(unit_plan(probability(config.system_ratio), max_calls, pinned), 0..=max_units),
+        text_plan(Role::System, pinned, named),
+        vec(unit_plan(probability(config.system_ratio), max_calls, pinned, named), 0..=max_units),
         prop::bool::weighted(trailing_chance),
         exchange_plan(max_calls, pinned),
         any::<Index>(),
@@ -247,7 +258,7 @@ impl ExchangePlan {
 }
 
 /// Plans for the body's units, with system messages at the given probability.
-fn unit_plan(system: f64, max_calls: usize, pinned: f64) -> impl Strategy<Value = UnitPlan> {
+fn unit_plan(system: f64, max_calls: usize, pinned: f64, named: f64) -> impl Strategy<Value = UnitPlan> {
     // Proptest's unions take integer weights, so work in thousandths.
     let system_weight = (system * 1000.0).round() as u32;
     let rest = 1000 - system_weight;
@@ -255,20 +266,29 @@ fn unit_plan(system: f64, max_calls: usize, pinned: f64) -> impl Strategy<Value 
     let assistant_weight = rest * 25 / 100;
     let exchange_weight = rest - user_weight - assistant_weight;
     let options: Vec<(u32, BoxedStrategy<UnitPlan>)> = vec![
-        (system_weight, text_plan(Role::System, pinned).prop_map(UnitPlan::Text).boxed()),
-        (user_weight, text_plan(Role::User, pinned).prop_map(UnitPlan::Text).boxed()),
-        (assistant_weight, text_plan(Role::Assistant, pinned).prop_map(UnitPlan::Text).boxed()),
+        (system_weight, text_plan(Role::System, pinned, named).prop_map(UnitPlan::Text).boxed()),
+        (user_weight, text_plan(Role::User, pinned, named).prop_map(UnitPlan::Text).boxed()),
+        (assistant_weight, text_plan(Role::Assistant, pinned, named).prop_map(UnitPlan::Text).boxed()),
         (exchange_weight, exchange_plan(max_calls, pinned).prop_map(UnitPlan::Exchange).boxed()),
     ];
     // The weights add up to 1000, so at least one survives this filter.
     Union::new_weighted(options.into_iter().filter(|(weight, _)| *weight > 0).collect())
 }
 
+/// A participant name with probability `named` (`option::weighted` refuses a probability of 0).
+fn names(named: f64) -> BoxedStrategy<Option<&'static str>> {
+    if named > 0.0 {
+        proptest::option::weighted(named, select(&["alice", "bob", "Zoë", "ops-bot"][..])).boxed()
+    } else {
+        Just(None).boxed()
+    }
+}
+
 /// Plans for a text message of `role`.
-fn text_plan(role: Role, pinned: f64) -> impl Strategy<Value = TextPlan> {
+fn text_plan(role: Role, pinned: f64, named: f64) -> impl Strategy<Value = TextPlan> {
     (
         arb_text(),
-        proptest::option::weighted(0.1, select(&["alice", "bob", "Zoë", "ops-bot"][..])),
+        names(named),
         proptest::option::weighted(0.15, arb_attachment()),
         prop::bool::weighted(pinned),
     )

@@ -47,18 +47,18 @@ impl<C: Compactor> RigCompactorTrait for RigCompactor<C> {
     ) -> WasmBoxedFuture<'a, Result<Self::Artifact, RigMemoryError>> {
         Box::pin(async move {
             let conversation = conversation(id)?;
-            let evicted = to_tidemark(evicted).map_err(RigMemoryError::backend)?;
+            let evicted = to_tidemark(evicted).map_err(crate::error::backend)?;
             let artifact = self
                 .0
                 .compact(&conversation, &evicted, carry_over.map(|summary| &summary.artifact), None)
                 .await
-                .map_err(RigMemoryError::backend)?;
+                .map_err(crate::error::backend)?;
             let rendered = self.0.render(&artifact);
             let message = to_rig(std::slice::from_ref(&rendered))
-                .map_err(RigMemoryError::backend)?
+                .map_err(crate::error::backend)?
                 .pop()
                 .ok_or_else(|| {
-                    RigMemoryError::backend(ConvertError::ToRig {
+                    crate::error::backend(ConvertError::ToRig {
                         index: 0,
                         part: "the rendered summary".into(),
                         reason: "gave no rig message",

@@ -32,9 +32,9 @@
 use std::collections::HashMap;
 
 use rig_core::completion::message::{
-    AssistantContent, AssistantMessage, Audio, AudioMediaType, CallId, Document, DocumentMediaType, DocumentSourceKind, Image,
-    ImageMediaType, Message as RigMessage, Text, ToolCall as RigToolCall, ToolFunction, ToolName, ToolResult as RigToolResult,
-    ToolResultContent, UserContent,
+    AssistantContent, AssistantMessage, Audio, AudioMediaType, CallId, Document, DocumentMediaType,
+    DocumentSourceKind, Image, ImageMediaType, Message as RigMessage, Text, ToolCall as RigToolCall,
+    ToolFunction, ToolName, ToolResult as RigToolResult, ToolResultContent, UserContent,
 };
 use tidemark_core::{
     Attachment, AttachmentSource, Message, OpaqueBlock, Origin, Part, Role, ToolCall, ToolResult,
@@ -99,8 +99,11 @@ pub fn to_tidemark(history: &[RigMessage]) -> Result<Vec<Message>, ConvertError>
         if exact {
             out.extend(plain);
         } else {
-            let raw = serde_json::to_string(message)
-                .map_err(|source| ConvertError::Json { index, part: "the message".into(), source })?;
+            let raw = serde_json::to_string(message).map_err(|source| ConvertError::Json {
+                index,
+                part: "the message".into(),
+                source,
+            })?;
             out.extend(plain.into_iter().map(|m| m.with_origin(Origin::new(RIG, raw.clone()))));
         }
     }
@@ -226,12 +229,15 @@ fn assistant_part(index: usize, at: usize, item: &AssistantContent) -> Result<Pa
     match item {
         AssistantContent::Text(text) => Ok(Part::text(text.text.clone())),
         AssistantContent::ToolCall(call) => {
-            let arguments = call
-                .function
-                .invalid_arguments
-                .clone()
-                .unwrap_or_else(|| serde_json::Value::Object(call.function.arguments.clone()).to_string());
-            Ok(Part::ToolCall(ToolCall::with_raw_arguments(call.id.wire(), call.function.name.as_str(), arguments)))
+            let arguments =
+                call.function.invalid_arguments.clone().unwrap_or_else(|| {
+                    serde_json::Value::Object(call.function.arguments.clone()).to_string()
+                });
+            Ok(Part::ToolCall(ToolCall::with_raw_arguments(
+                call.id.wire(),
+                call.function.name.as_str(),
+                arguments,
+            )))
         }
         AssistantContent::Image(image) => match image_attachment(image) {
             Some(attachment) => Ok(Part::Attachment(attachment)),
@@ -314,7 +320,11 @@ fn audio_attachment(audio: &Audio) -> Option<Attachment> {
 }
 
 /// rig messages built from tidemark messages' parts alone (a tool message gives a user message of its results).
-fn rebuild(first: usize, messages: &[Message], names: &HashMap<&str, &str>) -> Result<Vec<RigMessage>, ConvertError> {
+fn rebuild(
+    first: usize,
+    messages: &[Message],
+    names: &HashMap<&str, &str>,
+) -> Result<Vec<RigMessage>, ConvertError> {
     messages
         .iter()
         .enumerate()
@@ -420,7 +430,11 @@ fn rig_attachment(attachment: &Attachment) -> Option<Media> {
         return Some(Media::Image(Image { data, media_type: Some(kind.clone()), ..Image::default() }));
     }
     if let Some((_, kind)) = DOCUMENTS.iter().find(|(known, _)| *known == mime) {
-        return Some(Media::Document(Document { data, media_type: Some(kind.clone()), additional_params: None }));
+        return Some(Media::Document(Document {
+            data,
+            media_type: Some(kind.clone()),
+            additional_params: None,
+        }));
     }
     let (_, kind) = AUDIO.iter().find(|(known, _)| *known == mime)?;
     Some(Media::Audio(Audio { data, media_type: Some(kind.clone()) }))

@@ -93,7 +93,7 @@ impl<H: DemotionHook> RigDemotionHook for RigHook<H> {
     ) -> WasmBoxedFuture<'a, Result<(), RigMemoryError>> {
         Box::pin(async move {
             let conversation = conversation(id)?;
-            let messages = to_tidemark(&messages).map_err(RigMemoryError::backend)?;
+            let messages = to_tidemark(&messages).map_err(crate::error::backend)?;
             let start = {
                 let delivered = self.delivered.lock().unwrap_or_else(PoisonError::into_inner);
                 delivered.get(&conversation).copied().unwrap_or(0)
@@ -106,7 +106,7 @@ impl<H: DemotionHook> RigDemotionHook for RigHook<H> {
             self.hook
                 .on_demote(&conversation, SeqRange::new(Seq(start), Seq(end)), &stored)
                 .await
-                .map_err(RigMemoryError::backend)?;
+                .map_err(crate::error::backend)?;
             // Advanced only on success, like rig's own mark: a failed batch is numbered the same when it comes again.
             let mut delivered = self.delivered.lock().unwrap_or_else(PoisonError::into_inner);
             let mark = delivered.entry(conversation).or_insert(0);

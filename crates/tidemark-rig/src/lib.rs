@@ -10,13 +10,12 @@
 //! ```no_run
 //! use rig_agent::prelude::*;
 //! use rig_core::providers::openai::OpenAIConfig;
-//! use tidemark_compaction::TemplateCompactor;
-//! use tidemark_memory::{CompactingMemory, SqliteStore, TokenWindow};
+//! use tidemark::Memory;
 //! use tidemark_rig::RigMemory;
 //!
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! let store = SqliteStore::open("agent.db")?;
-//! let memory = CompactingMemory::new(store, TokenWindow::new(8_000)?, TemplateCompactor::default());
+//! // An SQLite file, 8,000 tokens, facts and recall: the summary and facts survive a restart.
+//! let memory = Memory::builder().sqlite("agent.db").budget(8_000).facts().recall().build()?;
 //! let model = OpenAIConfig::from_env()?.client().chat("gpt-4.1-mini");
 //! let agent = AgentBuilder::new(model).memory(RigMemory::new(memory)).build();
 //! let answer = agent.prompt("Where do we deploy?").conversation("thread-1").await?.output();
@@ -39,10 +38,17 @@
 
 mod compactor;
 pub mod convert;
+mod error;
 mod hook;
 mod memory;
 
 pub use compactor::{RigCompactor, Summary};
 pub use convert::{ConvertError, RIG, to_rig, to_tidemark};
+pub use error::Failure;
 pub use hook::{FromRigHook, RigHook};
 pub use memory::{RigMemory, conversation};
+
+/// The README's example, compiled as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

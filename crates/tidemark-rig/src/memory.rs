@@ -20,9 +20,10 @@ use crate::{to_rig, to_tidemark};
 /// nothing twice. Messages are converted by [`to_tidemark`] and [`to_rig`].
 ///
 /// Every failure reaches rig as [`MemoryError::Backend`](RigMemoryError::Backend)
-/// whose source is tidemark's error ([`tidemark_core::MemoryError`],
+/// holding a [`Failure`](crate::Failure): its message spells the causes, its
+/// source is tidemark's error ([`tidemark_core::MemoryError`],
 /// [`ConvertError`](crate::ConvertError) or
-/// [`ConversationIdError`](tidemark_core::error::ConversationIdError)), so a
+/// [`ConversationIdError`](tidemark_core::error::ConversationIdError)). A
 /// failed load stops the model call and a failed append is reported with the
 /// answer, as rig's agent does for any memory.
 ///
@@ -74,20 +75,23 @@ impl<M: ConversationMemory> RigMemory<M> {
 ///
 /// # Errors
 ///
-/// rig's [`MemoryError::Backend`](RigMemoryError::Backend) whose source is the [`ConversationIdError`](tidemark_core::error::ConversationIdError).
+/// rig's [`MemoryError::Backend`](RigMemoryError::Backend) holding a [`Failure`](crate::Failure) whose source is the [`ConversationIdError`](tidemark_core::error::ConversationIdError).
 pub fn conversation(id: &RigConversationId) -> Result<ConversationId, RigMemoryError> {
-    ConversationId::new(id.as_str()).map_err(RigMemoryError::backend)
+    ConversationId::new(id.as_str()).map_err(crate::error::backend)
 }
 
 impl<M: ConversationMemory + 'static> RigConversationMemory for RigMemory<M> {
-    fn load<'a>(&'a self, id: &'a RigConversationId) -> WasmBoxedFuture<'a, Result<Vec<RigMessage>, RigMemoryError>> {
+    fn load<'a>(
+        &'a self,
+        id: &'a RigConversationId,
+    ) -> WasmBoxedFuture<'a, Result<Vec<RigMessage>, RigMemoryError>> {
         Box::pin(async move {
             let id = conversation(id)?;
             let prompt = match self.budget {
                 Some(budget) => self.inner.load_within(&id, budget).await,
                 None => self.inner.load(&id).await,
             };
-            to_rig(&prompt.map_err(RigMemoryError::backend)?).map_err(RigMemoryError::backend)
+            to_rig(&prompt.map_err(crate::error::backend)?).map_err(crate::error::backend)
         })
     }
 
@@ -98,8 +102,8 @@ impl<M: ConversationMemory + 'static> RigConversationMemory for RigMemory<M> {
     ) -> WasmBoxedFuture<'a, Result<(), RigMemoryError>> {
         Box::pin(async move {
             let id = conversation(id)?;
-            let messages = to_tidemark(&messages).map_err(RigMemoryError::backend)?;
-            self.inner.append(&id, messages).await.map_err(RigMemoryError::backend)?;
+            let messages = to_tidemark(&messages).map_err(crate::error::backend)?;
+            self.inner.append(&id, messages).await.map_err(crate::error::backend)?;
             Ok(())
         })
     }
@@ -107,7 +111,7 @@ impl<M: ConversationMemory + 'static> RigConversationMemory for RigMemory<M> {
     fn clear<'a>(&'a self, id: &'a RigConversationId) -> WasmBoxedFuture<'a, Result<(), RigMemoryError>> {
         Box::pin(async move {
             let id = conversation(id)?;
-            self.inner.clear(&id).await.map_err(RigMemoryError::backend)
+            self.inner.clear(&id).await.map_err(crate::error::backend)
         })
     }
 }

@@ -38,7 +38,12 @@ impl PortableTool for Owner {
     }
 
     async fn call(&self, args: Self::Args) -> Result<Self::Output, Self::Error> {
-        Ok(format!("service={} owner=team-{} oncall=pager-{}", args.service, args.service.len(), args.service.len() * 7))
+        Ok(format!(
+            "service={} owner=team-{} oncall=pager-{}",
+            args.service,
+            args.service.len(),
+            args.service.len() * 7
+        ))
     }
 }
 
@@ -84,18 +89,22 @@ impl wiremock::Respond for Server {
             seen.problems.push(format!("request {n}: {violation}"));
         }
         // The history the memory served: everything before this turn's prompt (the last user text).
-        let prompt_at = messages.iter().rposition(|m| m.role == Role::User && !m.text().is_empty()).unwrap_or(0);
+        let prompt_at =
+            messages.iter().rposition(|m| m.role == Role::User && !m.text().is_empty()).unwrap_or(0);
         let history = messages.get(..prompt_at).unwrap_or_default();
         let tokens = self.counter.count_prompt(history);
         seen.largest_history = seen.largest_history.max(tokens);
         if tokens > BUDGET {
             let n = seen.requests;
-            seen.problems.push(format!("request {n}: the memory's part holds {tokens} tokens, over {BUDGET}"));
+            seen.problems
+                .push(format!("request {n}: the memory's part holds {tokens} tokens, over {BUDGET}"));
         }
         let last = messages.last();
         let turn = messages
             .get(prompt_at)
-            .and_then(|m| m.text().split_whitespace().nth(1).and_then(|n| n.trim_end_matches(':').parse::<u32>().ok()))
+            .and_then(|m| {
+                m.text().split_whitespace().nth(1).and_then(|n| n.trim_end_matches(':').parse::<u32>().ok())
+            })
             .unwrap_or(0);
         let message = if last.is_some_and(|m| m.role == Role::User) && turn % 3 == 0 {
             json!({"role": "assistant", "content": null, "tool_calls": [{
@@ -135,7 +144,9 @@ fn agent_on(server: &MockServer, memory: RigMemory<Arc<Memory>>) -> Agent {
 
 fn prompt(turn: u32) -> String {
     match turn {
-        10 => format!("turn {turn}: keep this: the vault recovery code is {CODE}, needed for the quarterly audit."),
+        10 => format!(
+            "turn {turn}: keep this: the vault recovery code is {CODE}, needed for the quarterly audit."
+        ),
         200 => format!("turn {turn}: what is the vault recovery code for the quarterly audit?"),
         _ => format!("turn {turn}: status of the rollout for service svc{turn}, anything blocking it?"),
     }
@@ -147,7 +158,8 @@ async fn a_rig_agent_runs_two_hundred_turns_on_tidemark_and_restarts() {
     let path = dir.path().join("agent.db");
     let server = MockServer::start().await;
     let seen = Arc::new(Mutex::new(Seen::default()));
-    let counter: Arc<dyn tidemark::TokenCounter> = Arc::new(tidemark::memories::TiktokenCounter::o200k().expect("o200k"));
+    let counter: Arc<dyn tidemark::TokenCounter> =
+        Arc::new(tidemark::memories::TiktokenCounter::o200k().expect("o200k"));
     Mock::given(wiremock::matchers::method("POST"))
         .respond_with(Server { seen: seen.clone(), counter })
         .mount(&server)
@@ -158,7 +170,11 @@ async fn a_rig_agent_runs_two_hundred_turns_on_tidemark_and_restarts() {
     for turn in 1..=200 {
         let response = agent.prompt(prompt(turn)).conversation("thread-1").await;
         let response = response.unwrap_or_else(|error| panic!("turn {turn}: {error}"));
-        assert!(response.output().contains(&format!("Turn {turn} noted")), "turn {turn}: {}", response.output());
+        assert!(
+            response.output().contains(&format!("Turn {turn} noted")),
+            "turn {turn}: {}",
+            response.output()
+        );
     }
     let (last_body, requests) = {
         let seen = seen.lock().unwrap_or_else(PoisonError::into_inner);
@@ -166,7 +182,10 @@ async fn a_rig_agent_runs_two_hundred_turns_on_tidemark_and_restarts() {
         (seen.last_body.clone(), seen.requests)
     };
     let largest = seen.lock().unwrap_or_else(PoisonError::into_inner).largest_history;
-    eprintln!("first run: {requests} requests, largest history {largest} tokens, {} summaries", summarizer.calls());
+    eprintln!(
+        "first run: {requests} requests, largest history {largest} tokens, {} summaries",
+        summarizer.calls()
+    );
     assert!(largest > BUDGET / 2, "the history filled the window: {largest} tokens at most");
     assert!(requests >= 266, "a tool call every third turn: {requests} requests");
     assert!(last_body.contains(CODE), "the code planted at turn 10 is in the request of turn 200");
@@ -199,4 +218,52 @@ async fn a_rig_agent_runs_two_hundred_turns_on_tidemark_and_restarts() {
     let seen = seen.lock().unwrap_or_else(PoisonError::into_inner);
     assert!(seen.problems.is_empty(), "{:#?}", seen.problems);
     assert!(summarizer.calls() > 0, "the second run compacts its own turns");
+}
+
+/// A memory that loads but cannot store.
+struct Full;
+
+impl ConversationMemory for Full {
+    async fn load(&self, _: &ConversationId) -> Result<Vec<tidemark::Message>, tidemark::MemoryError> {
+        Ok(Vec::new())
+    }
+
+    async fn append(
+        &self,
+        _: &ConversationId,
+        _: Vec<tidemark::Message>,
+    ) -> Result<tidemark::core::SeqRange, tidemark::MemoryError> {
+        Err(tidemark::MemoryError::Store(tidemark::core::error::StoreError::backend("append", "disk full")))
+    }
+
+    async fn clear(&self, _: &ConversationId) -> Result<(), tidemark::MemoryError> {
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_failed_load_stops_the_model_call_and_a_failed_append_is_reported() {
+    let server = MockServer::start().await;
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    let counter: Arc<dyn tidemark::TokenCounter> = Arc::new(tidemark::memories::HeuristicCounter::default());
+    Mock::given(wiremock::matchers::method("POST"))
+        .respond_with(Server { seen: seen.clone(), counter })
+        .mount(&server)
+        .await;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let memory = Arc::new(memory(&dir.path().join("agent.db"), ScriptedModel::digest()));
+
+    // An id tidemark refuses: the load fails, and the model is never called.
+    let agent = agent_on(&server, RigMemory::new(memory));
+    let error = agent.prompt(prompt(1)).conversation("").await.expect_err("the load fails");
+    assert!(error.to_string().contains("empty"), "{error}");
+    assert_eq!(seen.lock().unwrap_or_else(PoisonError::into_inner).requests, 0);
+
+    let model = OpenAIConfig::new("test-key").with_base_url(server.uri()).client().chat("mock");
+    let agent = AgentBuilder::new(model).memory(RigMemory::new(Full)).build();
+    let response = agent.prompt(prompt(1)).conversation("thread-1").await.expect("the answer stands");
+    assert!(response.output().contains("Turn 1 noted"), "{}", response.output());
+    let append = response.memory_append().expect("the append's outcome");
+    let report = append.failure().expect("a failed append").to_string();
+    assert!(report.contains("disk full"), "{report}");
 }

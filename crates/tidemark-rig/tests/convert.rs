@@ -5,9 +5,9 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use rig_core::completion::message::{
     AssistantContent, AssistantMessage, Audio, AudioMediaType, CallId, Document, DocumentMediaType,
-    DocumentSourceKind, Image, ImageDetail, ImageMediaType, LocalCallId, Message as RigMessage, Origin as RigOrigin,
-    ProviderCallId, Reasoning, StopReason, Text, ToolCall as RigToolCall, ToolFunction, ToolName,
-    ToolResult as RigToolResult, ToolResultContent, UserContent,
+    DocumentSourceKind, Image, ImageDetail, ImageMediaType, LocalCallId, Message as RigMessage,
+    Origin as RigOrigin, ProviderCallId, Reasoning, StopReason, Text, ToolCall as RigToolCall, ToolFunction,
+    ToolName, ToolResult as RigToolResult, ToolResultContent, UserContent,
 };
 use serde_json::json;
 use tidemark_core::message::{history_from_json, history_to_json};
@@ -16,12 +16,7 @@ use tidemark_rig::{ConvertError, RIG, to_rig, to_tidemark};
 use tidemark_testkit::strategies::arb_history;
 
 fn words() -> impl Strategy<Value = String> {
-    prop_oneof![
-        Just(String::new()),
-        "[a-z]{1,8}( [a-z]{1,8}){0,6}",
-        "[ -~]{0,40}",
-        "\\PC{0,20}",
-    ]
+    prop_oneof![Just(String::new()), "[a-z]{1,8}( [a-z]{1,8}){0,6}", "[ -~]{0,40}", "\\PC{0,20}",]
 }
 
 fn call_id() -> impl Strategy<Value = CallId> {
@@ -45,9 +40,15 @@ fn source() -> impl Strategy<Value = DocumentSourceKind> {
 }
 
 fn image() -> impl Strategy<Value = Image> {
-    let media = proptest::option::of(select(vec![ImageMediaType::PNG, ImageMediaType::JPEG, ImageMediaType::WEBP]));
+    let media =
+        proptest::option::of(select(vec![ImageMediaType::PNG, ImageMediaType::JPEG, ImageMediaType::WEBP]));
     let detail = proptest::option::of(select(vec![ImageDetail::Low, ImageDetail::High, ImageDetail::Auto]));
-    (source(), media, detail).prop_map(|(data, media_type, detail)| Image { data, media_type, detail, ..Image::default() })
+    (source(), media, detail).prop_map(|(data, media_type, detail)| Image {
+        data,
+        media_type,
+        detail,
+        ..Image::default()
+    })
 }
 
 fn tool_result() -> impl Strategy<Value = RigToolResult> {
@@ -59,12 +60,8 @@ fn tool_result() -> impl Strategy<Value = RigToolResult> {
         ],
         0..3,
     );
-    (call_id(), tool_name(), content, any::<bool>()).prop_map(|(call, name, content, is_error)| RigToolResult {
-        call,
-        name,
-        content,
-        is_error,
-    })
+    (call_id(), tool_name(), content, any::<bool>())
+        .prop_map(|(call, name, content, is_error)| RigToolResult { call, name, content, is_error })
 }
 
 fn user_item() -> impl Strategy<Value = UserContent> {
@@ -113,7 +110,8 @@ fn rig_message() -> impl Strategy<Value = RigMessage> {
 
 /// A tidemark history as rig can hold it: no names or pins, each role with the parts rig has room for, and no call or result that lost its partner.
 fn rig_shaped(history: Vec<Message>) -> Vec<Message> {
-    const KNOWN: [&str; 7] = ["image/png", "image/jpeg", "image/webp", "application/pdf", "text/plain", "audio/wav", ""];
+    const KNOWN: [&str; 7] =
+        ["image/png", "image/jpeg", "image/webp", "application/pdf", "text/plain", "audio/wav", ""];
     let dropped: Vec<String> = history
         .iter()
         .flat_map(Message::tool_calls)
@@ -128,7 +126,9 @@ fn rig_shaped(history: Vec<Message>) -> Vec<Message> {
                 (Role::User, Part::Attachment(a)) => KNOWN.contains(&a.media_type.as_str()),
                 (Role::Assistant, Part::Attachment(a)) => KNOWN[..3].contains(&a.media_type.as_str()),
                 (Role::Assistant, Part::ToolCall(call)) => !call.id.is_empty() && !call.name.is_empty(),
-                (Role::Tool, Part::ToolResult(result)) => !dropped.contains(&result.call_id) && !result.call_id.is_empty(),
+                (Role::Tool, Part::ToolResult(result)) => {
+                    !dropped.contains(&result.call_id) && !result.call_id.is_empty()
+                }
                 _ => false,
             };
             let parts: Vec<Part> = message.parts.iter().filter(|part| keep(part)).cloned().collect();
@@ -139,7 +139,9 @@ fn rig_shaped(history: Vec<Message>) -> Vec<Message> {
 
 /// Tool-call arguments compared as JSON where they are JSON objects (rig keeps a parsed map), byte for byte otherwise.
 fn same_arguments(a: &ToolCall, b: &ToolCall) -> bool {
-    let object = |text: &str| serde_json::from_str::<serde_json::Value>(text).ok().filter(serde_json::Value::is_object);
+    let object = |text: &str| {
+        serde_json::from_str::<serde_json::Value>(text).ok().filter(serde_json::Value::is_object)
+    };
     a.id == b.id
         && a.name == b.name
         && match (object(&a.arguments), object(&b.arguments)) {
@@ -188,14 +190,18 @@ proptest! {
 
 #[test]
 fn a_plain_conversation_needs_no_origin() {
-    let history = vec![RigMessage::user("Where is the runbook?"), RigMessage::assistant("In docs/runbook.md.")];
+    let history =
+        vec![RigMessage::user("Where is the runbook?"), RigMessage::assistant("In docs/runbook.md.")];
     let stored = to_tidemark(&history).expect("converts");
     assert!(stored.iter().all(|m| m.origin.is_none()), "{stored:?}");
     assert_eq!(to_rig(&stored).expect("back"), history);
 }
 
 fn call(id: &str) -> RigToolCall {
-    RigToolCall::from_wire(id, ToolFunction::new(ToolName::new("grep").expect("name"), json!({"pattern": "TODO"})))
+    RigToolCall::from_wire(
+        id,
+        ToolFunction::new(ToolName::new("grep").expect("name"), json!({"pattern": "TODO"})),
+    )
 }
 
 #[test]
@@ -224,7 +230,10 @@ fn results_before_text_become_two_messages_and_one_again() {
     let message = RigMessage::User {
         content: vec![UserContent::ToolResult(result), UserContent::Text(Text::new("Now fix them."))],
     };
-    let history = vec![RigMessage::Assistant(AssistantMessage::new(vec![AssistantContent::ToolCall(call("call_1"))])), message];
+    let history = vec![
+        RigMessage::Assistant(AssistantMessage::new(vec![AssistantContent::ToolCall(call("call_1"))])),
+        message,
+    ];
     let stored = to_tidemark(&history).expect("converts");
     assert_eq!(stored.iter().map(|m| m.role).collect::<Vec<_>>(), [Role::Assistant, Role::Tool, Role::User]);
     validate(&stored).expect("the call is answered");
@@ -234,7 +243,9 @@ fn results_before_text_become_two_messages_and_one_again() {
 #[test]
 fn what_cannot_be_kept_is_refused_with_its_place() {
     let result = call("call_1").result(vec![ToolResultContent::Text(Text::new("ok"))]);
-    let late = RigMessage::User { content: vec![UserContent::Text(Text::new("first")), UserContent::ToolResult(result)] };
+    let late = RigMessage::User {
+        content: vec![UserContent::Text(Text::new("first")), UserContent::ToolResult(result)],
+    };
     let error = to_tidemark(&[RigMessage::user("hi"), late]).expect_err("a result after text");
     assert!(matches!(error, ConvertError::FromRig { index: 1, .. }), "{error}");
     assert!(error.to_string().contains("content item 1"), "{error}");
@@ -255,7 +266,10 @@ fn what_cannot_be_kept_is_refused_with_its_place() {
 #[test]
 fn rig_items_tidemark_does_not_read_are_opaque_and_kept_whole() {
     let reasoning = AssistantContent::Reasoning(Reasoning::new("Check the lockfile first."));
-    let history = vec![RigMessage::Assistant(AssistantMessage::new(vec![reasoning, AssistantContent::Text(Text::new("Done."))]))];
+    let history = vec![RigMessage::Assistant(AssistantMessage::new(vec![
+        reasoning,
+        AssistantContent::Text(Text::new("Done.")),
+    ]))];
     let stored = to_tidemark(&history).expect("converts");
     let Some(Part::Opaque(block)) = stored[0].parts.first() else { panic!("an opaque block: {stored:?}") };
     assert_eq!((block.provider.as_str(), block.kind.as_str()), (RIG, "reasoning"));

@@ -7,18 +7,22 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rig_core::completion::Message as RigMessage;
 use rig_core::id::ConversationId as RigConversationId;
 use rig_core::memory::{
-    ConversationMemory as RigConversationMemory, DemotionHook as RigDemotionHook, MemoryError as RigMemoryError,
+    ConversationMemory as RigConversationMemory, DemotionHook as RigDemotionHook,
+    MemoryError as RigMemoryError,
 };
 use rig_core::wasm_compat::WasmBoxedFuture;
 use rig_memory::{DemotingPolicyMemory, InMemoryConversationMemory, SlidingWindowMemory};
 use tidemark_compaction::TemplateCompactor;
 use tidemark_core::error::{ConversationIdError, HookError, StoreError};
 use tidemark_core::store::StoredMessage;
-use tidemark_core::{ConversationId, ConversationMemory, DemotionHook, Message, MemoryError, Part, Seq, SeqRange};
-use tidemark_memory::{
-    CompactingMemory, DemotingMemory, HeuristicCounter, InMemoryStore, PolicyMemory, SlidingWindow, TokenWindow,
+use tidemark_core::{
+    ConversationId, ConversationMemory, DemotionHook, MemoryError, Message, Part, Seq, SeqRange,
 };
-use tidemark_rig::{FromRigHook, RigCompactor, RigHook, RigMemory, to_rig, to_tidemark};
+use tidemark_memory::{
+    CompactingMemory, DemotingMemory, HeuristicCounter, InMemoryStore, PolicyMemory, SlidingWindow,
+    TokenWindow,
+};
+use tidemark_rig::{Failure, FromRigHook, RigCompactor, RigHook, RigMemory, to_rig, to_tidemark};
 use tidemark_testkit::conformance::memory::{MemoryConfig, run};
 use tidemark_testkit::strategies::HistoryConfig;
 
@@ -87,7 +91,12 @@ impl<M: ConversationMemory + 'static> ConversationMemory for ThroughRig<M> {
         };
         RigConversationMemory::append(&self.rig, &rig_id(id), rig).await.map_err(from_rig)?;
         let count = messages.len();
-        self.appended.lock().unwrap_or_else(PoisonError::into_inner).entry(id.clone()).or_default().extend(messages);
+        self.appended
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .entry(id.clone())
+            .or_default()
+            .extend(messages);
         Ok(SeqRange::new(Seq(start as u64), Seq((start + count) as u64)))
     }
 
@@ -119,7 +128,8 @@ async fn a_compacting_memory_passes_the_memory_suite_through_rig() {
     };
     // rig has no pins or participant names, so the histories have none.
     let history = HistoryConfig::default().with_pinned_ratio(0.0).with_name_ratio(0.0);
-    let report = run(make, &MemoryConfig::default().with_cases(32).with_history(history)).await.expect("conformance");
+    let report =
+        run(make, &MemoryConfig::default().with_cases(32).with_history(history)).await.expect("conformance");
     assert_eq!(report.cases, 32);
 }
 
@@ -127,8 +137,11 @@ async fn a_compacting_memory_passes_the_memory_suite_through_rig() {
 async fn a_memory_that_keeps_everything_stays_lossless_through_rig() {
     // rig has no pins or participant names, so the histories have none.
     let history = HistoryConfig::default().with_pinned_ratio(0.0).with_name_ratio(0.0);
-    let make = || async { through_rig(PolicyMemory::new(InMemoryStore::new(), SlidingWindow::last_messages(100_000))) };
-    let report = run(make, &MemoryConfig::lossless().with_cases(32).with_history(history)).await.expect("conformance");
+    let make = || async {
+        through_rig(PolicyMemory::new(InMemoryStore::new(), SlidingWindow::last_messages(100_000)))
+    };
+    let report =
+        run(make, &MemoryConfig::lossless().with_cases(32).with_history(history)).await.expect("conformance");
     assert_eq!(report.cases, 32);
 }
 
@@ -156,12 +169,15 @@ async fn failures_reach_rig_as_backend_errors_with_their_source() {
     let memory = RigMemory::new(PolicyMemory::new(InMemoryStore::new(), SlidingWindow::last_messages(100)));
     let error = memory.load(&RigConversationId::new("")).await.expect_err("an empty id");
     let RigMemoryError::Backend(source) = &error else { panic!("a backend error: {error:?}") };
-    assert!(source.downcast_ref::<ConversationIdError>().is_some(), "{error}");
+    let failure = source.downcast_ref::<Failure>().expect("tidemark's failure");
+    assert!(failure.inner().downcast_ref::<ConversationIdError>().is_some(), "{error}");
 
     let long = RigConversationId::new("x".repeat(100_000));
     let error = memory.append(&long, exchange(1)).await.expect_err("an id too long");
     let RigMemoryError::Backend(source) = &error else { panic!("a backend error: {error:?}") };
-    assert!(matches!(source.downcast_ref::<ConversationIdError>(), Some(ConversationIdError::TooLong { .. })), "{error}");
+    let failure = source.downcast_ref::<Failure>().expect("tidemark's failure");
+    let inner = failure.inner().downcast_ref::<ConversationIdError>();
+    assert!(matches!(inner, Some(ConversationIdError::TooLong { .. })), "{error}");
 }
 
 /// A rig hook that records what it is given.
@@ -185,7 +201,11 @@ impl RigDemotionHook for Recorder {
 #[tokio::test]
 async fn a_rig_hook_takes_what_tidemarks_demoting_memory_demotes() {
     let recorder = Recorder::default();
-    let memory = DemotingMemory::new(InMemoryStore::new(), SlidingWindow::last_messages(2), FromRigHook(recorder.clone()));
+    let memory = DemotingMemory::new(
+        InMemoryStore::new(),
+        SlidingWindow::last_messages(2),
+        FromRigHook(recorder.clone()),
+    );
     let id = ConversationId::new("thread-1").expect("an id");
     let all = [exchange(1), exchange(2), exchange(3)].concat();
     memory.append(&id, to_tidemark(&all).expect("converts")).await.expect("append");
@@ -193,7 +213,8 @@ async fn a_rig_hook_takes_what_tidemarks_demoting_memory_demotes() {
     assert_eq!(to_rig(&kept).expect("converts"), exchange(3));
     memory.load(&id).await.expect("a second load");
     let seen = recorder.0.lock().unwrap_or_else(PoisonError::into_inner).clone();
-    let expected: Vec<(String, RigMessage)> = all[..4].iter().map(|m| ("thread-1".to_owned(), m.clone())).collect();
+    let expected: Vec<(String, RigMessage)> =
+        all[..4].iter().map(|m| ("thread-1".to_owned(), m.clone())).collect();
     assert_eq!(seen, expected, "the demoted messages, in order, once");
 }
 
@@ -202,7 +223,12 @@ async fn a_rig_hook_takes_what_tidemarks_demoting_memory_demotes() {
 struct Archive(Arc<Mutex<BTreeMap<(String, u64), String>>>);
 
 impl DemotionHook for Archive {
-    async fn on_demote(&self, id: &ConversationId, range: SeqRange, messages: &[StoredMessage]) -> Result<(), HookError> {
+    async fn on_demote(
+        &self,
+        id: &ConversationId,
+        range: SeqRange,
+        messages: &[StoredMessage],
+    ) -> Result<(), HookError> {
         assert_eq!(range.len(), messages.len() as u64);
         let mut kept = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         for stored in messages {
@@ -218,15 +244,27 @@ async fn a_tidemark_hook_in_rig_memory_is_idempotent_across_a_restart() {
     let backend = InMemoryConversationMemory::new();
     let id = RigConversationId::new("thread-1");
     backend.append(&id, [exchange(1), exchange(2), exchange(3)].concat()).await.expect("append");
-    let first = DemotingPolicyMemory::new(backend.clone(), SlidingWindowMemory::last_messages(2), RigHook::new(archive.clone()));
+    let first = DemotingPolicyMemory::new(
+        backend.clone(),
+        SlidingWindowMemory::last_messages(2),
+        RigHook::new(archive.clone()),
+    );
     assert_eq!(first.load(&id).await.expect("load"), exchange(3));
     let after_first = archive.0.lock().unwrap_or_else(PoisonError::into_inner).clone();
     let texts: Vec<&str> = after_first.values().map(String::as_str).collect();
     assert_eq!(texts, ["question 1", "answer 1", "question 2", "answer 2"]);
     // A restart: rig's adapter and the hook's numbering start over, and rig delivers the same messages again.
-    let second = DemotingPolicyMemory::new(backend, SlidingWindowMemory::last_messages(2), RigHook::new(archive.clone()));
+    let second = DemotingPolicyMemory::new(
+        backend,
+        SlidingWindowMemory::last_messages(2),
+        RigHook::new(archive.clone()),
+    );
     second.load(&id).await.expect("load");
-    assert_eq!(*archive.0.lock().unwrap_or_else(PoisonError::into_inner), after_first, "the same keys, nothing twice");
+    assert_eq!(
+        *archive.0.lock().unwrap_or_else(PoisonError::into_inner),
+        after_first,
+        "the same keys, nothing twice"
+    );
 }
 
 #[tokio::test]
@@ -244,6 +282,9 @@ async fn a_tidemark_compactor_rolls_summaries_in_rig_memorys_compacting_memory()
     memory.append(&id, exchange(3)).await.expect("append");
     let loaded = memory.load(&id).await.expect("load");
     let summary = serde_json::to_string(&loaded[0]).expect("JSON");
-    assert!(summary.contains("question 1") && summary.contains("question 2"), "the carry-over rolls: {summary}");
+    assert!(
+        summary.contains("question 1") && summary.contains("question 2"),
+        "the carry-over rolls: {summary}"
+    );
     assert_eq!(loaded[1..], exchange(3));
 }

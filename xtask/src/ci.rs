@@ -100,6 +100,12 @@ fn steps() -> Vec<Step> {
         },
         Step { name: "deny", title: "dependency policy (cargo deny)".to_owned(), run: Box::new(deny) },
         Step {
+            name: "rig",
+            title: "crates/tidemark-rig, a workspace of its own: fmt, clippy, tests, doc, cargo deny"
+                .to_owned(),
+            run: Box::new(crate::rig::check),
+        },
+        Step {
             name: "bench",
             title: "benchmarks: fmt and clippy on bench/compare, then a smoke run of every part".to_owned(),
             run: Box::new(|| {

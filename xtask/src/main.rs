@@ -7,6 +7,7 @@ mod bench;
 mod ci;
 mod postgres;
 mod pyenv;
+mod rig;
 #[cfg(test)]
 mod tidy;
 mod util;
@@ -19,13 +20,14 @@ Usage: cargo xtask <command>
 
 Commands:
   ci      run every CI check in order: fmt, clippy, tests and doctests (also without default features),
-          docs, cargo package, cargo-deny, a benchmark smoke run
+          docs, cargo package, cargo-deny, crates/tidemark-rig (a workspace of its own), a benchmark smoke run
   bench   run the benchmarks (bench/compare, release build): replay beside rig-memory 0.44, token counting
           beside tiktoken, compaction overhead, concurrency, recall, the security scan, the start-up of the
           scan and of the CLI, and LoCoMo evidence recall when TIDEMARK_LOCOMO names its JSON; writes report.md
           and replay.svg to bench/ in the target directory (`target/`, or wherever CARGO_TARGET_DIR points)
   bench --smoke
           the same on small inputs in a debug build (what CI runs), written to bench-smoke/ in the target directory
+  rig     the ci step for crates/tidemark-rig alone: fmt, clippy, tests, doc and cargo-deny in its workspace
   tidy    run only the tidy tests (cargo test -p xtask tidy)
   check-report
           replay a sample transcript, render its HTML report in headless Chromium and save a screenshot
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
     let outcome = match args.as_slice() {
         ["ci"] => ci::run(),
         ["tidy"] => tidy(),
+        ["rig"] => rig::check().map_err(|e| format!("xtask rig: {e}")),
         ["bench"] => bench::run(bench::Mode::Full).map_err(|e| format!("xtask bench: {e}")),
         ["bench", "--smoke"] => bench::run(bench::Mode::Smoke).map_err(|e| format!("xtask bench: {e}")),
         ["gen-transcripts"] => gen_transcripts(),

@@ -33,9 +33,12 @@
 //!   24 texts in 19 languages, against an empty process and a warm
 //!   scan; and, given `--cli PATH`, `tidemark load --facts --recall` against
 //!   `tidemark load` as whole processes (`startup.rs`).
+//! - `agent`: rig 0.44's agent loop with rig-memory's `CompactingMemory`
+//!   against the same loop with tidemark through tidemark-rig (`agent.rs`).
 //! - `background`: load latency of a `BackgroundMemory` whose summarizer takes
 //!   2 s per call over a 1,000-turn replay on SQLite (`background.rs`).
 
+mod agent;
 mod background;
 mod blind;
 mod concurrency;
@@ -75,6 +78,8 @@ Commands:
         the scanner's cold start in fresh processes; with --cli (a `tidemark` binary),
         `load --facts --recall` against `load` as whole processes
   background [--smoke]
+  agent [--smoke]
+        rig's agent loop with rig-memory against the same loop with tidemark through tidemark-rig
 
 `--smoke` runs each part on a small input, to check that it works; its figures mean nothing.
 `recall --cost` runs only the part's load-cost half (the 8,000-turn replays), not the planted-fact quality runs.
@@ -199,6 +204,7 @@ fn main() -> ExitCode {
         // What `startup` runs per text, in a fresh process; not in the usage text.
         "startup-child" => startup::child(args.text),
         "background" => background::run(args.smoke).map(|section| print!("{}", section.markdown())),
+        "agent" => agent::run(args.smoke).map(|section| print!("{}", section.markdown())),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())
@@ -254,6 +260,8 @@ fn all(args: &Args) -> Result<(), String> {
     sections.extend(startup::run(args.smoke, args.cli.as_deref())?);
     eprintln!("background compaction …");
     sections.push(background::run(args.smoke)?);
+    eprintln!("rig's agent loop …");
+    sections.push(agent::run(args.smoke)?);
 
     let mut text = String::from("# tidemark benchmark report\n\n");
     text.push_str(&machine_line());

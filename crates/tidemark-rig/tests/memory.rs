@@ -288,3 +288,69 @@ async fn a_tidemark_compactor_rolls_summaries_in_rig_memorys_compacting_memory()
     );
     assert_eq!(loaded[1..], exchange(3));
 }
+
+/// A turn with a tool exchange every other turn, as rig's agent appends it.
+fn agent_turn(n: usize) -> Vec<RigMessage> {
+    use rig_core::completion::message::{
+        AssistantContent, AssistantMessage, ToolCall, ToolFunction, ToolName, ToolResultContent, UserContent,
+    };
+    let mut turn = vec![RigMessage::user(format!("question {n}"))];
+    if n % 2 == 0 {
+        let name = ToolName::new("lookup").expect("a name");
+        let call =
+            ToolCall::from_wire(format!("call_{n}"), ToolFunction::new(name, serde_json::json!({"n": n})));
+        let result = call.result(vec![ToolResultContent::Text(format!("value {n}").into())]);
+        turn.push(RigMessage::Assistant(AssistantMessage::new(vec![AssistantContent::ToolCall(call)])));
+        turn.push(RigMessage::User { content: vec![UserContent::ToolResult(result)] });
+    }
+    turn.push(RigMessage::assistant(format!("answer {n}")));
+    turn
+}
+
+#[tokio::test]
+async fn rig_memorys_adapters_behave_over_tidemark_as_over_rigs_own_backend() {
+    let keep_all =
+        || RigMemory::new(PolicyMemory::new(InMemoryStore::new(), SlidingWindow::last_messages(100_000)));
+    let rig_own = rig_memory::CompactingMemory::new(
+        InMemoryConversationMemory::new(),
+        SlidingWindowMemory::last_messages(5),
+        rig_memory::TemplateCompactor::new(),
+    );
+    let on_tidemark = rig_memory::CompactingMemory::new(
+        keep_all(),
+        SlidingWindowMemory::last_messages(5),
+        rig_memory::TemplateCompactor::new(),
+    );
+    let (own_hook, tidemark_hook) = (Recorder::default(), Recorder::default());
+    let rig_demoting = DemotingPolicyMemory::new(
+        InMemoryConversationMemory::new(),
+        SlidingWindowMemory::last_messages(4),
+        own_hook.clone(),
+    );
+    let tidemark_demoting =
+        DemotingPolicyMemory::new(keep_all(), SlidingWindowMemory::last_messages(4), tidemark_hook.clone());
+    let id = RigConversationId::new("thread-1");
+    for n in 0..16 {
+        let turn = agent_turn(n);
+        rig_own.append(&id, turn.clone()).await.expect("append");
+        on_tidemark.append(&id, turn.clone()).await.expect("append");
+        rig_demoting.append(&id, turn.clone()).await.expect("append");
+        tidemark_demoting.append(&id, turn).await.expect("append");
+        assert_eq!(
+            on_tidemark.load(&id).await.expect("load"),
+            rig_own.load(&id).await.expect("load"),
+            "turn {n}"
+        );
+        assert_eq!(
+            tidemark_demoting.load(&id).await.expect("load"),
+            rig_demoting.load(&id).await.expect("load"),
+            "turn {n}"
+        );
+    }
+    let delivered = |hook: &Recorder| hook.0.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    assert_eq!(delivered(&tidemark_hook), delivered(&own_hook));
+    assert!(!delivered(&own_hook).is_empty(), "the windows demoted something");
+    rig_own.clear(&id).await.expect("clear");
+    on_tidemark.clear(&id).await.expect("clear");
+    assert_eq!(on_tidemark.load(&id).await.expect("load"), rig_own.load(&id).await.expect("load"));
+}

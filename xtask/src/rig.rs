@@ -28,11 +28,11 @@ pub(crate) fn check() -> Result<(), String> {
         command
     };
     checked(&mut with(&["fmt", "--check"]), "cargo fmt")?;
-    checked(&mut built(&["clippy", "--all-targets"]).args(["--", "-D", "warnings"]), "cargo clippy")?;
+    checked(built(&["clippy", "--all-targets"]).args(["--", "-D", "warnings"]), "cargo clippy")?;
     checked(&mut built(&["test"]), "cargo test")?;
-    checked(&mut built(&["doc", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings"), "cargo doc")?;
+    checked(built(&["doc", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings"), "cargo doc")?;
     // cargo-deny finds the root's deny.toml by walking up from the manifest.
-    checked(&mut with(&["deny"]).args(["check", "bans", "licenses", "sources"]), "cargo deny")
+    checked(with(&["deny"]).args(["check", "bans", "licenses", "sources"]), "cargo deny")
 }
 
 fn checked(command: &mut Command, what: &str) -> Result<(), String> {

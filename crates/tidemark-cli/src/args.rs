@@ -386,6 +386,11 @@ pub(crate) struct InspectArgs {
     /// Show this conversation's state and summary instead of the list.
     #[arg(long, value_parser = conversation_id)]
     pub(crate) conversation: Option<ConversationId>,
+    /// With `--conversation`: what the compactions dropped, the identifiers (paths, ids, numbers,
+    /// names) of the messages below the watermark that neither the summary, the window nor the
+    /// conversation's facts still hold.
+    #[arg(long, requires = "conversation")]
+    pub(crate) dropped: bool,
 }
 
 /// A conversion between formats.

@@ -31,6 +31,7 @@ pub mod calibration;
 pub mod compactor;
 pub mod context;
 pub mod counter;
+pub mod dropped;
 pub mod error;
 pub mod event;
 pub mod fact;

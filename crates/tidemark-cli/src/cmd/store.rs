@@ -147,6 +147,7 @@ pub(crate) async fn inspect(args: InspectArgs) -> Result<(), CliError> {
                 ));
             }
         }
+        Some(id) if args.dropped => out.push_str(&dropped_report(&store, id).await?),
         Some(id) => {
             let stats = store.stats(id).await.map_err(read)?;
             let state = store.state(id).await.map_err(read)?;
@@ -176,6 +177,38 @@ pub(crate) async fn inspect(args: InspectArgs) -> Result<(), CliError> {
         .lock()
         .write_all(out.as_bytes())
         .map_err(|error| CliError::runtime("writing the output", error))
+}
+
+/// What the compactions of `id` dropped, as text: one line per lost identifier (sequence number, role, identifier) after a count.
+async fn dropped_report(store: &AnyStore, id: &tidemark_core::ConversationId) -> Result<String, CliError> {
+    use tidemark_core::{FactFilter, FactStore, Scope, Seq, SeqRange};
+    let read = |error| CliError::runtime("reading the store", error);
+    let state = store.state(id).await.map_err(read)?;
+    let stats = store.stats(id).await.map_err(read)?;
+    let below = store.load_range(id, SeqRange::new(Seq(0), state.watermark)).await.map_err(read)?;
+    let (retained, evicted): (Vec<_>, Vec<_>) =
+        below.into_iter().partition(|m| state.retained.contains(&m.seq));
+    let window = store.load_range(id, SeqRange::new(state.watermark, stats.next_seq)).await.map_err(read)?;
+    let mut remaining: Vec<Message> = state.summary.iter().map(|summary| summary.message.clone()).collect();
+    remaining.extend(retained.iter().chain(&window).map(|stored| Message::clone(&stored.message)));
+    let facts = store
+        .list(&FactFilter::scope(Scope::Conversation(id.clone())))
+        .await
+        .map_err(|error| CliError::runtime("reading the facts", error))?;
+    remaining.extend(facts.into_iter().map(|fact| Message::system(fact.text)));
+    let report = tidemark_core::dropped::dropped(&evicted, &remaining);
+    let mut out = format!(
+        "conversation: {id}\nevicted: {} messages below watermark {}, {} identifiers, {} held by nothing that remains\n",
+        report.evicted,
+        state.watermark,
+        report.identifiers,
+        report.lost.len()
+    );
+    for lost in &report.lost {
+        let role = evicted.iter().find(|m| m.seq == lost.seq).map_or("?", |m| m.message.role.as_str());
+        out.push_str(&format!("{}\t{role}\t{}\n", lost.seq, lost.identifier));
+    }
+    Ok(out)
 }
 
 /// The format `load` prints in: the one named, or for `auto` the one the stored messages were read in (OpenAI chat when none says).

@@ -336,27 +336,9 @@ pub(super) fn made_clause(thing: &str, id: &str, participle: &str) -> String {
     if thing.is_empty() { format!("{id} was {participle}") } else { format!("{thing} {id} was {participle}") }
 }
 
-/// Whether `token` has the shape of an identifier: a digit, or a separator between letters ("fix/retry", "db-prod.internal").
+/// Whether `token` has the shape of an identifier (the rule of [`tidemark_core::dropped::is_identifier`]).
 pub(super) fn identifier(token: &str) -> bool {
-    let token = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '#');
-    let chars = token.chars().count();
-    if !(2..=120).contains(&chars) {
-        return false;
-    }
-    let digit = token.chars().any(|c| c.is_ascii_digit());
-    let letter = token.chars().any(char::is_alphabetic);
-    let inner: Vec<char> = token.chars().collect();
-    let separated = inner.windows(3).any(|w| {
-        w[0].is_alphanumeric() && matches!(w[1], '_' | '.' | '/' | ':' | '@') && w[2].is_alphanumeric()
-    });
-    // "3.14" and "10:30" are numbers, not identifiers, unless there are letters too.
-    (digit
-        && (letter
-            || token.contains('-')
-            || token.chars().filter(|&c| c == '.').count() >= 3
-            || token.starts_with('#')))
-        || (digit && chars >= 3 && token.chars().all(|c| c.is_ascii_digit()))
-        || (separated && letter && chars > 3)
+    tidemark_core::dropped::is_identifier(token)
 }
 
 /// Whether the value of a detail opens with something concrete: a number, an identifier, a proper name, a quoted string, a date.

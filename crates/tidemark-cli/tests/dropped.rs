@@ -1,0 +1,54 @@
+//! `tidemark inspect --dropped`: the identifiers of compacted messages that nothing in view still holds.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn tidemark(args: &[&str], stdin: &[u8], store: &Path) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tidemark"))
+        .args(args)
+        .env("TIDEMARK_STORE", store)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    if let Some(mut input) = child.stdin.take() {
+        let _ = input.write_all(stdin);
+    }
+    child.wait_with_output().expect("the binary finishes")
+}
+
+#[test]
+fn inspect_dropped_names_what_the_prompt_no_longer_holds() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("memory.db");
+    let mut lines = String::new();
+    for turn in 0..60 {
+        let user = format!("Ticket INC-{} is about host web-{turn}.prod, owner Priya{turn}?", 20_000 + turn);
+        let reply = format!("Noted: INC-{} on web-{turn}.prod, build {}.", 20_000 + turn, 7_000 + turn);
+        lines.push_str(&serde_json::json!({"role": "user", "content": user}).to_string());
+        lines.push('\n');
+        lines.push_str(&serde_json::json!({"role": "assistant", "content": reply}).to_string());
+        lines.push('\n');
+    }
+    let appended = tidemark(&["append", "--conversation", "ops/1", "-"], lines.as_bytes(), &store);
+    assert!(appended.status.success(), "{}", String::from_utf8_lossy(&appended.stderr));
+    let loaded = tidemark(&["load", "--conversation", "ops/1", "--budget", "600"], b"", &store);
+    assert!(loaded.status.success(), "{}", String::from_utf8_lossy(&loaded.stderr));
+    let prompt = String::from_utf8_lossy(&loaded.stdout).to_lowercase();
+
+    let inspected = tidemark(&["inspect", "--conversation", "ops/1", "--dropped"], b"", &store);
+    assert!(inspected.status.success(), "{}", String::from_utf8_lossy(&inspected.stderr));
+    let report = String::from_utf8_lossy(&inspected.stdout);
+    let lost: Vec<&str> = report.lines().filter_map(|line| line.split('\t').nth(2)).collect();
+    assert!(lost.len() > 10, "a 600-token prompt cannot hold 60 turns of ids: {report}");
+    for identifier in &lost {
+        assert!(lines.contains(identifier), "{identifier} was in the conversation");
+        assert!(!prompt.contains(&identifier.to_lowercase()), "{identifier} is still in the prompt");
+    }
+    assert!(report.contains(&format!("{} held by nothing that remains", lost.len())), "{report}");
+
+    let refused = tidemark(&["inspect", "--dropped"], b"", &store);
+    assert!(!refused.status.success(), "--dropped needs a conversation");
+}

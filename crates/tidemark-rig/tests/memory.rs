@@ -295,7 +295,7 @@ fn agent_turn(n: usize) -> Vec<RigMessage> {
         AssistantContent, AssistantMessage, ToolCall, ToolFunction, ToolName, ToolResultContent, UserContent,
     };
     let mut turn = vec![RigMessage::user(format!("question {n}"))];
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         let name = ToolName::new("lookup").expect("a name");
         let call =
             ToolCall::from_wire(format!("call_{n}"), ToolFunction::new(name, serde_json::json!({"n": n})));

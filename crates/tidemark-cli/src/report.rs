@@ -122,6 +122,8 @@ pub(crate) struct Summary {
     pub(crate) cache: CacheTotals,
     /// What recall did, when the replay used it.
     pub(crate) recall: Option<tidemark_facts::RecallCounters>,
+    /// What the compactions dropped: the identifiers of the messages below the final watermark that the last prompt does not hold.
+    pub(crate) dropped: tidemark_core::dropped::Dropped,
 }
 
 impl Summary {
@@ -161,6 +163,15 @@ impl Summary {
                     "{} ({})",
                     cache.cost_ratio().map_or_else(|| "n/a".to_owned(), |r| format!("{r:.2}×")),
                     self.prices()
+                ),
+            ),
+            (
+                "identifiers dropped",
+                format!(
+                    "{} of {} (in {} compacted messages)",
+                    self.dropped.lost.len(),
+                    self.dropped.identifiers,
+                    self.dropped.evicted
                 ),
             ),
             ("p50 load", format!("{:.1} µs", self.p50.as_secs_f64() * 1e6)),
@@ -207,6 +218,11 @@ impl Summary {
                 "cost_ratio": cache.cost_ratio(),
                 "cached_tokens": cache.cached,
                 "input_tokens": cache.input,
+            },
+            "dropped": {
+                "evicted": self.dropped.evicted,
+                "identifiers": self.dropped.identifiers,
+                "lost": self.dropped.lost.iter().map(|lost| json!({"seq": lost.seq.0, "identifier": lost.identifier})).collect::<Vec<_>>(),
             },
             "p50_load_us": self.p50.as_secs_f64() * 1e6,
             "p99_load_us": self.p99.as_secs_f64() * 1e6,

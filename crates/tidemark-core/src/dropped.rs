@@ -93,16 +93,23 @@ fn is_name(word: &str, opens_sentence: bool) -> bool {
 /// assert_eq!(found, ["Priya", "db-2.internal:6543", "v14"]);
 /// ```
 pub fn identifiers(text: &str) -> Vec<String> {
+    // Quotes, brackets and `=` separate tokens too, so that `{"path":"src/lib.rs"}` and `key=value` give their values.
+    let separator = |c: char| {
+        c.is_whitespace()
+            || matches!(c, '"' | '\'' | '`' | '{' | '}' | '[' | ']' | '(' | ')' | '=' | ',' | ';' | '<' | '>')
+    };
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
-    let mut opens_sentence = true;
-    for raw in text.split_whitespace() {
-        let token = raw.trim_matches(|c: char| !c.is_alphanumeric() && c != '#');
-        let keep = is_identifier(raw) || is_name(token, opens_sentence);
-        if keep && seen.insert(token.to_lowercase()) {
-            out.push(token.to_owned());
+    for line in text.lines() {
+        let mut opens_sentence = true;
+        for raw in line.split(separator).filter(|raw| !raw.is_empty()) {
+            let token = raw.trim_matches(|c: char| !c.is_alphanumeric() && c != '#');
+            let keep = is_identifier(raw) || is_name(token, opens_sentence);
+            if keep && seen.insert(token.to_lowercase()) {
+                out.push(token.to_owned());
+            }
+            opens_sentence = raw.ends_with(['.', '!', '?', ':']);
         }
-        opens_sentence = raw.ends_with(['.', '!', '?', ':']) || raw.ends_with(".\"");
     }
     out
 }
@@ -193,6 +200,16 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    #[test]
+    fn json_and_key_value_text_give_their_values() {
+        assert_eq!(identifiers(r#"{"path":"src/lexer.rs","line":1197}"#), ["src/lexer.rs", "1197"]);
+        assert_eq!(
+            identifiers("status=ok region=eu-west-4\nRename it"),
+            ["eu-west-4"],
+            "a line opens a sentence"
+        );
+    }
 
     #[test]
     fn names_are_capitalised_words_inside_sentences() {

@@ -142,6 +142,7 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
     let (mut points, mut loads) = (Vec::with_capacity(turns.len()), Vec::with_capacity(turns.len()));
     let mut compactions = Vec::new();
     let mut raw = u64::from(counter.prompt_overhead());
+    let mut last_prompt = Vec::new();
     for (index, turn) in turns.into_iter().enumerate() {
         raw += turn.iter().map(|message| u64::from(counter.count(message))).sum::<u64>();
         let turn_started = Instant::now();
@@ -165,6 +166,7 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
             parts: report::compose(&prompt, summary.as_ref(), &*counter),
             cache: ledger.record_prompt(&prompt, &*counter),
         });
+        last_prompt = prompt;
         progress.inc(1);
     }
     progress.finish_and_clear();
@@ -174,6 +176,7 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
         // Dropping a runtime inside another would block; nothing runs on it any more.
         workers.shutdown_background();
     }
+    let dropped = dropped(&store, &id, &last_prompt).await?;
     let summary = report::Summary {
         turns: points.len(),
         raw_tokens: raw,
@@ -193,6 +196,7 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
         file: args.file.display().to_string(),
         cache: ledger.totals(),
         recall: recall.map(|recall| recall.counters(&id)),
+        dropped,
     };
     if args.json {
         println!("{}", summary.json());
@@ -205,6 +209,22 @@ pub(crate) async fn run(args: ReplayArgs) -> Result<(), CliError> {
         eprintln!("tidemark: wrote {}", path.display());
     }
     Ok(())
+}
+
+/// The identifiers of the messages below the final watermark (those not retained) that `prompt` does not hold.
+async fn dropped(
+    store: &tidemark::Store,
+    id: &tidemark_core::ConversationId,
+    prompt: &[tidemark_core::Message],
+) -> Result<tidemark_core::dropped::Dropped, CliError> {
+    let read = |error| CliError::runtime("reading what was compacted", error);
+    let state = store.state(id).await.map_err(read)?;
+    let below = store
+        .load_range(id, tidemark_core::SeqRange::new(tidemark_core::Seq(0), state.watermark))
+        .await
+        .map_err(read)?;
+    let evicted: Vec<_> = below.into_iter().filter(|m| !state.retained.contains(&m.seq)).collect();
+    Ok(tidemark_core::dropped::dropped(&evicted, prompt))
 }
 
 fn percentile(samples: &[Duration], fraction: f64) -> Duration {

@@ -105,6 +105,7 @@ fn summary(points: &[Point]) -> Summary {
         file: "a <sample>.jsonl".to_owned(),
         cache: ledger.totals(),
         recall: None,
+        dropped: tidemark_core::dropped::Dropped::default(),
     }
 }
 

@@ -285,9 +285,8 @@ fn huge_inputs_finish() {
         let started = Instant::now();
         let verdict = scanner.scan(input);
         let elapsed = started.elapsed();
+        // The time is printed, not bounded: its growth is the benchmark's to measure (`bench/compare/src/scan.rs`).
         println!("{} bytes -> {:?} in {elapsed:?}", input.len(), std::mem::discriminant(&verdict));
-        // Generous: linear work on a megabyte takes well under a second even in debug builds.
-        assert!(elapsed.as_secs() < 20, "{} bytes took {elapsed:?}", input.len());
     }
 }
 

@@ -217,13 +217,9 @@ async fn dropped(
     id: &tidemark_core::ConversationId,
     prompt: &[tidemark_core::Message],
 ) -> Result<tidemark_core::dropped::Dropped, CliError> {
-    let read = |error| CliError::runtime("reading what was compacted", error);
-    let state = store.state(id).await.map_err(read)?;
-    let below = store
-        .load_range(id, tidemark_core::SeqRange::new(tidemark_core::Seq(0), state.watermark))
-        .await
-        .map_err(read)?;
-    let evicted: Vec<_> = below.into_iter().filter(|m| !state.retained.contains(&m.seq)).collect();
+    let state =
+        store.state(id).await.map_err(|error| CliError::runtime("reading what was compacted", error))?;
+    let (_, evicted) = super::store::below_watermark(store, id, &state).await?;
     Ok(tidemark_core::dropped::dropped(&evicted, prompt))
 }
 

@@ -179,15 +179,25 @@ pub(crate) async fn inspect(args: InspectArgs) -> Result<(), CliError> {
         .map_err(|error| CliError::runtime("writing the output", error))
 }
 
+/// The stored messages of `id` below `state`'s watermark: (those retained in the prompt, those evicted).
+pub(crate) async fn below_watermark(
+    store: &AnyStore,
+    id: &tidemark_core::ConversationId,
+    state: &CompactionState,
+) -> Result<(Vec<tidemark_core::store::StoredMessage>, Vec<tidemark_core::store::StoredMessage>), CliError> {
+    let range = tidemark_core::SeqRange::new(tidemark_core::Seq(0), state.watermark);
+    let below =
+        store.load_range(id, range).await.map_err(|error| CliError::runtime("reading the store", error))?;
+    Ok(below.into_iter().partition(|m| state.retained.contains(&m.seq)))
+}
+
 /// What the compactions of `id` dropped, as text: one line per lost identifier (sequence number, role, identifier) after a count.
 async fn dropped_report(store: &AnyStore, id: &tidemark_core::ConversationId) -> Result<String, CliError> {
-    use tidemark_core::{FactFilter, FactStore, Scope, Seq, SeqRange};
+    use tidemark_core::{FactFilter, FactStore, Scope, SeqRange};
     let read = |error| CliError::runtime("reading the store", error);
     let state = store.state(id).await.map_err(read)?;
     let stats = store.stats(id).await.map_err(read)?;
-    let below = store.load_range(id, SeqRange::new(Seq(0), state.watermark)).await.map_err(read)?;
-    let (retained, evicted): (Vec<_>, Vec<_>) =
-        below.into_iter().partition(|m| state.retained.contains(&m.seq));
+    let (retained, evicted) = below_watermark(store, id, &state).await?;
     let window = store.load_range(id, SeqRange::new(state.watermark, stats.next_seq)).await.map_err(read)?;
     let mut remaining: Vec<Message> = state.summary.iter().map(|summary| summary.message.clone()).collect();
     remaining.extend(retained.iter().chain(&window).map(|stored| Message::clone(&stored.message)));

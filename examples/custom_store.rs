@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use tidemark_core::history::{Epoch, EpochLog, never_written};
 use tidemark_core::recall;
 use tidemark_core::store::{ConversationStats, check_state, claim_lease};
 use tidemark_core::{
@@ -21,6 +22,8 @@ struct Entry {
     messages: BTreeMap<Seq, StoredMessage>,
     next: Seq,
     state: CompactionState,
+    /// Every state written since the last clear: core's `EpochLog` keeps the bookkeeping.
+    history: EpochLog,
 }
 
 /// Every conversation in one map, who holds each conversation's compaction lease until when, each one's calibration, and each one's user (oldest assignment first).
@@ -102,6 +105,7 @@ impl ConversationStore for MapStore {
                 let generation = entry.state.generation + 1;
                 entry.state = CompactionState::new(entry.next, Vec::new(), None);
                 entry.state.generation = generation;
+                entry.history.cleared(&entry.state, entry.next);
             }
         })
     }
@@ -124,8 +128,36 @@ impl ConversationStore for MapStore {
             }
             check_state(&current, next, &state)?;
             state.generation = expected + 1;
-            map.entry(id.clone()).or_default().state = state.clone();
+            let entry = map.entry(id.clone()).or_default();
+            entry.state = state.clone();
+            entry.history.saved(&state, next);
             Ok(state)
+        })?
+    }
+
+    async fn epochs(&self, id: &ConversationId) -> Result<Vec<Epoch>, StoreError> {
+        self.with(|map| map.get(id).map(|entry| entry.history.epochs().to_vec()).unwrap_or_default())
+    }
+
+    async fn restore_state(
+        &self,
+        id: &ConversationId,
+        expected: u64,
+        target: Option<u64>,
+    ) -> Result<CompactionState, StoreError> {
+        self.with(|map| {
+            let Some(entry) = map.get_mut(id) else { return Err(never_written(expected, target)) };
+            let messages = &entry.messages;
+            let restored = entry.history.restore(
+                entry.state.generation,
+                expected,
+                target,
+                entry.next,
+                |from| messages.range(from..).count() as u64,
+                |seq| messages.contains_key(&seq),
+            )?;
+            entry.state = restored.clone();
+            Ok(restored)
         })?
     }
 

@@ -24,6 +24,8 @@ pub(crate) enum Command {
     Load(LoadArgs),
     /// Forget a stored conversation.
     Clear(ClearArgs),
+    /// Take the last compaction of a stored conversation back (or restore an earlier epoch): the next load serves the summary and window from before it.
+    Undo(UndoArgs),
     /// Show the stored conversations, or one conversation's state.
     Inspect(InspectArgs),
     /// Count the tokens of a transcript, per message and in total.
@@ -233,6 +235,24 @@ pub(crate) struct Window {
     pub(crate) last: Option<NonZeroUsize>,
 }
 
+/// [`Window`] for `load`, where `--as-of` needs no window: one of `--budget` and `--last` unless it is given.
+#[derive(Clone, Copy, Debug, Args)]
+#[group(required = false, multiple = false)]
+pub(crate) struct LoadWindow {
+    /// The most tokens the prompt may have, reply priming included.
+    #[arg(long, value_name = "TOKENS", required_unless_present_any = ["last", "as_of"])]
+    pub(crate) budget: Option<NonZeroU32>,
+    /// Keep the last N messages (in whole tool units), plus pinned and system messages.
+    #[arg(long, value_name = "N")]
+    pub(crate) last: Option<NonZeroUsize>,
+}
+
+impl From<LoadWindow> for Window {
+    fn from(window: LoadWindow) -> Self {
+        Self { budget: window.budget, last: window.last }
+    }
+}
+
 /// Where the conversations are stored.
 #[derive(Clone, Debug, Args)]
 pub(crate) struct StoreArgs {
@@ -308,7 +328,7 @@ pub(crate) struct LoadArgs {
     #[command(flatten)]
     pub(crate) store: StoreArgs,
     #[command(flatten)]
-    pub(crate) window: Window,
+    pub(crate) window: LoadWindow,
     /// What writes the rolling summary.
     #[arg(long, value_enum, default_value = "template")]
     pub(crate) summarizer: SummarizerChoice,
@@ -336,6 +356,10 @@ pub(crate) struct LoadArgs {
     /// The format the history is printed in (`auto`: the one its messages were appended in, else OpenAI chat).
     #[arg(long, value_enum, default_value = "auto")]
     pub(crate) format: FormatChoice,
+    /// Print the summary and window a load served when message SEQ was the newest, from the stored
+    /// compaction history, and change nothing (facts and recalled passages are not part of it).
+    #[arg(long, value_name = "SEQ", conflicts_with_all = ["facts", "recall", "stats"])]
+    pub(crate) as_of: Option<u64>,
 }
 
 /// Recall: passages of earlier turns that left the window, quoted when they bear on the latest user message.
@@ -370,6 +394,22 @@ pub(crate) struct SearchArgs {
     pub(crate) json: bool,
 }
 
+/// `tidemark undo`: an earlier compaction state made current again.
+#[derive(Debug, Args)]
+pub(crate) struct UndoArgs {
+    /// The conversation whose compaction to take back.
+    #[arg(long, value_parser = conversation_id)]
+    pub(crate) conversation: ConversationId,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+    /// Restore this epoch (a generation `inspect --history` lists) instead of the one before the current state; an undone epoch comes back, which redoes it.
+    #[arg(long, value_name = "EPOCH", conflicts_with = "initial")]
+    pub(crate) to: Option<u64>,
+    /// Restore the initial state: nothing compacted, every stored message in the window again.
+    #[arg(long)]
+    pub(crate) initial: bool,
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct ClearArgs {
     /// The conversation to forget.
@@ -391,6 +431,10 @@ pub(crate) struct InspectArgs {
     /// conversation's facts still hold.
     #[arg(long, requires = "conversation")]
     pub(crate) dropped: bool,
+    /// With `--conversation`: the compaction history, one epoch per line (generation, what wrote it,
+    /// the epoch an undo goes back to, the next sequence number then, watermark, summary tokens, time).
+    #[arg(long, requires = "conversation", conflicts_with = "dropped")]
+    pub(crate) history: bool,
 }
 
 /// A conversion between formats.

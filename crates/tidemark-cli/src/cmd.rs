@@ -4,6 +4,7 @@ pub(crate) mod compact;
 pub(crate) mod convert;
 pub(crate) mod count;
 pub(crate) mod facts;
+pub(crate) mod history;
 #[cfg(feature = "mcp")]
 pub(crate) mod mcp;
 pub(crate) mod replay;

@@ -34,6 +34,7 @@ fn main() -> ExitCode {
             Command::Append(args) => cmd::store::append(args).await,
             Command::Load(args) => cmd::store::load(args).await,
             Command::Clear(args) => cmd::store::clear(args).await,
+            Command::Undo(args) => cmd::history::undo(args).await,
             Command::Inspect(args) => cmd::store::inspect(args).await,
             Command::Count(args) => cmd::count::run(args),
             Command::Convert(args) => cmd::convert::run(args),

@@ -41,6 +41,7 @@ use crate::error::{
     CompactionError, CompletionError, ContextError, HookError, MemoryError, ObserverError, StoreError,
 };
 use crate::event::CompactionEvent;
+use crate::history::Epoch;
 use crate::hook::DemotionHook;
 use crate::id::{ConversationId, Seq, SeqRange};
 use crate::memory::ConversationMemory;
@@ -143,6 +144,16 @@ pub trait DynConversationStore: Send + Sync {
         &'a self,
         user: &'a ConversationId,
     ) -> BoxFuture<'a, Result<Vec<ConversationId>, StoreError>>;
+    fn epochs_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+    ) -> BoxFuture<'a, Result<Vec<Epoch>, StoreError>>;
+    fn restore_state_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+        expected_generation: u64,
+        target: Option<u64>,
+    ) -> BoxFuture<'a, Result<CompactionState, StoreError>>;
 }
 
 impl<T: ConversationStore> DynConversationStore for T {
@@ -244,6 +255,20 @@ impl<T: ConversationStore> DynConversationStore for T {
     ) -> BoxFuture<'a, Result<Vec<ConversationId>, StoreError>> {
         Box::pin(self.user_conversations(user))
     }
+    fn epochs_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+    ) -> BoxFuture<'a, Result<Vec<Epoch>, StoreError>> {
+        Box::pin(self.epochs(conversation))
+    }
+    fn restore_state_boxed<'a>(
+        &'a self,
+        conversation: &'a ConversationId,
+        expected_generation: u64,
+        target: Option<u64>,
+    ) -> BoxFuture<'a, Result<CompactionState, StoreError>> {
+        Box::pin(self.restore_state(conversation, expected_generation, target))
+    }
 }
 
 // The static impls below await the boxed future inside an `async fn` rather than
@@ -328,6 +353,17 @@ impl ConversationStore for dyn DynConversationStore {
     }
     async fn user_conversations(&self, user: &ConversationId) -> Result<Vec<ConversationId>, StoreError> {
         self.user_conversations_boxed(user).await
+    }
+    async fn epochs(&self, conversation: &ConversationId) -> Result<Vec<Epoch>, StoreError> {
+        self.epochs_boxed(conversation).await
+    }
+    async fn restore_state(
+        &self,
+        conversation: &ConversationId,
+        expected_generation: u64,
+        target: Option<u64>,
+    ) -> Result<CompactionState, StoreError> {
+        self.restore_state_boxed(conversation, expected_generation, target).await
     }
 }
 

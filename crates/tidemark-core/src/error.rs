@@ -111,6 +111,9 @@ pub enum StoreError {
         /// The newest version this build supports.
         supported: u32,
     },
+    /// A history operation (a restore) was refused; nothing was changed.
+    #[error(transparent)]
+    History(#[from] crate::history::HistoryError),
     /// A stored message could not be decoded.
     #[error("stored message {seq} could not be decoded")]
     Corrupt {
@@ -450,11 +453,24 @@ pub enum MemoryError {
     /// process's lease), and the operation does not wait for it; nothing was changed.
     #[error("a compaction of this conversation is in flight; nothing was changed, try again once it is done")]
     Busy,
+    /// An undo or an as-of read was refused (nothing to undo, an unknown epoch, a point
+    /// outside the kept history); nothing was changed.
+    #[error("history operation refused")]
+    History(#[source] crate::history::HistoryError),
 }
 
 impl From<StoreError> for MemoryError {
     fn from(source: StoreError) -> Self {
-        Self::Store(source)
+        match source {
+            StoreError::History(refused) => Self::History(refused),
+            source => Self::Store(source),
+        }
+    }
+}
+
+impl From<crate::history::HistoryError> for MemoryError {
+    fn from(source: crate::history::HistoryError) -> Self {
+        Self::History(source)
     }
 }
 

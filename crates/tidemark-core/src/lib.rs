@@ -36,6 +36,7 @@ pub mod error;
 pub mod event;
 pub mod fact;
 pub mod hash;
+pub mod history;
 pub mod hook;
 pub mod id;
 pub mod memory;

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::calibration::Calibration;
 use crate::error::StoreError;
+use crate::history::Epoch;
 use crate::id::{ConversationId, Seq, SeqRange};
 use crate::message::Message;
 use crate::recall::{Passage, RecallQuery};
@@ -147,6 +148,14 @@ impl ConversationStats {
 /// - `clear` removes messages, summary and calibration and advances the
 ///   generation, so a compaction that read the state before the clear cannot
 ///   write it back.
+/// - Every state written (by `save_state`, `restore_state` or the `clear` of a
+///   conversation that has messages or state) is recorded as an
+///   [`Epoch`](crate::history::Epoch) numbered by its generation; `epochs`
+///   returns them in ascending order. A clear deletes the epochs before it.
+///   `restore_state` is the compare-and-swap of `save_state` that makes an
+///   earlier epoch's state (or the initial one) current again, refusing an
+///   unknown epoch and a state whose messages a prune deleted
+///   ([`StoreError::History`]); see [`crate::history`] for the rules.
 /// - `prune` deletes the messages below the watermark that are not retained,
 ///   which only a caller that no longer needs them should do.
 /// - `search_passages` finds the best passages (see [`crate::recall`]) of the
@@ -224,6 +233,35 @@ pub trait ConversationStore: Send + Sync {
         conversation: &ConversationId,
         expected_generation: u64,
         state: CompactionState,
+    ) -> impl Future<Output = Result<CompactionState, StoreError>> + Send;
+
+    /// The compaction history of `conversation`: one [`Epoch`] per state written since the last clear, ascending (empty for an unknown one).
+    ///
+    /// There is no default, as for [`try_lease`](ConversationStore::try_lease):
+    /// a wrapper that forgot to forward it would quietly report no history.
+    fn epochs(
+        &self,
+        conversation: &ConversationId,
+    ) -> impl Future<Output = Result<Vec<Epoch>, StoreError>> + Send;
+
+    /// Make the state of epoch `target` (`None`: the initial state, nothing compacted) current again, if the stored generation is still `expected_generation`.
+    ///
+    /// The restored state is written with generation `expected_generation + 1`
+    /// and recorded as a new epoch whose undo target is the restored epoch's,
+    /// so undoing again goes further back ([`crate::history::restore_plan`]).
+    /// The watermark may move backwards here, and only here: the messages
+    /// between stay stored, so the next load serves them again.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::StateConflict`] when the generation moved;
+    /// [`StoreError::History`] for an unknown epoch or a state whose messages
+    /// a prune deleted ([`crate::history::check_restorable`]). Nothing changes then.
+    fn restore_state(
+        &self,
+        conversation: &ConversationId,
+        expected_generation: u64,
+        target: Option<u64>,
     ) -> impl Future<Output = Result<CompactionState, StoreError>> + Send;
 
     /// Delete the messages below the watermark that are not retained; return how many were deleted.
@@ -453,6 +491,19 @@ crate::forward! {
             state: CompactionState,
         ) -> impl Future<Output = Result<CompactionState, StoreError>> + Send {
             (**self).save_state(conversation, expected_generation, state)
+        }
+
+        fn epochs(&self, conversation: &ConversationId) -> impl Future<Output = Result<Vec<Epoch>, StoreError>> + Send {
+            (**self).epochs(conversation)
+        }
+
+        fn restore_state(
+            &self,
+            conversation: &ConversationId,
+            expected_generation: u64,
+            target: Option<u64>,
+        ) -> impl Future<Output = Result<CompactionState, StoreError>> + Send {
+            (**self).restore_state(conversation, expected_generation, target)
         }
 
         fn prune(&self, conversation: &ConversationId) -> impl Future<Output = Result<u64, StoreError>> + Send {

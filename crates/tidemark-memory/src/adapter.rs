@@ -42,7 +42,7 @@ mod timer;
 mod window;
 mod within;
 
-pub use compacting::{BackgroundMemory, CompactingMemory, HANDOFF_HEADER, Reset};
+pub use compacting::{BackgroundMemory, CompactingMemory, HANDOFF_HEADER, Reset, Undone};
 pub use demoting::DemotingMemory;
 pub use policy_memory::PolicyMemory;
 

@@ -53,7 +53,7 @@ pub mod store;
 
 pub use adapter::{
     BackgroundMemory, CompactingMemory, DemotingMemory, FailureMode, HANDOFF_HEADER, PolicyMemory, Reset,
-    Settings, WaitMode,
+    Settings, Undone, WaitMode,
 };
 #[cfg(feature = "tiktoken")]
 pub use counter::TiktokenCounter;

@@ -528,6 +528,20 @@ impl ConversationStore for Counting {
     async fn prune(&self, c: &ConversationId) -> Result<u64, tidemark_core::StoreError> {
         self.inner.prune(c).await
     }
+    async fn epochs(
+        &self,
+        c: &ConversationId,
+    ) -> Result<Vec<tidemark_core::history::Epoch>, tidemark_core::StoreError> {
+        self.inner.epochs(c).await
+    }
+    async fn restore_state(
+        &self,
+        c: &ConversationId,
+        expected: u64,
+        target: Option<u64>,
+    ) -> Result<tidemark_core::CompactionState, tidemark_core::StoreError> {
+        self.inner.restore_state(c, expected, target).await
+    }
     async fn conversations(&self) -> Result<Vec<ConversationId>, tidemark_core::StoreError> {
         self.inner.conversations().await
     }

@@ -293,6 +293,7 @@ async fn a_file_of_schema_5_gains_the_calibration_table_and_keeps_its_messages()
          DROP TABLE recall_vectors;
          DROP TABLE recall_models;
          DROP TABLE conversation_users;
+         DROP TABLE epochs;
          PRAGMA user_version = 5;",
     )
     .expect("back to version 5");
@@ -314,7 +315,7 @@ async fn a_file_of_schema_5_gains_the_calibration_table_and_keeps_its_messages()
 
     let side = rusqlite::Connection::open(&path).expect("the file opens with plain rusqlite");
     let version: i64 = side.query_row("PRAGMA user_version", [], |row| row.get(0)).expect("version");
-    assert_eq!(version, 8);
+    assert_eq!(version, 9);
     let json: String = side
         .query_row("SELECT calibration FROM calibrations WHERE conversation = 'old'", [], |row| row.get(0))
         .expect("the calibration row");

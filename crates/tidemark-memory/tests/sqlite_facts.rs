@@ -445,6 +445,7 @@ async fn facts_and_conversations_share_one_file() {
             "calibrations",
             "conversation_users",
             "conversations",
+            "epochs",
             "fact_meta",
             "fact_rollback",
             "fact_runs",
@@ -508,7 +509,7 @@ async fn a_file_of_schema_1_gains_the_fact_tables_and_keeps_its_messages() {
     drop(store);
 
     let side = side_door(&path);
-    assert_eq!(count(&side, "PRAGMA user_version"), 8);
+    assert_eq!(count(&side, "PRAGMA user_version"), 9);
     assert_eq!(count(&side, "SELECT count(*) FROM facts"), 1);
     assert_eq!(count(&side, "SELECT value FROM fact_meta WHERE name = 'generation'"), 1);
     drop(side);
@@ -894,7 +895,7 @@ async fn a_file_of_schema_2_gains_the_run_tables_and_keeps_its_facts() {
     drop(store);
 
     let side = side_door(&path);
-    assert_eq!(count(&side, "PRAGMA user_version"), 8);
+    assert_eq!(count(&side, "PRAGMA user_version"), 9);
     assert_eq!(count(&side, "SELECT count(*) FROM leases"), 0, "the migration adds the lease table, empty");
     assert_eq!(count(&side, "SELECT count(*) FROM fact_runs"), 1);
     assert_eq!(count(&side, "SELECT count(*) FROM fact_rollback"), 1);

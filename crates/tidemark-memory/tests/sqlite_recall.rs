@@ -74,6 +74,7 @@ async fn a_file_of_schema_4_gains_the_index_over_its_old_messages() {
          DROP TABLE recall_vectors;
          DROP TABLE recall_models;
          DROP TABLE conversation_users;
+         DROP TABLE epochs;
          PRAGMA user_version = 4;",
     )
     .expect("take the file back to version 4");
@@ -94,7 +95,7 @@ async fn a_file_of_schema_4_gains_the_index_over_its_old_messages() {
     drop(store);
 
     let side = side_door(&path);
-    assert_eq!(count(&side, "PRAGMA user_version"), 8);
+    assert_eq!(count(&side, "PRAGMA user_version"), 9);
     // The first search indexed the old messages; message 4 was found without being indexed yet
     // (a few new messages wait for the next batch).
     assert_eq!(count(&side, "SELECT indexed FROM recall_keys WHERE conversation = 'old'"), 4);

@@ -293,7 +293,7 @@ async fn a_file_of_schema_6_gains_the_vector_tables() {
     assert_eq!(search(&store, &conversation, &RecallQuery::new("lunch", Seq(3), 3)).await.len(), 1);
     drop(store);
     side_door(&path)
-        .execute_batch("DROP TABLE recall_vectors; DROP TABLE recall_models; DROP TABLE conversation_users; PRAGMA user_version = 6;")
+        .execute_batch("DROP TABLE recall_vectors; DROP TABLE recall_models; DROP TABLE conversation_users; DROP TABLE epochs; PRAGMA user_version = 6;")
         .expect("take the file back to version 6");
 
     let embedder: Arc<dyn Embedder> = Arc::new(model());
@@ -305,7 +305,7 @@ async fn a_file_of_schema_6_gains_the_vector_tables() {
     assert_eq!(found.first().map(|p| p.seq), Some(Seq(0)));
     assert_eq!(exact(&found), exact(&search(&reference, &conversation, &query).await));
     drop(store);
-    assert_eq!(count(&path, "PRAGMA user_version"), 8);
+    assert_eq!(count(&path, "PRAGMA user_version"), 9);
     assert_eq!(count(&path, "SELECT count(*) FROM recall_vectors"), placed(&texts, &model()));
 }
 

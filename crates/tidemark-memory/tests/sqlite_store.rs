@@ -120,7 +120,7 @@ async fn opening_sets_wal_and_the_schema_version_once() {
             .expect("pragma")
     };
     assert_eq!(pragma("journal_mode"), r#"Text("wal")"#);
-    assert_eq!(pragma("user_version"), "Integer(8)");
+    assert_eq!(pragma("user_version"), "Integer(9)");
     let messages: i64 = side.query_row("SELECT count(*) FROM messages", [], |row| row.get(0)).expect("count");
     assert_eq!(messages, 1, "opening again kept the data");
 }
@@ -139,7 +139,7 @@ async fn a_newer_schema_is_refused_and_left_untouched() {
         let before = std::fs::read(&path).expect("read the file");
         let result = SqliteStore::open(&path);
         assert!(
-            matches!(result, Err(StoreError::SchemaTooNew { found: 999, supported: 8 })),
+            matches!(result, Err(StoreError::SchemaTooNew { found: 999, supported: 9 })),
             "{}: {result:?}",
             path.display()
         );
@@ -317,4 +317,46 @@ async fn two_handles_on_one_file_share_numbering_and_state() {
         }
         assert_eq!(wins, 1, "round {generation}");
     }
+}
+
+/// A file of schema 8 (before compaction history) with a compacted and a cleared conversation.
+#[tokio::test]
+async fn a_file_of_schema_8_gains_its_history_from_the_states_it_holds() {
+    use tidemark_core::history::{EpochKind, HistoryError, undo_target};
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let (store, path) = open_in(&dir, "schema-8.db");
+    let (kept, cleared) = (id("kept"), id("cleared"));
+    store.append(&kept, news(&["a", "b", "c", "d", "e"])).await.expect("append");
+    let summary = StoredSummary::new(serde_json::json!("s"), Message::system("Summary: a, b"), 4, "concat");
+    let first = CompactionState::new(Seq(2), vec![Seq(0)], Some(summary));
+    store.save_state(&kept, 0, first.clone()).await.expect("save");
+    let second = CompactionState::new(Seq(3), vec![Seq(0)], None);
+    let second = store.save_state(&kept, 1, second).await.expect("save");
+    store.append(&cleared, news(&["x", "y"])).await.expect("append");
+    store.clear(&cleared).await.expect("clear");
+    drop(store);
+    // Version 8 is what this build writes without the step of version 9.
+    side_door(&path).execute_batch("DROP TABLE epochs; PRAGMA user_version = 8;").expect("back to version 8");
+
+    let store = SqliteStore::open(&path).expect("the old file opens");
+    let epochs = store.epochs(&kept).await.expect("epochs");
+    assert_eq!(epochs.len(), 1, "the history starts at the state the file held: {epochs:?}");
+    assert_eq!((epochs[0].kind, epochs[0].undo_to, epochs[0].next_seq), (EpochKind::Migrated, None, Seq(5)));
+    assert_eq!(epochs[0].state, second, "the migrated epoch holds the state as it was");
+    let cleared_epochs = store.epochs(&cleared).await.expect("epochs");
+    assert_eq!(cleared_epochs.len(), 1);
+    assert_eq!((cleared_epochs[0].kind, cleared_epochs[0].state.watermark), (EpochKind::Migrated, Seq(2)));
+    // What came before the migration is unknown: its undo is the initial state, every message serving again.
+    assert_eq!(undo_target(&epochs, 2), Ok(None));
+    let undone = store.restore_state(&kept, 2, None).await.expect("undo to the initial state");
+    assert_eq!((undone.watermark, undone.generation, undone.summary), (Seq::ZERO, 3, None));
+    let redone = store.restore_state(&kept, 3, Some(2)).await.expect("redo the migrated state");
+    assert_eq!(redone.watermark, Seq(3));
+    // The cleared conversation's messages are gone: its initial state cannot serve again.
+    let refused = store.restore_state(&cleared, 1, None).await;
+    assert!(matches!(refused, Err(StoreError::History(HistoryError::Pruned { .. }))), "{refused:?}");
+    drop(store);
+    let version: i64 =
+        side_door(&path).query_row("PRAGMA user_version", [], |row| row.get(0)).expect("the version");
+    assert_eq!(version, 9);
 }

@@ -2,6 +2,7 @@
 
 mod calibration;
 mod facts;
+mod history;
 mod recall;
 mod schema;
 mod users;
@@ -13,6 +14,7 @@ use std::time::Duration;
 
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, PoolError, RecyclingMethod};
 use tidemark_core::error::BoxError;
+use tidemark_core::history::{Epoch, EpochKind, HistoryError, check_restorable, never_written, now_ms};
 use tidemark_core::recall::{Embedder, Passage, RecallQuery};
 use tidemark_core::store::{ConversationStats, Lease, StoredSummary, check_state};
 use tidemark_core::{
@@ -378,7 +380,20 @@ const CLEAR_STATE: &str =
     "INSERT INTO {s}.states AS st (conversation, generation, watermark, retained, summary)
      VALUES ($1, 1, $2, '{}', NULL)
      ON CONFLICT (conversation) DO UPDATE SET
-         generation = st.generation + 1, watermark = EXCLUDED.watermark, retained = '{}', summary = NULL";
+         generation = st.generation + 1, watermark = EXCLUDED.watermark, retained = '{}', summary = NULL
+     RETURNING generation";
+
+/// How many messages a state to restore serves from: those at or above its watermark (`$2`), and its retained ones (`$3`).
+const COUNT_RESTORABLE: &str =
+    "SELECT count(*) FILTER (WHERE seq >= $2), count(*) FILTER (WHERE seq = ANY($3))
+     FROM {s}.messages WHERE conversation = $1";
+
+/// Write a restored state; the conversation's row is locked and its generation checked already.
+const RESTORE_STATE: &str = "INSERT INTO {s}.states (conversation, generation, watermark, retained, summary)
+     VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (conversation) DO UPDATE SET
+         generation = EXCLUDED.generation, watermark = EXCLUDED.watermark,
+         retained = EXCLUDED.retained, summary = EXCLUDED.summary";
 
 const ENSURE_CONVERSATION: &str = "INSERT INTO {s}.conversations (id, next_seq, stored, stored_tokens)
      VALUES ($1, 0, 0, 0) ON CONFLICT (id) DO NOTHING";
@@ -478,6 +493,25 @@ impl ConversationStore for PostgresStore {
         self.write_state(conversation, expected_generation, state)
             .await
             .map_err(|fail| fail.named("save_state"))
+    }
+
+    async fn epochs(&self, conversation: &ConversationId) -> Result<Vec<Epoch>, StoreError> {
+        let read = async {
+            let client = self.client().await?;
+            history::all(self, &client, conversation.as_str()).await
+        };
+        read.await.map_err(|fail| fail.named("epochs"))
+    }
+
+    async fn restore_state(
+        &self,
+        conversation: &ConversationId,
+        expected_generation: u64,
+        target: Option<u64>,
+    ) -> Result<CompactionState, StoreError> {
+        self.restore_epoch(conversation, expected_generation, target)
+            .await
+            .map_err(|fail| fail.named("restore_state"))
     }
 
     async fn prune(&self, conversation: &ConversationId) -> Result<u64, StoreError> {
@@ -630,9 +664,93 @@ impl PostgresStore {
         let next_seq: i64 = row.try_get(0)?;
         execute(&transaction, &self.sql(CLEAR_MESSAGES), &[&id]).await?;
         // The numbers are never handed out again, and a compaction that read the old generation cannot save.
-        execute(&transaction, &self.sql(CLEAR_STATE), &[&id, &next_seq]).await?;
+        let cleared = query_opt(&transaction, &self.sql(CLEAR_STATE), &[&id, &next_seq]).await?;
+        let generation: i64 = cleared.map(|row| row.try_get(0)).transpose()?.unwrap_or(1);
+        // The history before the clear goes with the messages it described.
+        history::clear(self, &transaction, id).await?;
+        let next_seq = Seq(from_sql(next_seq, "next_seq")?);
+        let state = CompactionState::new(next_seq, Vec::new(), None);
+        let epoch = Epoch::new(
+            from_sql(generation, "generation")?,
+            EpochKind::Cleared,
+            None,
+            next_seq,
+            now_ms(),
+            state,
+        );
+        history::record(self, &transaction, id, &epoch).await?;
         transaction.commit().await?;
         Ok(())
+    }
+
+    async fn restore_epoch(
+        &self,
+        conversation: &ConversationId,
+        expected_generation: u64,
+        target: Option<u64>,
+    ) -> Result<CompactionState, StoreFail> {
+        let id = conversation.as_str();
+        let mut client = self.client().await?;
+        let transaction = client.transaction().await?;
+        let Some(locked) = query_opt(&transaction, &self.sql(LOCK_CONVERSATION), &[&id]).await? else {
+            return Err(never_written(expected_generation, target).into());
+        };
+        let next_seq = Seq(from_sql(locked.try_get(0)?, "next_seq")?);
+        let current = marks_from_row(&locked)?;
+        if current.generation != expected_generation {
+            return Err(StoreError::StateConflict {
+                expected: expected_generation,
+                found: current.generation,
+            }
+            .into());
+        }
+        let (mut state, undo_to) = match target {
+            None => (CompactionState::default(), None),
+            Some(generation) => {
+                let epoch = history::one(self, &transaction, id, generation)
+                    .await?
+                    .ok_or(StoreError::History(HistoryError::UnknownEpoch { generation }))?;
+                (epoch.state, epoch.undo_to)
+            }
+        };
+        let counted = query_opt(
+            &transaction,
+            &self.sql(COUNT_RESTORABLE),
+            &[&id, &to_sql(state.watermark.0, "watermark")?, &seqs_to_sql(&state.retained)?],
+        )
+        .await?;
+        let (from_watermark, retained): (i64, i64) = counted
+            .map(|row| Ok::<_, tokio_postgres::Error>((row.try_get(0)?, row.try_get(1)?)))
+            .transpose()?
+            .unwrap_or((0, 0));
+        check_restorable(
+            &state,
+            next_seq,
+            from_sql(from_watermark, "stored")?,
+            from_sql(retained, "stored")?,
+        )
+        .map_err(StoreError::History)?;
+        let generation =
+            expected_generation.checked_add(1).ok_or(DataError::Exhausted { column: "generation" })?;
+        let summary = state.summary.as_ref().map(|summary| to_json(summary, "summary")).transpose()?;
+        execute(
+            &transaction,
+            &self.sql(RESTORE_STATE),
+            &[
+                &id,
+                &to_sql(generation, "generation")?,
+                &to_sql(state.watermark.0, "watermark")?,
+                &seqs_to_sql(&state.retained)?,
+                &summary,
+            ],
+        )
+        .await?;
+        state.generation = generation;
+        let kind = EpochKind::Restored { from: target };
+        let epoch = Epoch::new(generation, kind, undo_to, next_seq, now_ms(), state.clone());
+        history::record(self, &transaction, id, &epoch).await?;
+        transaction.commit().await?;
+        Ok(state)
     }
 
     async fn read_state(&self, conversation: &ConversationId) -> Result<CompactionState, StoreFail> {
@@ -701,8 +819,11 @@ impl PostgresStore {
             let found = from_sql(found, "generation")?;
             return Err(StoreError::StateConflict { expected: expected_generation, found }.into());
         }
-        transaction.commit().await?;
         state.generation = generation;
+        let undo_to = (expected_generation > 0).then_some(expected_generation);
+        let epoch = Epoch::new(generation, EpochKind::Saved, undo_to, next_seq, now_ms(), state.clone());
+        history::record(self, &transaction, id, &epoch).await?;
+        transaction.commit().await?;
         Ok(state)
     }
 

@@ -502,7 +502,7 @@ async fn stores_starting_together_migrate_once() {
         .iter()
         .map(|row| row.get(0))
         .collect();
-    assert_eq!(versions, [5]);
+    assert_eq!(versions, [6]);
     let conversation = id("after-migration");
     stores[0].append(&conversation, news(&["a"])).await.expect("append");
     assert_eq!(stores[3].stats(&conversation).await.expect("stats").stored, 1);
@@ -520,7 +520,7 @@ async fn a_newer_schema_is_refused_and_left_untouched() {
         .await
         .expect("set the version");
     let result = PostgresStore::connect_with(&url(), PostgresOptions::default().with_schema(&schema)).await;
-    assert!(matches!(result, Err(StoreError::SchemaTooNew { found: 99, supported: 5 })), "{result:?}");
+    assert!(matches!(result, Err(StoreError::SchemaTooNew { found: 99, supported: 6 })), "{result:?}");
     let version: i32 = side
         .query_one(&format!("SELECT version FROM \"{schema}\".tidemark_schema"), &[])
         .await
@@ -920,7 +920,7 @@ async fn a_schema_of_version_1_gains_the_recall_index_over_its_old_messages() {
     let side = side_door().await;
     side.batch_execute(&format!(
         "DROP TABLE \"{schema}\".passages; DROP TABLE \"{schema}\".calibrations;
-         DROP TABLE \"{schema}\".conversation_users;
+         DROP TABLE \"{schema}\".conversation_users; DROP TABLE \"{schema}\".epochs;
          UPDATE \"{schema}\".tidemark_schema SET version = 1"
     ))
     .await
@@ -950,4 +950,83 @@ async fn a_schema_of_version_1_gains_the_recall_index_over_its_old_messages() {
     store.set_user(&conversation, &user).await.expect("set_user");
     assert_eq!(store.user_conversations(&user).await.expect("user_conversations"), [conversation]);
     drop_schema(&schema).await;
+}
+
+/// A schema of version 5 (before compaction history) with a compacted and a cleared conversation.
+#[tokio::test]
+async fn a_schema_of_version_5_gains_its_history_from_the_states_it_holds() {
+    use tidemark_core::history::{EpochKind, HistoryError, undo_target};
+    let schema = fresh_schema();
+    let store = open(&schema).await;
+    let (kept, cleared) = (id("kept"), id("cleared"));
+    store.append(&kept, news(&["a", "b", "c", "d", "e"])).await.expect("append");
+    let summary = StoredSummary::new(serde_json::json!("s"), Message::system("Summary: a, b"), 4, "concat");
+    store
+        .save_state(&kept, 0, CompactionState::new(Seq(2), vec![Seq(0)], Some(summary)))
+        .await
+        .expect("save");
+    let second =
+        store.save_state(&kept, 1, CompactionState::new(Seq(3), vec![Seq(0)], None)).await.expect("save");
+    store.append(&cleared, news(&["x", "y"])).await.expect("append");
+    store.clear(&cleared).await.expect("clear");
+    drop(store);
+    // Version 5 is what this build writes without the step of version 6.
+    let side = side_door().await;
+    side.batch_execute(&format!(
+        "DROP TABLE \"{schema}\".epochs; UPDATE \"{schema}\".tidemark_schema SET version = 5"
+    ))
+    .await
+    .expect("take the schema back to version 5");
+
+    let store = open(&schema).await;
+    let epochs = store.epochs(&kept).await.expect("epochs");
+    assert_eq!(epochs.len(), 1, "the history starts at the state the schema held: {epochs:?}");
+    assert_eq!((epochs[0].kind, epochs[0].undo_to, epochs[0].next_seq), (EpochKind::Migrated, None, Seq(5)));
+    assert_eq!(epochs[0].state, second, "the migrated epoch holds the state as it was");
+    let cleared_epochs = store.epochs(&cleared).await.expect("epochs");
+    assert_eq!((cleared_epochs[0].kind, cleared_epochs[0].state.watermark), (EpochKind::Migrated, Seq(2)));
+    assert_eq!(undo_target(&epochs, 2), Ok(None));
+    let undone = store.restore_state(&kept, 2, None).await.expect("undo to the initial state");
+    assert_eq!((undone.watermark, undone.generation, undone.summary), (Seq::ZERO, 3, None));
+    let refused = store.restore_state(&cleared, 1, None).await;
+    assert!(matches!(refused, Err(StoreError::History(HistoryError::Pruned { .. }))), "{refused:?}");
+    let version: i32 = side
+        .query_one(&format!("SELECT version FROM \"{schema}\".tidemark_schema"), &[])
+        .await
+        .expect("read the version")
+        .get(0);
+    assert_eq!(version, 6);
+    drop_schema(&schema).await;
+}
+
+#[path = "../../tidemark-memory/tests/support/history.rs"]
+mod history_lockstep;
+
+/// Undo, restore and as-of reads over PostgreSQL keep step with the reference store: long fixed runs, then random ones.
+#[test]
+fn history_keeps_step_with_the_reference() {
+    use proptest::test_runner::{Config, TestCaseError, TestRunner};
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    let schema = fresh_schema();
+    let store = runtime.block_on(open(&schema));
+    for seed in 1..=3 {
+        let ops = history_lockstep::long_run(seed);
+        let conversation = id(&format!("long-{seed}"));
+        let checked = runtime.block_on(history_lockstep::lockstep(store.clone(), &conversation, &ops));
+        let checked = checked.unwrap_or_else(|failure| panic!("seed {seed}: {failure}"));
+        assert!(checked.restores >= 10 && checked.as_of >= 20 && checked.epochs >= 30, "{checked:?}");
+    }
+    let mut runner = TestRunner::new(Config { cases: 24, ..Config::default() });
+    let case = AtomicU64::new(0);
+    let result = runner.run(&history_lockstep::arb_ops(1..40), |ops| {
+        let conversation = id(&format!("random-{}", case.fetch_add(1, Ordering::Relaxed)));
+        runtime
+            .block_on(history_lockstep::lockstep(store.clone(), &conversation, &ops))
+            .map(|_| ())
+            .map_err(TestCaseError::fail)
+    });
+    runtime.block_on(drop_schema(&schema));
+    if let Err(failure) = result {
+        panic!("{failure}");
+    }
 }

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use tidemark_core::history::{Epoch, EpochLog, never_written};
 use tidemark_core::recall::{
     Candidate, Embedder, Passage, PassageText, RecallQuery, SIMILAR_PASSAGES, candidate_messages, fuse,
     nearest, passages, rank,
@@ -29,6 +30,8 @@ struct Conversation {
     messages: BTreeMap<Seq, StoredMessage>,
     next_seq: Seq,
     state: CompactionState,
+    /// Every state written since the last clear.
+    history: EpochLog,
 }
 
 /// A [`ConversationStore`] that keeps everything in one mutex-guarded map, written to mirror the trait's contract line by line.
@@ -127,6 +130,7 @@ impl ConversationStore for ReferenceStore {
             let generation = entry.state.generation + 1;
             entry.state = CompactionState::new(entry.next_seq, Vec::new(), None);
             entry.state.generation = generation;
+            entry.history.cleared(&entry.state, entry.next_seq);
         }
         Ok(())
     }
@@ -152,8 +156,37 @@ impl ConversationStore for ReferenceStore {
         }
         check_state(&current_state, next_seq, &state)?;
         state.generation = expected_generation + 1;
-        all.entry(conversation.clone()).or_default().state = state.clone();
+        let entry = all.entry(conversation.clone()).or_default();
+        entry.state = state.clone();
+        entry.history.saved(&state, next_seq);
         Ok(state)
+    }
+
+    async fn epochs(&self, conversation: &ConversationId) -> Result<Vec<Epoch>, StoreError> {
+        Ok(self.lock().get(conversation).map(|entry| entry.history.epochs().to_vec()).unwrap_or_default())
+    }
+
+    async fn restore_state(
+        &self,
+        conversation: &ConversationId,
+        expected_generation: u64,
+        target: Option<u64>,
+    ) -> Result<CompactionState, StoreError> {
+        let mut all = self.lock();
+        let Some(entry) = all.get_mut(conversation) else {
+            return Err(never_written(expected_generation, target));
+        };
+        let Conversation { messages, next_seq, state, history } = entry;
+        let restored = history.restore(
+            state.generation,
+            expected_generation,
+            target,
+            *next_seq,
+            |from| messages.range(from..).count() as u64,
+            |seq| messages.contains_key(&seq),
+        )?;
+        *state = restored.clone();
+        Ok(restored)
     }
 
     async fn prune(&self, conversation: &ConversationId) -> Result<u64, StoreError> {

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use futures::executor::block_on;
+use tidemark_core::history::Epoch;
 use tidemark_core::store::ConversationStats;
 use tidemark_core::{
     Calibration, CompactionError, CompactionState, Compactor, ConversationId, ConversationStore, Lease,
@@ -34,6 +35,8 @@ enum Fault {
     KeepsCalibrationOnClear,
     /// `user_conversations` lists the oldest assignment first.
     ListsUsersOldestFirst,
+    /// `restore_state` restores the state an undo asks for but keeps the newer summary.
+    RestoresWithoutSummary,
 }
 
 struct Faulty {
@@ -92,6 +95,24 @@ impl ConversationStore for Faulty {
             return self.inner.save_state(c, current.generation, s).await;
         }
         self.inner.save_state(c, expected, s).await
+    }
+
+    async fn epochs(&self, c: &ConversationId) -> Result<Vec<Epoch>, StoreError> {
+        self.inner.epochs(c).await
+    }
+
+    async fn restore_state(
+        &self,
+        c: &ConversationId,
+        expected: u64,
+        target: Option<u64>,
+    ) -> Result<CompactionState, StoreError> {
+        let before = self.inner.state(c).await?;
+        let mut restored = self.inner.restore_state(c, expected, target).await?;
+        if let Fault::RestoresWithoutSummary = self.fault {
+            restored.summary = before.summary;
+        }
+        Ok(restored)
     }
 
     async fn prune(&self, c: &ConversationId) -> Result<u64, StoreError> {
@@ -182,6 +203,7 @@ fn store_suite_catches_each_fault() {
         "calibrations_round_trip_apart_from_the_state_and_clear"
     );
     assert_eq!(store_failure(Fault::ListsUsersOldestFirst), "users_list_their_conversations_newest_first");
+    assert_eq!(store_failure(Fault::RestoresWithoutSummary), "undo_restores_the_earlier_state");
 }
 
 /// Keeps only the newest unit, retaining nothing before it.

@@ -53,10 +53,12 @@ pub mod store;
 
 pub use memory::{BuildError, Memory, MemoryBuilder};
 pub use store::{OpenError, Store};
+pub use tidemark_core::history::{Epoch, EpochKind, HistoryError};
 pub use tidemark_core::{
-    Calibration, CompletionModel, ConversationId, ConversationMemory, MemoryError, Message, Role,
+    Calibration, CompletionModel, ConversationId, ConversationMemory, MemoryError, Message, Role, Seq,
     TokenCounter, ToolCall, Usage,
 };
+pub use tidemark_memory::Undone;
 
 /// Message types, tool units and their validator, and the traits every part implements
 /// (the `tidemark-core` crate).

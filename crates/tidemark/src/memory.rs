@@ -8,10 +8,11 @@ use std::sync::Arc;
 use tidemark_compaction::{LlmCompactor, SegmentBudget, Segmented, TemplateCompactor};
 use tidemark_core::boxed::{DynCompactionObserver, DynCompactor, ErasedArtifact};
 use tidemark_core::cache::CachePrices;
+use tidemark_core::history::Epoch;
 use tidemark_core::{
     Calibration, CompactionError, CompactionEvent, CompactionObserver, Compactor, CompletionModel,
-    ConversationId, ConversationMemory, MemoryError, MemoryPolicy, Message, ObserverError, SeqRange,
-    TokenCounter, Usage,
+    ConversationId, ConversationMemory, ConversationStore, MemoryError, MemoryPolicy, Message, ObserverError,
+    Seq, SeqRange, TokenCounter, Usage,
 };
 #[cfg(feature = "facts")]
 use tidemark_facts::FactCoordinator;
@@ -19,7 +20,7 @@ use tidemark_facts::FactCoordinator;
 use tidemark_facts::Recall;
 #[cfg(not(feature = "tiktoken"))]
 use tidemark_memory::HeuristicCounter;
-use tidemark_memory::{BackgroundMemory, CachePlan, CompactingMemory, TokenWindow};
+use tidemark_memory::{BackgroundMemory, CachePlan, CompactingMemory, TokenWindow, Undone};
 
 use crate::store::Store;
 
@@ -551,6 +552,83 @@ impl Memory {
     pub async fn abandon(&self) {
         if let Inner::Background(memory) = &self.inner {
             memory.abandon().await;
+        }
+    }
+
+    /// Takes the last compaction of `conversation` back: the next load serves the summary and
+    /// window from before it (see [`CompactingMemory::undo`](tidemark_memory::CompactingMemory::undo)).
+    ///
+    /// ```
+    /// use tidemark::{ConversationId, ConversationMemory, Memory, Message};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let memory = Memory::builder().budget(400).build()?;
+    /// let id = ConversationId::new("thread-1")?;
+    /// for turn in 0..40 {
+    ///     memory.append(&id, vec![Message::user(format!("step {turn}: the build passed on runner {turn}"))]).await?;
+    ///     memory.load(&id).await?;
+    /// }
+    /// let compactions = memory.history(&id).await?.len();
+    /// assert!(compactions > 1);
+    /// let undone = memory.undo(&id).await?;
+    /// assert!(undone.window_starts_at < memory.history(&id).await?[compactions - 1].state.watermark);
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::History`] when there is nothing to undo or a prune deleted what the earlier
+    /// state needs, [`MemoryError::Busy`] while a compaction of the conversation is in flight.
+    pub async fn undo(&self, conversation: &ConversationId) -> Result<Undone, MemoryError> {
+        match &self.inner {
+            Inner::Now(memory) => memory.undo(conversation).await,
+            Inner::Background(memory) => memory.undo(conversation).await,
+        }
+    }
+
+    /// Makes the state of epoch `target` current again (`None`: the initial state); an undone
+    /// epoch can be restored, which redoes it.
+    ///
+    /// # Errors
+    ///
+    /// As [`undo`](Self::undo), and [`MemoryError::History`] for an unknown epoch.
+    pub async fn restore(
+        &self,
+        conversation: &ConversationId,
+        target: Option<u64>,
+    ) -> Result<Undone, MemoryError> {
+        match &self.inner {
+            Inner::Now(memory) => memory.restore(conversation, target).await,
+            Inner::Background(memory) => memory.restore(conversation, target).await,
+        }
+    }
+
+    /// The compaction history of `conversation`, oldest epoch first.
+    ///
+    /// # Errors
+    ///
+    /// The store's error.
+    pub async fn history(&self, conversation: &ConversationId) -> Result<Vec<Epoch>, MemoryError> {
+        Ok(self.store.epochs(conversation).await?)
+    }
+
+    /// The summary and window a load served when `seq` was the newest message; context blocks
+    /// (facts, recall) are not part of it (see
+    /// [`CompactingMemory::load_as_of`](tidemark_memory::CompactingMemory::load_as_of)).
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::History`] for a point not appended yet, before the kept history, or pruned.
+    pub async fn load_as_of(
+        &self,
+        conversation: &ConversationId,
+        seq: Seq,
+    ) -> Result<Vec<Message>, MemoryError> {
+        match &self.inner {
+            Inner::Now(memory) => memory.load_as_of(conversation, seq).await,
+            Inner::Background(memory) => memory.load_as_of(conversation, seq).await,
         }
     }
 }

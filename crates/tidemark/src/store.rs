@@ -211,6 +211,20 @@ impl ConversationStore for Store {
     ) -> Result<CompactionState, StoreError> {
         self.conversations.save_state(conversation, expected_generation, state).await
     }
+    async fn epochs(
+        &self,
+        conversation: &ConversationId,
+    ) -> Result<Vec<tidemark_core::history::Epoch>, StoreError> {
+        self.conversations.epochs(conversation).await
+    }
+    async fn restore_state(
+        &self,
+        conversation: &ConversationId,
+        expected_generation: u64,
+        target: Option<u64>,
+    ) -> Result<CompactionState, StoreError> {
+        self.conversations.restore_state(conversation, expected_generation, target).await
+    }
     async fn prune(&self, conversation: &ConversationId) -> Result<u64, StoreError> {
         self.conversations.prune(conversation).await
     }

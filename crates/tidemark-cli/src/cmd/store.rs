@@ -35,15 +35,19 @@ pub(crate) async fn append(args: AppendArgs) -> Result<(), CliError> {
 }
 
 pub(crate) async fn load(args: LoadArgs) -> Result<(), CliError> {
+    if let Some(seq) = args.as_of {
+        return super::history::load_as_of(&args, tidemark_core::Seq(seq)).await;
+    }
+    let window = crate::args::Window::from(args.window);
     let counter = setup::counter(args.counter)?;
-    let compactor = setup::compactor(args.summarizer, setup::budget(args.window))?;
+    let compactor = setup::compactor(args.summarizer, setup::budget(window))?;
     let store = setup::store(&args.store.store).await?;
     let id = &args.conversation;
     let before = state(&store, id).await?;
     let stats_before =
         store.stats(id).await.map_err(|error| CliError::runtime("reading the store", error))?;
-    let policy = setup::policy(args.window, &counter);
-    let budget = setup::budget(args.window);
+    let policy = setup::policy(window, &counter);
+    let budget = setup::budget(window);
     let facts = args.facts.then(|| {
         let coordinator = FactCoordinator::new(store.clone());
         Arc::new(match &args.user {
@@ -86,7 +90,7 @@ pub(crate) async fn load(args: LoadArgs) -> Result<(), CliError> {
     if let Some(format) = args.stats {
         let tokens_out = u64::from(counter.count_prompt(&prompt));
         let compacted = folded(&before, &after);
-        let budget = setup::budget(args.window).map(|budget| budget.get());
+        let budget = setup::budget(window).map(|budget| budget.get());
         let over = budget.is_some_and(|budget| tokens_out > u64::from(budget));
         Stats {
             messages_in: usize::try_from(stats_before.stored).unwrap_or(usize::MAX),
@@ -148,6 +152,7 @@ pub(crate) async fn inspect(args: InspectArgs) -> Result<(), CliError> {
             }
         }
         Some(id) if args.dropped => out.push_str(&dropped_report(&store, id).await?),
+        Some(id) if args.history => out.push_str(&super::history::epochs_report(&store, id).await?),
         Some(id) => {
             let stats = store.stats(id).await.map_err(read)?;
             let state = store.state(id).await.map_err(read)?;
@@ -222,7 +227,7 @@ async fn dropped_report(store: &AnyStore, id: &tidemark_core::ConversationId) ->
 }
 
 /// The format `load` prints in: the one named, or for `auto` the one the stored messages were read in (OpenAI chat when none says).
-fn output_format(choice: FormatChoice, prompt: &[Message]) -> Format {
+pub(crate) fn output_format(choice: FormatChoice, prompt: &[Message]) -> Format {
     match choice {
         FormatChoice::Anthropic | FormatChoice::ClaudeCode => Format::Anthropic,
         FormatChoice::Responses | FormatChoice::Codex => Format::Responses,

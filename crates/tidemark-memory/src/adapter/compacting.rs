@@ -1,9 +1,11 @@
 //! [`CompactingMemory`]: evicted messages are folded into a rolling summary that loads in front of the window.
 
 mod background;
+mod history;
 mod reset;
 
 pub use background::BackgroundMemory;
+pub use history::Undone;
 pub use reset::{HANDOFF_HEADER, Reset};
 
 use std::num::NonZeroU32;

@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
+use tidemark_core::history::{Epoch, EpochLog, never_written};
 use tidemark_core::recall::{
     Embedder, Embedding, Passage, PassageText, RARE_MESSAGES, RecallQuery, SIMILAR_PASSAGES, VectorIndex,
     candidate_messages, fuse, passages, rank_borrowed,
@@ -40,6 +41,8 @@ struct Conversation {
     vectors: VectorIndex,
     /// Every indexed message below this number has its passages embedded.
     embedded: Seq,
+    /// Every state written since the last clear.
+    history: EpochLog,
 }
 
 impl Conversation {
@@ -341,6 +344,8 @@ impl ConversationStore for InMemoryStore {
         entry.stored_tokens = 0;
         entry.state = CompactionState::new(next, Vec::new(), None);
         entry.state.generation = generation;
+        let cleared = entry.state.clone();
+        entry.history.cleared(&cleared, next);
         Ok(())
     }
 
@@ -374,10 +379,44 @@ impl ConversationStore for InMemoryStore {
                 found: entry.state.generation,
             });
         }
-        check_state(&entry.state, entry.next_seq(), &state)?;
+        let next_seq = entry.next_seq();
+        check_state(&entry.state, next_seq, &state)?;
         state.generation = expected_generation + 1;
         entry.state = state.clone();
+        entry.history.saved(&state, next_seq);
         Ok(state)
+    }
+
+    async fn epochs(&self, conversation: &ConversationId) -> Result<Vec<Epoch>, StoreError> {
+        Ok(self
+            .existing(conversation)
+            .map(|entry| lock(&entry).history.epochs().to_vec())
+            .unwrap_or_default())
+    }
+
+    async fn restore_state(
+        &self,
+        conversation: &ConversationId,
+        expected_generation: u64,
+        target: Option<u64>,
+    ) -> Result<CompactionState, StoreError> {
+        let Some(entry) = self.existing(conversation) else {
+            return Err(never_written(expected_generation, target));
+        };
+        let mut entry = lock(&entry);
+        let (current, next_seq, base) = (entry.state.generation, entry.next_seq(), entry.base);
+        let mut history = std::mem::take(&mut entry.history);
+        let restored = history.restore(
+            current,
+            expected_generation,
+            target,
+            next_seq,
+            |from| (from.max(base).0..next_seq.0).filter(|seq| entry.get(Seq(*seq)).is_some()).count() as u64,
+            |seq| entry.get(seq).is_some(),
+        );
+        entry.history = history;
+        entry.state = restored?;
+        Ok(entry.state.clone())
     }
 
     async fn prune(&self, conversation: &ConversationId) -> Result<u64, StoreError> {

@@ -2,6 +2,7 @@
 
 mod calibration;
 mod facts;
+mod history;
 mod lease;
 mod recall;
 mod schema;
@@ -15,6 +16,7 @@ use quick_cache::Weighter;
 use quick_cache::sync::Cache;
 use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OptionalExtension, Rows, TransactionBehavior, params};
+use tidemark_core::history::{Epoch, EpochKind, HistoryError, check_restorable, never_written, now_ms};
 use tidemark_core::recall::{Embedder, Passage, RecallQuery};
 use tidemark_core::store::{ConversationStats, StoredSummary, check_state};
 use tidemark_core::{
@@ -303,6 +305,21 @@ impl ConversationStore for SqliteStore {
         })
     }
 
+    async fn epochs(&self, conversation: &ConversationId) -> Result<Vec<Epoch>, StoreError> {
+        self.run("epochs", |connection| history::all(connection, conversation.as_str()))
+    }
+
+    async fn restore_state(
+        &self,
+        conversation: &ConversationId,
+        expected_generation: u64,
+        target: Option<u64>,
+    ) -> Result<CompactionState, StoreError> {
+        self.run("restore_state", |connection| {
+            restore_state(connection, &self.caches, conversation, expected_generation, target)
+        })
+    }
+
     async fn prune(&self, conversation: &ConversationId) -> Result<u64, StoreError> {
         self.run("prune", |connection| prune(connection, &self.caches, conversation.as_str()))
     }
@@ -558,6 +575,11 @@ fn clear(connection: &mut Connection, caches: &Caches, id: &str) -> Result<(), F
         "[]",
         Option::<String>::None,
     ])?;
+    // The history before the clear goes with the messages it described.
+    history::clear(&transaction, id)?;
+    let cleared = CompactionState::new(counts.next_seq, Vec::new(), None);
+    let epoch = Epoch::new(generation, EpochKind::Cleared, None, counts.next_seq, now_ms(), cleared);
+    history::record(&transaction, id, &epoch)?;
     transaction.commit()?;
     Ok(())
 }
@@ -594,9 +616,71 @@ fn save_state(
         to_json(&state.retained, "retained")?,
         summary,
     ])?;
-    transaction.commit()?;
     state.generation = generation;
+    let undo_to = (expected_generation > 0).then_some(expected_generation);
+    let epoch = Epoch::new(generation, EpochKind::Saved, undo_to, next_seq, now_ms(), state.clone());
+    history::record(&transaction, id, &epoch)?;
+    transaction.commit()?;
     // The next read of this state finds it by its generation instead of decoding it.
+    caches.states.insert(conversation.clone(), Arc::new(state.clone()));
+    Ok(state)
+}
+
+fn restore_state(
+    connection: &mut Connection,
+    caches: &Caches,
+    conversation: &ConversationId,
+    expected_generation: u64,
+    target: Option<u64>,
+) -> Result<CompactionState, Fail> {
+    let id = conversation.as_str();
+    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let found = read_generation(&transaction, id)?.unwrap_or(0);
+    if found != expected_generation {
+        return Err(StoreError::StateConflict { expected: expected_generation, found }.into());
+    }
+    let Some(counts) = read_counts(&transaction, id)? else {
+        return Err(never_written(expected_generation, target).into());
+    };
+    let (mut state, undo_to) = match target {
+        None => (CompactionState::default(), None),
+        Some(generation) => {
+            let epoch = history::one(&transaction, id, generation)?
+                .ok_or(StoreError::History(HistoryError::UnknownEpoch { generation }))?;
+            (epoch.state, epoch.undo_to)
+        }
+    };
+    let from_watermark: i64 = transaction
+        .prepare_cached("SELECT COUNT(*) FROM messages WHERE conversation = ?1 AND seq >= ?2")?
+        .query_row(params![id, to_sql(state.watermark.0, "watermark")?], |row| row.get(0))?;
+    let retained: i64 = transaction
+        .prepare_cached(
+            "SELECT COUNT(*) FROM messages
+             WHERE conversation = ?1 AND seq IN (SELECT value FROM json_each(?2))",
+        )?
+        .query_row(params![id, to_json(&state.retained, "retained")?], |row| row.get(0))?;
+    check_restorable(
+        &state,
+        counts.next_seq,
+        from_sql(from_watermark, "stored")?,
+        from_sql(retained, "stored")?,
+    )
+    .map_err(StoreError::History)?;
+    let generation =
+        expected_generation.checked_add(1).ok_or(DataError::Exhausted { column: "generation" })?;
+    state.generation = generation;
+    let summary = state.summary.as_ref().map(|summary| to_json(summary, "summary")).transpose()?;
+    transaction.prepare_cached(UPSERT_STATE)?.execute(params![
+        id,
+        to_sql(generation, "generation")?,
+        to_sql(state.watermark.0, "watermark")?,
+        to_json(&state.retained, "retained")?,
+        summary,
+    ])?;
+    let kind = EpochKind::Restored { from: target };
+    let epoch = Epoch::new(generation, kind, undo_to, counts.next_seq, now_ms(), state.clone());
+    history::record(&transaction, id, &epoch)?;
+    transaction.commit()?;
     caches.states.insert(conversation.clone(), Arc::new(state.clone()));
     Ok(state)
 }

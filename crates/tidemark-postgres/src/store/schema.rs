@@ -156,13 +156,40 @@ const MIGRATIONS: &[&str] = &[
     CREATE SEQUENCE {s}.conversation_users_assigned AS BIGINT CACHE 1
         OWNED BY {s}.conversation_users.assigned;
     CREATE INDEX conversation_users_by_user ON {s}.conversation_users (user_id, assigned);",
+    // Version 6: compaction history (see `tidemark_core::history`), as in
+    // the SQLite store's version 9. One row per state written since the
+    // conversation's last clear, keyed by the generation the write gave it:
+    // what wrote it (`kind`, an `EpochKind` name, with `restored_from` for a
+    // restore, NULL meaning the initial state), the epoch an undo goes back
+    // to, the conversation's next sequence number and the time (milliseconds
+    // since the Unix epoch, the server's clock at migration, the writer's
+    // after) at the write, and the state as in `states`. The state each
+    // conversation holds now becomes its first epoch, of kind `migrated`.
+    "CREATE TABLE {s}.epochs (
+        conversation  TEXT COLLATE \"C\" NOT NULL,
+        generation    BIGINT   NOT NULL,
+        kind          TEXT     NOT NULL,
+        restored_from BIGINT,
+        undo_to       BIGINT,
+        next_seq      BIGINT   NOT NULL,
+        at_ms         BIGINT   NOT NULL,
+        watermark     BIGINT   NOT NULL,
+        retained      BIGINT[] NOT NULL,
+        summary       TEXT,
+        PRIMARY KEY (conversation, generation)
+    );
+    INSERT INTO {s}.epochs (conversation, generation, kind, restored_from, undo_to, next_seq, at_ms,
+                            watermark, retained, summary)
+        SELECT st.conversation, st.generation, 'migrated', NULL, NULL, c.next_seq,
+               (extract(epoch FROM now()) * 1000)::bigint, st.watermark, st.retained, st.summary
+        FROM {s}.states st JOIN {s}.conversations c ON c.id = st.conversation;",
 ];
 
 /// The version whose step creates the recall table, after which the stored messages are indexed.
 const RECALL: u32 = 2;
 
 /// The newest schema version this build knows: the number of migration steps.
-pub(super) const LATEST: u32 = 5;
+pub(super) const LATEST: u32 = 6;
 
 // The version constant and the list of steps must move together.
 const _: () = assert!(MIGRATIONS.len() == LATEST as usize);

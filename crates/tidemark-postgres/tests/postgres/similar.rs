@@ -442,7 +442,7 @@ async fn a_schema_of_version_3_gains_the_vectors() {
     let side = side_door().await;
     side.batch_execute(&format!(
         "ALTER TABLE \"{schema}\".passages DROP COLUMN embedding, DROP COLUMN embedder;
-         DROP TABLE \"{schema}\".conversation_users;
+         DROP TABLE \"{schema}\".conversation_users; DROP TABLE \"{schema}\".epochs;
          UPDATE \"{schema}\".tidemark_schema SET version = 3"
     ))
     .await
@@ -454,7 +454,7 @@ async fn a_schema_of_version_3_gains_the_vectors() {
         .await
         .expect("read the version")
         .get(0);
-    assert_eq!(version, 5);
+    assert_eq!(version, 6);
     assert_eq!(count(&schema, "passages WHERE embedder IS NULL").await, 2);
     let reference = ReferenceStore::new().with_embedder(model());
     reference.append(&conversation, history).await.expect("append");

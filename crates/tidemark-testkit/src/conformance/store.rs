@@ -11,6 +11,7 @@ use std::time::Duration;
 use futures::future::join_all;
 use proptest::prelude::*;
 use tidemark_core::calibration::{Calibration, Ratio};
+use tidemark_core::history::{Epoch, EpochKind, HistoryError, undo_target};
 use tidemark_core::store::StoredSummary;
 use tidemark_core::{
     CompactionState, ConversationId, ConversationStore, Lease, Message, NewMessage, RecallQuery, Seq,
@@ -67,6 +68,7 @@ where
     leases_are_exclusive_until_released_or_expired(&make().await, &mut ids).await?;
     calibrations_round_trip_apart_from_the_state_and_clear(&make().await, &mut ids).await?;
     users_list_their_conversations_newest_first(&make().await, &mut ids).await?;
+    undo_restores_the_earlier_state(&make().await, &mut ids).await?;
     recall::recall_finds_identifiers(&make().await, &mut ids).await?;
     recall::recall_stays_below_the_mark(&make().await, &mut ids).await?;
     recall::recall_returns_short_passages_best_first(&make().await, &mut ids).await?;
@@ -77,7 +79,7 @@ where
     for case in 0..cases {
         lockstep_with_reference(&store, ReferenceStore::new(), &mut ids, case).await?;
     }
-    Ok(Report { checks: 22, cases })
+    Ok(Report { checks: 23, cases })
 }
 
 /// Leases are what keeps two memories over one store from compacting a conversation at once.
@@ -410,6 +412,99 @@ async fn save_state_is_compare_and_swap<S: ConversationStore>(
     Ok(())
 }
 
+/// Two compactions, two undos, a redo, a prune and a clear: what `epochs` records and what `restore_state` writes back.
+async fn undo_restores_the_earlier_state<S: ConversationStore>(
+    store: &S,
+    ids: &mut Ids,
+) -> Result<(), Failure> {
+    const CHECK: &str = "undo_restores_the_earlier_state";
+    let id = ids.fresh("undo");
+    fail_on(CHECK, store.append(&id, news(&["a", "b", "c", "d", "e", "f"])).await)?;
+    let first = CompactionState::new(Seq(2), vec![Seq(0)], Some(summary("first")));
+    let first = fail_on(CHECK, store.save_state(&id, 0, first).await)?;
+    let second = CompactionState::new(Seq(4), vec![Seq(0)], Some(summary("second")));
+    fail_on(CHECK, store.save_state(&id, 1, second).await)?;
+    let epochs = fail_on(CHECK, store.epochs(&id).await)?;
+    let shape: Vec<(u64, EpochKind, Option<u64>, Seq)> = epochs
+        .iter()
+        .map(|epoch| (epoch.generation, epoch.kind, epoch.undo_to, epoch.state.watermark))
+        .collect();
+    ensure!(
+        shape == [(1, EpochKind::Saved, None, Seq(2)), (2, EpochKind::Saved, Some(1), Seq(4))],
+        CHECK,
+        "two saves recorded the epochs {shape:?}"
+    );
+    let stale = store.restore_state(&id, 1, Some(1)).await;
+    ensure!(
+        matches!(stale, Err(StoreError::StateConflict { expected: 1, found: 2 })),
+        CHECK,
+        "a restore with a stale generation returned {stale:?}"
+    );
+    // Undo the second compaction: the first one's state, summary and all, under generation 3.
+    let undone = fail_on(CHECK, store.restore_state(&id, 2, Some(1)).await)?;
+    let read = fail_on(CHECK, store.state(&id).await)?;
+    let mut expected = first.clone();
+    expected.generation = 3;
+    ensure!(
+        undone == expected && read == expected,
+        CHECK,
+        "undo returned {undone:?} and stored {read:?}, expected {expected:?}"
+    );
+    let epochs = fail_on(CHECK, store.epochs(&id).await)?;
+    let target = undo_target(&epochs, 3);
+    ensure!(
+        target == Ok(None),
+        CHECK,
+        "after one undo the next undo goes to {target:?}, expected the initial state"
+    );
+    // Undo again, to the initial state, then redo the second compaction by its epoch.
+    let initial = fail_on(CHECK, store.restore_state(&id, 3, None).await)?;
+    ensure!(
+        initial.watermark == Seq::ZERO && initial.summary.is_none() && initial.generation == 4,
+        CHECK,
+        "undoing the first compaction gave {initial:?}"
+    );
+    let unknown = store.restore_state(&id, 4, Some(99)).await;
+    ensure!(
+        matches!(unknown, Err(StoreError::History(HistoryError::UnknownEpoch { generation: 99 }))),
+        CHECK,
+        "a restore of an unknown epoch returned {unknown:?}"
+    );
+    let redone = fail_on(CHECK, store.restore_state(&id, 4, Some(2)).await)?;
+    ensure!(
+        redone.watermark == Seq(4) && redone.generation == 5,
+        CHECK,
+        "redoing the second compaction gave {redone:?}"
+    );
+    // A prune deletes messages 1 to 3: the states that serve them cannot come back.
+    let pruned = fail_on(CHECK, store.prune(&id).await)?;
+    ensure!(pruned == 3, CHECK, "the prune deleted {pruned} messages, expected 3");
+    let refused = store.restore_state(&id, 5, Some(1)).await;
+    ensure!(
+        matches!(refused, Err(StoreError::History(HistoryError::Pruned { .. }))),
+        CHECK,
+        "restoring a state whose messages were pruned returned {refused:?}"
+    );
+    fail_on(CHECK, store.clear(&id).await)?;
+    let epochs = fail_on(CHECK, store.epochs(&id).await)?;
+    let shape: Vec<(u64, EpochKind, Seq)> =
+        epochs.iter().map(|epoch| (epoch.generation, epoch.kind, epoch.state.watermark)).collect();
+    ensure!(shape == [(6, EpochKind::Cleared, Seq(6))], CHECK, "a clear left the epochs {shape:?}");
+    let never = ids.fresh("undo-never");
+    let nothing = store.restore_state(&never, 0, None).await;
+    ensure!(
+        matches!(nothing, Err(StoreError::History(HistoryError::NothingToUndo))),
+        CHECK,
+        "a restore on a conversation never written returned {nothing:?}"
+    );
+    ensure!(
+        fail_on(CHECK, store.conversations().await)?.binary_search(&never).is_err(),
+        CHECK,
+        "a refused restore made the conversation appear"
+    );
+    Ok(())
+}
+
 async fn save_state_rejects_invalid_states<S: ConversationStore>(
     store: &S,
     ids: &mut Ids,
@@ -568,6 +663,10 @@ enum Op {
     Calibration(usize),
     /// Conversation, the samples in millionths.
     SaveCalibration(usize, Vec<u32>),
+    Epochs(usize),
+    /// Conversation, generation offset (0 = current), and the target: 0 the undo target, 1 the initial
+    /// state, `n` the epoch `n - 2` generations back from the current one.
+    Restore(usize, u64, u64),
 }
 
 fn arb_op() -> impl Strategy<Value = Op> {
@@ -586,8 +685,11 @@ fn arb_op() -> impl Strategy<Value = Op> {
         2 => (conversation.clone(), prop::collection::vec(0..recall::VOCABULARY.len(), 1..4), 0..14u64, 1..6usize)
             .prop_map(|(c, words, below, limit)| Op::Search(c, words, below, limit)),
         1 => conversation.clone().prop_map(Op::Calibration),
-        1 => (conversation, prop::collection::vec(400_000..2_100_000u32, 0..12))
+        1 => (conversation.clone(), prop::collection::vec(400_000..2_100_000u32, 0..12))
             .prop_map(|(c, ratios)| Op::SaveCalibration(c, ratios)),
+        1 => conversation.clone().prop_map(Op::Epochs),
+        2 => (conversation, prop_oneof![4 => Just(0u64), 1 => 1..2u64], prop_oneof![3 => Just(0u64), 1 => 1..6u64])
+            .prop_map(|(c, g, target)| Op::Restore(c, g, target)),
     ]
 }
 
@@ -597,6 +699,9 @@ fn outcome<T: std::fmt::Debug>(result: Result<T, StoreError>) -> Result<String, 
         Ok(value) => Ok(format!("{value:?}")),
         Err(StoreError::StateConflict { .. }) => Err("StateConflict"),
         Err(StoreError::InvalidState { .. }) => Err("InvalidState"),
+        Err(StoreError::History(HistoryError::NothingToUndo)) => Err("NothingToUndo"),
+        Err(StoreError::History(HistoryError::UnknownEpoch { .. })) => Err("UnknownEpoch"),
+        Err(StoreError::History(HistoryError::Pruned { .. })) => Err("Pruned"),
         Err(_) => Err("other error"),
     }
 }
@@ -606,6 +711,7 @@ async fn apply<S: ConversationStore>(
     ids: &[ConversationId],
     op: &Op,
     state: &CompactionState,
+    epochs: &[Epoch],
 ) -> Result<String, &'static str> {
     match op {
         Op::Append(c, batch) => outcome(store.append(&ids[*c], batch.clone()).await),
@@ -639,6 +745,27 @@ async fn apply<S: ConversationStore>(
             let calibration = Calibration::from_ratios(ratios.iter().copied().map(Ratio::from_millionths));
             outcome(store.save_calibration(&ids[*c], calibration).await)
         }
+        // The time an epoch was written differs between stores; everything else must not.
+        Op::Epochs(c) => outcome(store.epochs(&ids[*c]).await.map(|epochs| {
+            epochs
+                .into_iter()
+                .map(|mut epoch| {
+                    epoch.at_ms = 0;
+                    epoch
+                })
+                .collect::<Vec<_>>()
+        })),
+        Op::Restore(c, offset, how) => {
+            let target = match how {
+                0 => match undo_target(epochs, state.generation) {
+                    Ok(target) => target,
+                    Err(_) => return Err("NothingToUndo"),
+                },
+                1 => None,
+                back => Some(state.generation.saturating_sub(back - 2)),
+            };
+            outcome(store.restore_state(&ids[*c], state.generation + offset, target).await)
+        }
     }
 }
 
@@ -668,11 +795,14 @@ async fn lockstep_with_reference<S: ConversationStore>(
             | Op::Prune(c)
             | Op::Search(c, ..)
             | Op::Calibration(c)
-            | Op::SaveCalibration(c, _) => *c,
+            | Op::SaveCalibration(c, _)
+            | Op::Epochs(c)
+            | Op::Restore(c, ..) => *c,
         };
         let state = fail_on(CHECK, reference.state(&conversations[conversation]).await)?;
-        let expected = apply(&reference, &conversations, op, &state).await;
-        let got = apply(store, &conversations, op, &state).await;
+        let epochs = fail_on(CHECK, reference.epochs(&conversations[conversation]).await)?;
+        let expected = apply(&reference, &conversations, op, &state, &epochs).await;
+        let got = apply(store, &conversations, op, &state, &epochs).await;
         // Appended ranges are the same values in both; everything else too,
         // since conversation ids are shared and generations start at zero.
         ensure!(

@@ -18,7 +18,7 @@ use tokio::task::JoinHandle;
 
 use super::super::Settings;
 use super::super::window::{Chosen, Fit, View};
-use super::{CompactingMemory, Reset, Step};
+use super::{CompactingMemory, Reset, Step, Undone};
 
 /// A [`CompactingMemory`] whose loads never wait for a summarizer.
 ///
@@ -545,5 +545,65 @@ where
             return Err(MemoryError::Busy);
         }
         self.memory.new_context(id, note).await
+    }
+
+    /// Take the last compaction back, as [`CompactingMemory::undo`] does; [`MemoryError::Busy`] while a background compaction of the conversation is pending.
+    ///
+    /// # Errors
+    ///
+    /// As [`CompactingMemory::undo`], and [`MemoryError::Busy`] when a
+    /// compaction of `id` is pending here: nothing is changed then.
+    pub async fn undo(&self, id: &ConversationId) -> Result<Undone, MemoryError> {
+        if self.pending.has(id) {
+            return Err(MemoryError::Busy);
+        }
+        self.memory.undo(id).await
+    }
+
+    /// Make an earlier epoch's state current again, as [`CompactingMemory::restore`] does; [`MemoryError::Busy`] while a background compaction is pending.
+    ///
+    /// # Errors
+    ///
+    /// As [`CompactingMemory::restore`], and [`MemoryError::Busy`] as for [`undo`](Self::undo).
+    pub async fn restore(&self, id: &ConversationId, target: Option<u64>) -> Result<Undone, MemoryError> {
+        if self.pending.has(id) {
+            return Err(MemoryError::Busy);
+        }
+        self.memory.restore(id, target).await
+    }
+
+    /// The compaction history of `id`, as [`CompactingMemory::history`] gives it.
+    ///
+    /// # Errors
+    ///
+    /// The store's error.
+    pub async fn history(
+        &self,
+        id: &ConversationId,
+    ) -> Result<Vec<tidemark_core::history::Epoch>, MemoryError> {
+        self.memory.history(id).await
+    }
+
+    /// The prompt served when `seq` was the newest message, rebuilt as [`CompactingMemory::load_as_of`] does and fitted by the policy.
+    ///
+    /// A background load never waits for the compactor: while a compaction
+    /// is pending it serves the stored summary with the policy's window,
+    /// which may leave out messages above the watermark. So the rebuilt
+    /// window goes through the policy too, with the context sources'
+    /// allowances and the conversation's calibration as they are now; the
+    /// prompt is the one served when those have not changed since. Context
+    /// blocks are not part of it, as for [`CompactingMemory::load_as_of`].
+    ///
+    /// # Errors
+    ///
+    /// As [`CompactingMemory::load_as_of`].
+    pub async fn load_as_of(
+        &self,
+        id: &ConversationId,
+        seq: tidemark_core::Seq,
+    ) -> Result<Vec<Message>, MemoryError> {
+        let view = self.memory.view_as_of(id, seq).await?;
+        let parts = &self.memory.parts;
+        Ok(view.serve_as_is(&parts.policy, parts.counter(), &parts.contexts, None).into_messages())
     }
 }

@@ -171,10 +171,38 @@ const MIGRATIONS: &[&str] = &[
         assigned     INTEGER NOT NULL
     ) STRICT, WITHOUT ROWID;
     CREATE INDEX conversation_users_by_user ON conversation_users (user_id, assigned);",
+    // Version 9: compaction history (see `tidemark_core::history`). One row
+    // per state written since the conversation's last clear, keyed by the
+    // generation the write gave it: what wrote it (`kind`, an `EpochKind`
+    // name, with `restored_from` for a restore, NULL meaning the initial
+    // state), the epoch an undo goes back to, the conversation's next
+    // sequence number and the time (milliseconds since the Unix epoch) at the
+    // write, and the state as in `states`. The state each conversation holds
+    // now becomes its first epoch, of kind `migrated`: what came before it
+    // was never recorded.
+    "CREATE TABLE epochs (
+        conversation  TEXT    NOT NULL,
+        generation    INTEGER NOT NULL,
+        kind          TEXT    NOT NULL,
+        restored_from INTEGER,
+        undo_to       INTEGER,
+        next_seq      INTEGER NOT NULL,
+        at_ms         INTEGER NOT NULL,
+        watermark     INTEGER NOT NULL,
+        retained      TEXT    NOT NULL,
+        summary       TEXT,
+        PRIMARY KEY (conversation, generation)
+    ) STRICT;
+    INSERT INTO epochs (conversation, generation, kind, restored_from, undo_to, next_seq, at_ms,
+                        watermark, retained, summary)
+        SELECT states.conversation, states.generation, 'migrated', NULL, NULL, conversations.next_seq,
+               CAST(strftime('%s', 'now') AS INTEGER) * 1000,
+               states.watermark, states.retained, states.summary
+        FROM states JOIN conversations ON conversations.id = states.conversation;",
 ];
 
 /// The newest schema version this build knows: the number of migration steps.
-pub(super) const LATEST: u32 = 8;
+pub(super) const LATEST: u32 = 9;
 
 // The version constant and the list of steps must move together.
 const _: () = assert!(MIGRATIONS.len() == LATEST as usize);

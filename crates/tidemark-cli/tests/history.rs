@@ -1,0 +1,94 @@
+//! `tidemark undo`, `tidemark load --as-of` and `tidemark inspect --history`: compactions taken back, prompts read as they were served.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn tidemark(args: &[&str], stdin: &[u8], store: &Path) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tidemark"))
+        .args(args)
+        .env("TIDEMARK_STORE", store)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    if let Some(mut input) = child.stdin.take() {
+        let _ = input.write_all(stdin);
+    }
+    child.wait_with_output().expect("the binary finishes")
+}
+
+fn ok(output: &Output) -> String {
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn turn(n: usize) -> Vec<u8> {
+    let user = format!("Step {n}: deploy build {} to host web-{n}.prod and report back.", 7_000 + n);
+    let reply = format!("Build {} is live on web-{n}.prod; the health check passed.", 7_000 + n);
+    let mut lines = serde_json::json!({"role": "user", "content": user}).to_string();
+    lines.push('\n');
+    lines.push_str(&serde_json::json!({"role": "assistant", "content": reply}).to_string());
+    lines.push('\n');
+    lines.into_bytes()
+}
+
+#[test]
+fn as_of_gives_back_each_served_prompt_and_undo_takes_a_compaction_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("memory.db");
+    let load = ["load", "--conversation", "ops/1", "--budget", "300"];
+    let mut served = Vec::new();
+    for n in 0..24 {
+        ok(&tidemark(&["append", "--conversation", "ops/1", "-"], &turn(n), &store));
+        served.push((2 * n + 1, ok(&tidemark(&load, b"", &store))));
+    }
+    for (seq, prompt) in &served {
+        let seq = seq.to_string();
+        let again = ok(&tidemark(&["load", "--conversation", "ops/1", "--as-of", &seq], b"", &store));
+        assert_eq!(&again, prompt, "the prompt as of message {seq}");
+    }
+
+    let history = ok(&tidemark(&["inspect", "--conversation", "ops/1", "--history"], b"", &store));
+    let epochs: Vec<&str> = history.lines().skip(3).collect();
+    assert!(epochs.len() >= 3, "24 turns in 300 tokens compact several times: {history}");
+    let last = epochs.last().expect("an epoch");
+    assert!(last.ends_with("\t*"), "the newest epoch is current: {history}");
+    let newest: u64 = last.split('\t').next().and_then(|g| g.parse().ok()).expect("a generation");
+
+    let undone = tidemark(&["undo", "--conversation", "ops/1"], b"", &store);
+    assert!(undone.status.success(), "{}", String::from_utf8_lossy(&undone.stderr));
+    let said = String::from_utf8_lossy(&undone.stderr);
+    assert!(said.contains(&format!("epoch {newest} taken back")), "{said}");
+    let history = ok(&tidemark(&["inspect", "--conversation", "ops/1", "--history"], b"", &store));
+    let restored = history.lines().last().expect("an epoch");
+    assert!(restored.contains(&format!("restored:{}", newest - 1)) && restored.ends_with("\t*"), "{history}");
+    // The restored state's summary and window, read as of now, are what the earlier load served.
+    let now = ok(&tidemark(&["load", "--conversation", "ops/1", "--as-of", "47"], b"", &store));
+    assert!(now.contains("web-23.prod"), "the newest turn is in the window");
+
+    // Redo by epoch, and refusals by name that change nothing.
+    ok(&tidemark(&["undo", "--conversation", "ops/1", "--to", &newest.to_string()], b"", &store));
+    let unknown = tidemark(&["undo", "--conversation", "ops/1", "--to", "999"], b"", &store);
+    assert!(!unknown.status.success());
+    assert!(
+        String::from_utf8_lossy(&unknown.stderr).contains("no epoch 999"),
+        "{}",
+        String::from_utf8_lossy(&unknown.stderr)
+    );
+    let fresh = tidemark(&["undo", "--conversation", "never-loaded"], b"", &store);
+    assert!(
+        String::from_utf8_lossy(&fresh.stderr).contains("nothing to undo"),
+        "{}",
+        String::from_utf8_lossy(&fresh.stderr)
+    );
+    let beyond = tidemark(&["load", "--conversation", "ops/1", "--as-of", "48"], b"", &store);
+    assert!(
+        String::from_utf8_lossy(&beyond.stderr).contains("never appended"),
+        "{}",
+        String::from_utf8_lossy(&beyond.stderr)
+    );
+    let both = tidemark(&["load", "--conversation", "ops/1", "--as-of", "3", "--facts"], b"", &store);
+    assert!(!both.status.success(), "--as-of serves no facts and says so");
+}

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use tidemark_core::history::{Epoch, EpochLog, never_written};
+use tidemark_core::history::{Epoch, EpochLog, HistoryError, check_restorable, fork_plan, never_written};
 use tidemark_core::recall;
 use tidemark_core::store::{ConversationStats, check_state, claim_lease};
 use tidemark_core::{
@@ -159,6 +159,41 @@ impl ConversationStore for MapStore {
             entry.state = restored.clone();
             Ok(restored)
         })?
+    }
+
+    async fn fork(
+        &self,
+        source: &ConversationId,
+        at: Seq,
+        target: &ConversationId,
+    ) -> Result<CompactionState, StoreError> {
+        let state = self.with(|map| -> Result<CompactionState, StoreError> {
+            if map.contains_key(target) {
+                return Err(StoreError::History(HistoryError::Exists { conversation: target.clone() }));
+            }
+            let empty = Entry::default();
+            let from = map.get(source).unwrap_or(&empty);
+            let (epochs, state) = fork_plan(from.history.epochs(), at, from.next)?;
+            let window = from.messages.range(state.watermark..at).count() as u64;
+            let retained = state.retained.iter().filter(|seq| from.messages.contains_key(seq)).count();
+            check_restorable(&state, at, window, retained)?;
+            let messages = from.messages.range(..at).map(|(seq, stored)| (*seq, stored.clone())).collect();
+            let history = EpochLog::from_epochs(epochs);
+            map.insert(target.clone(), Entry { messages, next: at, state: state.clone(), history });
+            Ok(state)
+        })??;
+        // The calibration and the user come along.
+        let mut calibrations =
+            self.2.lock().map_err(|_| StoreError::backend("fork", "the calibration lock is poisoned"))?;
+        if let Some(calibration) = calibrations.get(source).cloned() {
+            calibrations.insert(target.clone(), calibration);
+        }
+        let mut users =
+            self.3.lock().map_err(|_| StoreError::backend("fork", "the user lock is poisoned"))?;
+        if let Some((_, user)) = users.iter().rev().find(|(held, _)| held == source).cloned() {
+            users.push((target.clone(), user));
+        }
+        Ok(state)
     }
 
     async fn prune(&self, id: &ConversationId) -> Result<u64, StoreError> {

@@ -26,6 +26,8 @@ pub(crate) enum Command {
     Clear(ClearArgs),
     /// Take the last compaction of a stored conversation back (or restore an earlier epoch): the next load serves the summary and window from before it.
     Undo(UndoArgs),
+    /// Start a new conversation as a branch of a stored one: its messages up to a point, with the summary and window of then; each goes on alone.
+    Fork(ForkArgs),
     /// Show the stored conversations, or one conversation's state.
     Inspect(InspectArgs),
     /// Count the tokens of a transcript, per message and in total.
@@ -392,6 +394,22 @@ pub(crate) struct SearchArgs {
     /// Print JSON lines instead of a table.
     #[arg(long)]
     pub(crate) json: bool,
+}
+
+/// `tidemark fork`: a new conversation branched from a stored one.
+#[derive(Debug, Args)]
+pub(crate) struct ForkArgs {
+    /// The conversation to branch from.
+    #[arg(long, value_parser = conversation_id)]
+    pub(crate) conversation: ConversationId,
+    /// The new conversation; it must not exist yet.
+    #[arg(long, value_parser = conversation_id)]
+    pub(crate) into: ConversationId,
+    /// Branch before message SEQ: the fork holds the messages numbered below it [default: all of them].
+    #[arg(long, value_name = "SEQ")]
+    pub(crate) at: Option<u64>,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
 }
 
 /// `tidemark undo`: an earlier compaction state made current again.

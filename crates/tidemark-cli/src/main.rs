@@ -35,6 +35,7 @@ fn main() -> ExitCode {
             Command::Load(args) => cmd::store::load(args).await,
             Command::Clear(args) => cmd::store::clear(args).await,
             Command::Undo(args) => cmd::history::undo(args).await,
+            Command::Fork(args) => cmd::history::fork(args).await,
             Command::Inspect(args) => cmd::store::inspect(args).await,
             Command::Count(args) => cmd::count::run(args),
             Command::Convert(args) => cmd::convert::run(args),

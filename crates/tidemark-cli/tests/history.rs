@@ -92,3 +92,31 @@ fn as_of_gives_back_each_served_prompt_and_undo_takes_a_compaction_back() {
     let both = tidemark(&["load", "--conversation", "ops/1", "--as-of", "3", "--facts"], b"", &store);
     assert!(!both.status.success(), "--as-of serves no facts and says so");
 }
+
+#[test]
+fn a_fork_branches_a_conversation_and_each_side_goes_on_alone() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("memory.db");
+    for n in 0..12 {
+        ok(&tidemark(&["append", "--conversation", "main", "-"], &turn(n), &store));
+        ok(&tidemark(&["load", "--conversation", "main", "--budget", "300"], b"", &store));
+    }
+    let as_of = ok(&tidemark(&["load", "--conversation", "main", "--as-of", "15"], b"", &store));
+    ok(&tidemark(&["fork", "--conversation", "main", "--at", "16", "--into", "branch"], b"", &store));
+    // The branch serves what the main conversation served at its point, and then its own turns.
+    assert_eq!(ok(&tidemark(&["load", "--conversation", "branch", "--as-of", "15"], b"", &store)), as_of);
+    ok(&tidemark(&["append", "--conversation", "branch", "-"], &turn(99), &store));
+    let branch = ok(&tidemark(&["load", "--conversation", "branch", "--budget", "300"], b"", &store));
+    assert!(branch.contains("web-99.prod") && !branch.contains("web-11.prod"), "{branch}");
+    let main = ok(&tidemark(&["load", "--conversation", "main", "--budget", "300"], b"", &store));
+    assert!(main.contains("web-11.prod") && !main.contains("web-99.prod"), "{main}");
+    ok(&tidemark(&["clear", "--conversation", "branch"], b"", &store));
+    assert_eq!(ok(&tidemark(&["load", "--conversation", "main", "--budget", "300"], b"", &store)), main);
+    // A fork into a conversation that exists is refused by name.
+    let exists = tidemark(&["fork", "--conversation", "main", "--into", "main"], b"", &store);
+    assert!(
+        String::from_utf8_lossy(&exists.stderr).contains("already exists"),
+        "{}",
+        String::from_utf8_lossy(&exists.stderr)
+    );
+}

@@ -154,6 +154,12 @@ pub trait DynConversationStore: Send + Sync {
         expected_generation: u64,
         target: Option<u64>,
     ) -> BoxFuture<'a, Result<CompactionState, StoreError>>;
+    fn fork_boxed<'a>(
+        &'a self,
+        source: &'a ConversationId,
+        at: Seq,
+        target: &'a ConversationId,
+    ) -> BoxFuture<'a, Result<CompactionState, StoreError>>;
 }
 
 impl<T: ConversationStore> DynConversationStore for T {
@@ -269,6 +275,14 @@ impl<T: ConversationStore> DynConversationStore for T {
     ) -> BoxFuture<'a, Result<CompactionState, StoreError>> {
         Box::pin(self.restore_state(conversation, expected_generation, target))
     }
+    fn fork_boxed<'a>(
+        &'a self,
+        source: &'a ConversationId,
+        at: Seq,
+        target: &'a ConversationId,
+    ) -> BoxFuture<'a, Result<CompactionState, StoreError>> {
+        Box::pin(self.fork(source, at, target))
+    }
 }
 
 // The static impls below await the boxed future inside an `async fn` rather than
@@ -364,6 +378,14 @@ impl ConversationStore for dyn DynConversationStore {
         target: Option<u64>,
     ) -> Result<CompactionState, StoreError> {
         self.restore_state_boxed(conversation, expected_generation, target).await
+    }
+    async fn fork(
+        &self,
+        source: &ConversationId,
+        at: Seq,
+        target: &ConversationId,
+    ) -> Result<CompactionState, StoreError> {
+        self.fork_boxed(source, at, target).await
     }
 }
 

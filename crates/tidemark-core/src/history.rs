@@ -127,6 +127,20 @@ pub enum HistoryError {
         /// The first message the history covers.
         starts: Seq,
     },
+    /// A fork's new conversation already has messages or state.
+    #[error("conversation {conversation} already exists; a fork needs a new one")]
+    Exists {
+        /// The conversation named for the fork.
+        conversation: crate::id::ConversationId,
+    },
+    /// A fork there would cut a tool unit: the message at the point answers a call made before it.
+    #[error(
+        "a fork at message {at} would separate tool results from their call; fork before the call or after its results"
+    )]
+    SplitsToolUnit {
+        /// The point asked for.
+        at: Seq,
+    },
     /// The point asked for lies after the newest stored message.
     #[error("message {seq} was never appended (the next is {next_seq})")]
     NotYetAppended {
@@ -321,6 +335,11 @@ impl EpochLog {
         ));
     }
 
+    /// A log holding `epochs` (ascending by generation), as a fork starts with.
+    pub fn from_epochs(epochs: Vec<Epoch>) -> Self {
+        Self { epochs }
+    }
+
     /// Forget every epoch and record `state` as written by a clear.
     pub fn cleared(&mut self, state: &CompactionState, next_seq: Seq) {
         let epoch = Epoch::new(state.generation, EpochKind::Cleared, None, next_seq, now_ms(), state.clone());
@@ -359,6 +378,37 @@ impl EpochLog {
         self.epochs.push(Epoch::new(state.generation, kind, undo_to, next_seq, now_ms(), state.clone()));
         Ok(state)
     }
+}
+
+/// What a fork of a conversation at `at` starts with: the epochs written before message `at` was appended, and the state the last of them holds.
+///
+/// `epochs` are the source's, ascending, and `next_seq` its next sequence
+/// number. A fork at `at` holds the messages numbered below `at` and goes on
+/// from there on its own; its state is the one a load served when `at - 1`
+/// was the newest message ([`state_as_of`]), and its history those epochs, so
+/// it can undo what the source had compacted by then.
+///
+/// # Errors
+///
+/// [`HistoryError::NotYetAppended`] for `at` beyond `next_seq`,
+/// [`HistoryError::BeforeHistory`] for a point before the source's kept history.
+pub fn fork_plan(
+    epochs: &[Epoch],
+    at: Seq,
+    next_seq: Seq,
+) -> Result<(Vec<Epoch>, CompactionState), HistoryError> {
+    if at > next_seq {
+        return Err(HistoryError::NotYetAppended { seq: at, next_seq });
+    }
+    let kept: Vec<Epoch> = epochs.iter().filter(|epoch| epoch.next_seq <= at).cloned().collect();
+    if kept.is_empty()
+        && let Some(first) =
+            epochs.first().filter(|first| matches!(first.kind, EpochKind::Cleared | EpochKind::Migrated))
+    {
+        return Err(HistoryError::BeforeHistory { seq: at, starts: first.next_seq });
+    }
+    let state = kept.last().map(|epoch| epoch.state.clone()).unwrap_or_default();
+    Ok((kept, state))
 }
 
 /// The time now in milliseconds since the Unix epoch, as stores stamp epochs (zero before 1970).
@@ -420,6 +470,22 @@ mod tests {
         assert_eq!(at(19), Ok(2));
         assert_eq!(at(24), Ok(2));
         assert_eq!(at(25), Err(HistoryError::NotYetAppended { seq: Seq(25), next_seq: Seq(25) }));
+    }
+
+    #[test]
+    fn a_fork_takes_the_epochs_written_before_its_point() {
+        let epochs = [epoch(1, EpochKind::Saved, None, 10, 5), epoch(2, EpochKind::Saved, Some(1), 20, 12)];
+        let (kept, state) = fork_plan(&epochs, Seq(15), Seq(25)).expect("a fork inside the history");
+        assert_eq!((kept.len(), state.generation, state.watermark), (1, 1, Seq(5)));
+        let (kept, state) = fork_plan(&epochs, Seq(3), Seq(25)).expect("a fork before any compaction");
+        assert_eq!((kept.len(), state), (0, CompactionState::default()));
+        assert_eq!(fork_plan(&epochs, Seq(25), Seq(25)).map(|(kept, _)| kept.len()), Ok(2));
+        assert_eq!(
+            fork_plan(&epochs, Seq(26), Seq(25)),
+            Err(HistoryError::NotYetAppended { seq: Seq(26), next_seq: Seq(25) })
+        );
+        let cleared = [epoch(3, EpochKind::Cleared, None, 30, 30)];
+        assert!(matches!(fork_plan(&cleared, Seq(12), Seq(40)), Err(HistoryError::BeforeHistory { .. })));
     }
 
     #[test]

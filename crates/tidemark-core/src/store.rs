@@ -264,6 +264,31 @@ pub trait ConversationStore: Send + Sync {
         target: Option<u64>,
     ) -> impl Future<Output = Result<CompactionState, StoreError>> + Send;
 
+    /// Start conversation `target` as a copy of `source` up to message `at` (excluded), with the compaction state and history it had then; return the fork's state.
+    ///
+    /// The fork holds the stored messages numbered below `at` under the same
+    /// numbers, continues at `at`, and has the state and epochs of
+    /// [`crate::history::fork_plan`], so it loads, compacts and undoes as the
+    /// source did at that point and then on its own. The source's calibration
+    /// and user come along. Nothing is shared for writing: clearing or pruning
+    /// either side never touches the other's messages. A store keeps the
+    /// messages once where it can (the in-memory store shares them); the SQL
+    /// stores copy the rows in one statement. The conversation-scoped facts of
+    /// the source are not copied; user-scoped facts follow the user.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::History`] with [`HistoryError::Exists`](crate::history::HistoryError::Exists)
+    /// when `target` has messages or state, and as [`fork_plan`](crate::history::fork_plan)
+    /// and [`check_restorable`](crate::history::check_restorable) say (a point beyond the
+    /// source, before its kept history, or whose messages were pruned). Nothing is written then.
+    fn fork(
+        &self,
+        source: &ConversationId,
+        at: Seq,
+        target: &ConversationId,
+    ) -> impl Future<Output = Result<CompactionState, StoreError>> + Send;
+
     /// Delete the messages below the watermark that are not retained; return how many were deleted.
     fn prune(&self, conversation: &ConversationId) -> impl Future<Output = Result<u64, StoreError>> + Send;
 
@@ -504,6 +529,15 @@ crate::forward! {
             target: Option<u64>,
         ) -> impl Future<Output = Result<CompactionState, StoreError>> + Send {
             (**self).restore_state(conversation, expected_generation, target)
+        }
+
+        fn fork(
+            &self,
+            source: &ConversationId,
+            at: Seq,
+            target: &ConversationId,
+        ) -> impl Future<Output = Result<CompactionState, StoreError>> + Send {
+            (**self).fork(source, at, target)
         }
 
         fn prune(&self, conversation: &ConversationId) -> impl Future<Output = Result<u64, StoreError>> + Send {

@@ -528,6 +528,14 @@ impl ConversationStore for Counting {
     async fn prune(&self, c: &ConversationId) -> Result<u64, tidemark_core::StoreError> {
         self.inner.prune(c).await
     }
+    async fn fork(
+        &self,
+        source: &ConversationId,
+        at: tidemark_core::Seq,
+        target: &ConversationId,
+    ) -> Result<tidemark_core::CompactionState, tidemark_core::StoreError> {
+        self.inner.fork(source, at, target).await
+    }
     async fn epochs(
         &self,
         c: &ConversationId,

@@ -54,11 +54,17 @@ proptest! {
 async fn long_runs_undo_and_read_back_in_step_with_the_reference() {
     for seed in 1..=3 {
         let checked = lockstep(InMemoryStore::new(), &id("long"), &long_run(seed)).await.expect("in memory");
-        assert!(checked.restores >= 10 && checked.as_of >= 20 && checked.epochs >= 30, "{checked:?}");
+        assert!(
+            checked.restores >= 10 && checked.as_of >= 20 && checked.epochs >= 30 && checked.forks >= 1,
+            "{checked:?}"
+        );
         let sqlite = SqliteStore::open_in_memory().expect("open");
         let checked = lockstep(sqlite, &id("long"), &long_run(seed)).await.expect("sqlite");
         eprintln!("seed {seed} on sqlite: {checked:?}");
-        assert!(checked.restores >= 10 && checked.as_of >= 20 && checked.epochs >= 30, "{checked:?}");
+        assert!(
+            checked.restores >= 10 && checked.as_of >= 20 && checked.epochs >= 30 && checked.forks >= 1,
+            "{checked:?}"
+        );
     }
 }
 
@@ -216,4 +222,20 @@ async fn a_pruned_history_is_refused_by_name() {
     let now = memory.load_as_of(&conversation, Seq(next.0 - 1)).await.expect("as of now");
     assert_eq!(now, memory.load(&conversation).await.expect("load"));
     let _: Vec<Message> = now;
+}
+
+#[tokio::test]
+async fn a_fork_never_separates_results_from_their_call() {
+    let memory = CompactingMemory::new(InMemoryStore::new(), window(5_000), ConcatCompactor::capped(1_000));
+    let main = id("main");
+    memory.append(&main, turn(0)).await.expect("append");
+    // Message 2 is the result of the call in message 1.
+    let split = memory.fork(&main, Seq(2), &id("split")).await;
+    assert!(matches!(split, Err(MemoryError::History(HistoryError::SplitsToolUnit { at: Seq(2) }))), "{split:?}");
+    assert!(memory.get_ref().conversations().await.expect("list").iter().all(|listed| listed != &id("split")));
+    for at in [0, 1, 3, 4] {
+        let fork = id(&format!("at-{at}"));
+        memory.fork(&main, Seq(at), &fork).await.expect("a fork at a unit boundary");
+        tidemark_core::validate(&memory.load(&fork).await.expect("load")).expect("a valid prompt");
+    }
 }

@@ -14,7 +14,9 @@ use std::time::Duration;
 
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, PoolError, RecyclingMethod};
 use tidemark_core::error::BoxError;
-use tidemark_core::history::{Epoch, EpochKind, HistoryError, check_restorable, never_written, now_ms};
+use tidemark_core::history::{
+    Epoch, EpochKind, HistoryError, check_restorable, fork_plan, never_written, now_ms,
+};
 use tidemark_core::recall::{Embedder, Passage, RecallQuery};
 use tidemark_core::store::{ConversationStats, Lease, StoredSummary, check_state};
 use tidemark_core::{
@@ -395,6 +397,40 @@ const RESTORE_STATE: &str = "INSERT INTO {s}.states (conversation, generation, w
          generation = EXCLUDED.generation, watermark = EXCLUDED.watermark,
          retained = EXCLUDED.retained, summary = EXCLUDED.summary";
 
+/// The row of a fork's new conversation: nothing is written when the conversation exists.
+const CREATE_CONVERSATION: &str = "INSERT INTO {s}.conversations (id, next_seq, stored, stored_tokens)
+     VALUES ($1, 0, 0, 0) ON CONFLICT (id) DO NOTHING";
+
+/// How many messages of `$1` a fork at `$3` serves from: those from the watermark `$2` on, and the retained ones (`$4`).
+const COUNT_FORKED: &str = "SELECT count(*) FILTER (WHERE seq >= $2), count(*) FILTER (WHERE seq = ANY($4))
+     FROM {s}.messages WHERE conversation = $1 AND seq < $3";
+
+/// Copy the messages of `$2` below `$3` into `$1` and set its counters.
+const FORK_MESSAGES: &str = "WITH copied AS (
+        INSERT INTO {s}.messages (conversation, seq, tokens, body)
+        SELECT $1, seq, tokens, body FROM {s}.messages WHERE conversation = $2 AND seq < $3
+        RETURNING tokens
+     )
+     UPDATE {s}.conversations SET next_seq = $3,
+         stored = (SELECT count(*) FROM copied), stored_tokens = (SELECT COALESCE(sum(tokens), 0) FROM copied)
+     WHERE id = $1";
+
+/// Copy the recall passages of the messages of `$2` below `$3` into `$1`, their vectors too.
+const FORK_PASSAGES: &str =
+    "INSERT INTO {s}.passages (conversation, seq, idx, role, text, terms, embedding, embedder)
+     SELECT $1, seq, idx, role, text, terms, embedding, embedder FROM {s}.passages
+     WHERE conversation = $2 AND seq < $3";
+
+/// The calibration of `$2`, if any, for `$1` too.
+const FORK_CALIBRATION: &str = "INSERT INTO {s}.calibrations (conversation, calibration)
+     SELECT $1, calibration FROM {s}.calibrations WHERE conversation = $2
+     ON CONFLICT (conversation) DO UPDATE SET calibration = EXCLUDED.calibration";
+
+/// The user of `$2`, if any, holds `$1` too, as the user's newest conversation.
+const FORK_USER: &str = "INSERT INTO {s}.conversation_users (conversation, user_id, assigned)
+     SELECT $1, user_id, nextval('{s}.conversation_users_assigned') FROM {s}.conversation_users WHERE conversation = $2
+     ON CONFLICT (conversation) DO UPDATE SET user_id = EXCLUDED.user_id, assigned = EXCLUDED.assigned";
+
 const ENSURE_CONVERSATION: &str = "INSERT INTO {s}.conversations (id, next_seq, stored, stored_tokens)
      VALUES ($1, 0, 0, 0) ON CONFLICT (id) DO NOTHING";
 
@@ -512,6 +548,15 @@ impl ConversationStore for PostgresStore {
         self.restore_epoch(conversation, expected_generation, target)
             .await
             .map_err(|fail| fail.named("restore_state"))
+    }
+
+    async fn fork(
+        &self,
+        source: &ConversationId,
+        at: Seq,
+        target: &ConversationId,
+    ) -> Result<CompactionState, StoreError> {
+        self.fork_conversation(source, at, target).await.map_err(|fail| fail.named("fork"))
     }
 
     async fn prune(&self, conversation: &ConversationId) -> Result<u64, StoreError> {
@@ -823,6 +868,68 @@ impl PostgresStore {
         let undo_to = (expected_generation > 0).then_some(expected_generation);
         let epoch = Epoch::new(generation, EpochKind::Saved, undo_to, next_seq, now_ms(), state.clone());
         history::record(self, &transaction, id, &epoch).await?;
+        transaction.commit().await?;
+        Ok(state)
+    }
+
+    async fn fork_conversation(
+        &self,
+        source: &ConversationId,
+        at: Seq,
+        target: &ConversationId,
+    ) -> Result<CompactionState, StoreFail> {
+        let (source_id, target_id) = (source.as_str(), target.as_str());
+        let mut client = self.client().await?;
+        let transaction = client.transaction().await?;
+        // The target's row is created first, so that two forks into it cannot both go on.
+        let created = execute(&transaction, &self.sql(CREATE_CONVERSATION), &[&target_id]).await?;
+        if created == 0 {
+            return Err(StoreError::History(HistoryError::Exists { conversation: target.clone() }).into());
+        }
+        // An unknown source is an empty conversation.
+        let locked = query_opt(&transaction, &self.sql(LOCK_CONVERSATION), &[&source_id]).await?;
+        let next_seq = match &locked {
+            Some(row) => Seq(from_sql(row.try_get(0)?, "next_seq")?),
+            None => Seq::ZERO,
+        };
+        let epochs = history::all(self, &transaction, source_id).await?;
+        let (kept, state) = fork_plan(&epochs, at, next_seq).map_err(StoreError::History)?;
+        let at_raw = to_sql(at.0, "seq")?;
+        let counted = query_opt(
+            &transaction,
+            &self.sql(COUNT_FORKED),
+            &[&source_id, &to_sql(state.watermark.0, "watermark")?, &at_raw, &seqs_to_sql(&state.retained)?],
+        )
+        .await?;
+        let (window, retained): (i64, i64) = match counted {
+            Some(row) => (row.try_get(0)?, row.try_get(1)?),
+            None => (0, 0),
+        };
+        check_restorable(&state, at, from_sql(window, "stored")?, from_sql(retained, "stored")?)
+            .map_err(StoreError::History)?;
+        // The rows and their passages are copied in one statement each: PostgreSQL rows cannot be shared.
+        execute(&transaction, &self.sql(FORK_MESSAGES), &[&target_id, &source_id, &at_raw]).await?;
+        execute(&transaction, &self.sql(FORK_PASSAGES), &[&target_id, &source_id, &at_raw]).await?;
+        if state.generation > 0 {
+            let summary = state.summary.as_ref().map(|summary| to_json(summary, "summary")).transpose()?;
+            execute(
+                &transaction,
+                &self.sql(RESTORE_STATE),
+                &[
+                    &target_id,
+                    &to_sql(state.generation, "generation")?,
+                    &to_sql(state.watermark.0, "watermark")?,
+                    &seqs_to_sql(&state.retained)?,
+                    &summary,
+                ],
+            )
+            .await?;
+        }
+        for epoch in &kept {
+            history::record(self, &transaction, target_id, epoch).await?;
+        }
+        execute(&transaction, &self.sql(FORK_CALIBRATION), &[&target_id, &source_id]).await?;
+        execute(&transaction, &self.sql(FORK_USER), &[&target_id, &source_id]).await?;
         transaction.commit().await?;
         Ok(state)
     }

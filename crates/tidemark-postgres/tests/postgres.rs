@@ -1014,7 +1014,10 @@ fn history_keeps_step_with_the_reference() {
         let conversation = id(&format!("long-{seed}"));
         let checked = runtime.block_on(history_lockstep::lockstep(store.clone(), &conversation, &ops));
         let checked = checked.unwrap_or_else(|failure| panic!("seed {seed}: {failure}"));
-        assert!(checked.restores >= 10 && checked.as_of >= 20 && checked.epochs >= 30, "{checked:?}");
+        assert!(
+            checked.restores >= 10 && checked.as_of >= 20 && checked.epochs >= 30 && checked.forks >= 1,
+            "{checked:?}"
+        );
     }
     let mut runner = TestRunner::new(Config { cases: 24, ..Config::default() });
     let case = AtomicU64::new(0);

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use tidemark_core::history::{Epoch, EpochLog, never_written};
+use tidemark_core::history::{Epoch, EpochLog, HistoryError, check_restorable, fork_plan, never_written};
 use tidemark_core::recall::{
     Candidate, Embedder, Passage, PassageText, RecallQuery, SIMILAR_PASSAGES, candidate_messages, fuse,
     nearest, passages, rank,
@@ -187,6 +187,43 @@ impl ConversationStore for ReferenceStore {
         )?;
         *state = restored.clone();
         Ok(restored)
+    }
+
+    async fn fork(
+        &self,
+        source: &ConversationId,
+        at: Seq,
+        target: &ConversationId,
+    ) -> Result<CompactionState, StoreError> {
+        let mut all = self.lock();
+        if all.contains_key(target) {
+            return Err(HistoryError::Exists { conversation: target.clone() }.into());
+        }
+        // An unknown source is an empty conversation.
+        let empty = Conversation::default();
+        let from = all.get(source).unwrap_or(&empty);
+        let (epochs, state) = fork_plan(from.history.epochs(), at, from.next_seq)?;
+        let window = from.messages.range(state.watermark..at).count() as u64;
+        let retained = state.retained.iter().filter(|seq| from.messages.contains_key(seq)).count();
+        check_restorable(&state, at, window, retained)?;
+        let fork = Conversation {
+            messages: from.messages.range(..at).map(|(seq, stored)| (*seq, stored.clone())).collect(),
+            next_seq: at,
+            state: state.clone(),
+            history: EpochLog::from_epochs(epochs),
+        };
+        all.insert(target.clone(), fork);
+        drop(all);
+        let mut calibrations = self.calibrations.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(calibration) = calibrations.get(source).cloned() {
+            calibrations.insert(target.clone(), calibration);
+        }
+        let mut users = self.users.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((_, user)) = users.iter().rev().find(|(held, _)| held == source).cloned() {
+            users.retain(|(held, _)| held != target);
+            users.push((target.clone(), user));
+        }
+        Ok(state)
     }
 
     async fn prune(&self, conversation: &ConversationId) -> Result<u64, StoreError> {

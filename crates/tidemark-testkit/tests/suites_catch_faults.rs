@@ -37,6 +37,8 @@ enum Fault {
     ListsUsersOldestFirst,
     /// `restore_state` restores the state an undo asks for but keeps the newer summary.
     RestoresWithoutSummary,
+    /// `fork` copies the whole source, not only the messages before its point.
+    ForksEverything,
 }
 
 struct Faulty {
@@ -95,6 +97,24 @@ impl ConversationStore for Faulty {
             return self.inner.save_state(c, current.generation, s).await;
         }
         self.inner.save_state(c, expected, s).await
+    }
+
+    async fn fork(
+        &self,
+        source: &ConversationId,
+        at: Seq,
+        target: &ConversationId,
+    ) -> Result<CompactionState, StoreError> {
+        let state = self.inner.fork(source, at, target).await?;
+        if let Fault::ForksEverything = self.fault {
+            // The fork gets the source's messages after its point too.
+            let later = self.inner.load_range(source, SeqRange::from(at)).await?;
+            let news = later
+                .into_iter()
+                .map(|stored| NewMessage::new(Message::clone(&stored.message), stored.tokens));
+            self.inner.append(target, news.collect()).await?;
+        }
+        Ok(state)
     }
 
     async fn epochs(&self, c: &ConversationId) -> Result<Vec<Epoch>, StoreError> {
@@ -204,6 +224,7 @@ fn store_suite_catches_each_fault() {
     );
     assert_eq!(store_failure(Fault::ListsUsersOldestFirst), "users_list_their_conversations_newest_first");
     assert_eq!(store_failure(Fault::RestoresWithoutSummary), "undo_restores_the_earlier_state");
+    assert_eq!(store_failure(Fault::ForksEverything), "a_fork_shares_the_prefix_then_diverges");
 }
 
 /// Keeps only the newest unit, retaining nothing before it.

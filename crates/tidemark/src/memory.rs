@@ -605,6 +605,25 @@ impl Memory {
         }
     }
 
+    /// Starts `target` as a fork of `source` at message `at` (the messages before it, with the
+    /// summary, window and history of then); each side goes on alone (see
+    /// [`CompactingMemory::fork`](tidemark_memory::CompactingMemory::fork)).
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::History`] when `target` exists or `at` lies outside the kept history.
+    pub async fn fork(
+        &self,
+        source: &ConversationId,
+        at: Seq,
+        target: &ConversationId,
+    ) -> Result<(), MemoryError> {
+        match &self.inner {
+            Inner::Now(memory) => memory.fork(source, at, target).await,
+            Inner::Background(memory) => memory.fork(source, at, target).await,
+        }
+    }
+
     /// The compaction history of `conversation`, oldest epoch first.
     ///
     /// # Errors

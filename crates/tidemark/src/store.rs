@@ -225,6 +225,14 @@ impl ConversationStore for Store {
     ) -> Result<CompactionState, StoreError> {
         self.conversations.restore_state(conversation, expected_generation, target).await
     }
+    async fn fork(
+        &self,
+        source: &ConversationId,
+        at: tidemark_core::Seq,
+        target: &ConversationId,
+    ) -> Result<CompactionState, StoreError> {
+        self.conversations.fork(source, at, target).await
+    }
     async fn prune(&self, conversation: &ConversationId) -> Result<u64, StoreError> {
         self.conversations.prune(conversation).await
     }

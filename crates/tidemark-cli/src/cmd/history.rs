@@ -1,4 +1,4 @@
-//! The commands on a conversation's compaction history: `undo`, `load --as-of` and `inspect --history`.
+//! The commands on a conversation's compaction history: `undo`, `fork`, `load --as-of` and `inspect --history`.
 
 use std::num::NonZeroU32;
 
@@ -8,7 +8,7 @@ use tidemark_memory::{CompactingMemory, HeuristicCounter, TokenWindow, Undone};
 
 use tidemark::Store as AnyStore;
 
-use crate::args::{LoadArgs, SummarizerChoice, UndoArgs};
+use crate::args::{ForkArgs, LoadArgs, SummarizerChoice, UndoArgs};
 use crate::error::CliError;
 use crate::format::Shape;
 use crate::output::write_transcript;
@@ -58,6 +58,23 @@ fn describe(id: &ConversationId, done: &Undone) -> String {
         "{id}: epoch {} taken back, {restored} restored as epoch {}; the window starts at message {} with a summary of {} tokens",
         done.undone, done.generation, done.window_starts_at, done.summary_tokens
     )
+}
+
+pub(crate) async fn fork(args: ForkArgs) -> Result<(), CliError> {
+    let store = setup::store(&args.store.store).await?;
+    let next = store
+        .stats(&args.conversation)
+        .await
+        .map_err(|error| CliError::runtime("reading the store", error))?
+        .next_seq;
+    let at = args.at.map_or(next, Seq);
+    let memory = memory(store)?;
+    memory
+        .fork(&args.conversation, at, &args.into)
+        .await
+        .map_err(|error| CliError::runtime("forking", error))?;
+    eprintln!("tidemark: {} forked from {} before message {at}", args.into, args.conversation);
+    Ok(())
 }
 
 pub(crate) async fn load_as_of(args: &LoadArgs, seq: Seq) -> Result<(), CliError> {

@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
-use tidemark_core::history::{Epoch, EpochLog, never_written};
+use tidemark_core::history::{Epoch, EpochLog, HistoryError, check_restorable, fork_plan, never_written};
 use tidemark_core::recall::{
     Embedder, Embedding, Passage, PassageText, RARE_MESSAGES, RecallQuery, SIMILAR_PASSAGES, VectorIndex,
     candidate_messages, fuse, passages, rank_borrowed,
@@ -417,6 +417,62 @@ impl ConversationStore for InMemoryStore {
         entry.history = history;
         entry.state = restored?;
         Ok(entry.state.clone())
+    }
+
+    async fn fork(
+        &self,
+        source: &ConversationId,
+        at: Seq,
+        target: &ConversationId,
+    ) -> Result<CompactionState, StoreError> {
+        if self.existing(target).is_some() {
+            return Err(HistoryError::Exists { conversation: target.clone() }.into());
+        }
+        let fork = {
+            // An unknown source is an empty conversation.
+            let held = self.existing(source);
+            let empty = Mutex::new(Conversation::default());
+            let from = lock(held.as_deref().unwrap_or(&empty));
+            let (epochs, state) = fork_plan(from.history.epochs(), at, from.next_seq())?;
+            let window = (state.watermark.0..at.0).filter(|seq| from.get(Seq(*seq)).is_some()).count() as u64;
+            let retained = state.retained.iter().filter(|seq| from.get(**seq).is_some()).count();
+            check_restorable(&state, at, window, retained)?;
+            // The messages are shared, not copied: a slot holds an `Arc`.
+            let base = from.base.min(at);
+            let keep = usize::try_from(at.0.saturating_sub(base.0)).unwrap_or(usize::MAX);
+            let slots: VecDeque<Option<StoredMessage>> = from.slots.iter().take(keep).cloned().collect();
+            let (stored, stored_tokens) =
+                slots.iter().flatten().fold((0u64, 0u64), |(count, tokens), message| {
+                    (count + 1, tokens + u64::from(message.tokens))
+                });
+            Conversation {
+                base,
+                slots,
+                stored,
+                stored_tokens,
+                state,
+                history: EpochLog::from_epochs(epochs),
+                ..Conversation::default()
+            }
+        };
+        let state = fork.state.clone();
+        {
+            let mut all = self.conversations.write().unwrap_or_else(PoisonError::into_inner);
+            if all.contains_key(target) {
+                return Err(HistoryError::Exists { conversation: target.clone() }.into());
+            }
+            all.insert(target.clone(), Arc::new(Mutex::new(fork)));
+        }
+        let mut calibrations = self.calibrations.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(calibration) = calibrations.get(source).cloned() {
+            calibrations.insert(target.clone(), calibration);
+        }
+        drop(calibrations);
+        let mut users = self.users.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((user, _)) = users.held.get(source).cloned() {
+            users.assign(target, &user);
+        }
+        Ok(state)
     }
 
     async fn prune(&self, conversation: &ConversationId) -> Result<u64, StoreError> {

@@ -16,7 +16,9 @@ use quick_cache::Weighter;
 use quick_cache::sync::Cache;
 use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OptionalExtension, Rows, TransactionBehavior, params};
-use tidemark_core::history::{Epoch, EpochKind, HistoryError, check_restorable, never_written, now_ms};
+use tidemark_core::history::{
+    Epoch, EpochKind, HistoryError, check_restorable, fork_plan, never_written, now_ms,
+};
 use tidemark_core::recall::{Embedder, Passage, RecallQuery};
 use tidemark_core::store::{ConversationStats, StoredSummary, check_state};
 use tidemark_core::{
@@ -318,6 +320,15 @@ impl ConversationStore for SqliteStore {
         self.run("restore_state", |connection| {
             restore_state(connection, &self.caches, conversation, expected_generation, target)
         })
+    }
+
+    async fn fork(
+        &self,
+        source: &ConversationId,
+        at: Seq,
+        target: &ConversationId,
+    ) -> Result<CompactionState, StoreError> {
+        self.run("fork", |connection| fork(connection, source.as_str(), at, target.as_str()))
     }
 
     async fn prune(&self, conversation: &ConversationId) -> Result<u64, StoreError> {
@@ -682,6 +693,70 @@ fn restore_state(
     history::record(&transaction, id, &epoch)?;
     transaction.commit()?;
     caches.states.insert(conversation.clone(), Arc::new(state.clone()));
+    Ok(state)
+}
+
+fn fork(connection: &mut Connection, source: &str, at: Seq, target: &str) -> Result<CompactionState, Fail> {
+    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    if read_counts(&transaction, target)?.is_some() {
+        let conversation =
+            ConversationId::new(target).map_err(|_| DataError::Inconsistent { column: "id" })?;
+        return Err(StoreError::History(HistoryError::Exists { conversation }).into());
+    }
+    // An unknown source is an empty conversation.
+    let next_seq = read_counts(&transaction, source)?.map_or(Seq::ZERO, |counts| counts.next_seq);
+    let epochs = history::all(&transaction, source)?;
+    let (kept, state) = fork_plan(&epochs, at, next_seq).map_err(StoreError::History)?;
+    let at_raw = to_sql(at.0, "seq")?;
+    let window: i64 = transaction
+        .prepare_cached("SELECT COUNT(*) FROM messages WHERE conversation = ?1 AND seq >= ?2 AND seq < ?3")?
+        .query_row(params![source, to_sql(state.watermark.0, "watermark")?, at_raw], |row| row.get(0))?;
+    let retained: i64 = transaction
+        .prepare_cached(
+            "SELECT COUNT(*) FROM messages
+             WHERE conversation = ?1 AND seq IN (SELECT value FROM json_each(?2))",
+        )?
+        .query_row(params![source, to_json(&state.retained, "retained")?], |row| row.get(0))?;
+    check_restorable(&state, at, from_sql(window, "stored")?, from_sql(retained, "stored")?)
+        .map_err(StoreError::History)?;
+    // The conversation's row comes first: the messages refer to it.
+    transaction.prepare_cached(UPSERT_COUNTS)?.execute(params![target, at_raw, 0, 0])?;
+    // The rows are copied in one statement: SQLite has no way to share them between conversations.
+    transaction
+        .prepare_cached(
+            "INSERT INTO messages (conversation, seq, tokens, body)
+             SELECT ?1, seq, tokens, body FROM messages WHERE conversation = ?2 AND seq < ?3",
+        )?
+        .execute(params![target, source, at_raw])?;
+    let (stored, tokens): (i64, i64) = transaction
+        .prepare_cached("SELECT COUNT(*), COALESCE(SUM(tokens), 0) FROM messages WHERE conversation = ?1")?
+        .query_row(params![target], |row| Ok((row.get(0)?, row.get(1)?)))?;
+    transaction.prepare_cached(UPSERT_COUNTS)?.execute(params![target, at_raw, stored, tokens])?;
+    if state.generation > 0 {
+        let summary = state.summary.as_ref().map(|summary| to_json(summary, "summary")).transpose()?;
+        transaction.prepare_cached(UPSERT_STATE)?.execute(params![
+            target,
+            to_sql(state.generation, "generation")?,
+            to_sql(state.watermark.0, "watermark")?,
+            to_json(&state.retained, "retained")?,
+            summary,
+        ])?;
+    }
+    for epoch in &kept {
+        history::record(&transaction, target, epoch)?;
+    }
+    let calibration = calibration::read(&transaction, source)?;
+    if !calibration.is_empty() {
+        calibration::write(&transaction, target, &calibration)?;
+    }
+    let user: Option<String> = transaction
+        .prepare_cached("SELECT user_id FROM conversation_users WHERE conversation = ?1")?
+        .query_row(params![source], |row| row.get(0))
+        .optional()?;
+    if let Some(user) = user {
+        users::assign(&transaction, target, &user)?;
+    }
+    transaction.commit()?;
     Ok(state)
 }
 

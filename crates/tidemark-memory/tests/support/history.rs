@@ -34,6 +34,8 @@ pub enum Op {
     Restore(u64),
     /// Forget the conversation.
     Clear,
+    /// Fork the conversation at this share of its messages (in hundredths) and go on with the fork.
+    Fork(u64),
 }
 
 pub fn arb_ops(len: std::ops::Range<usize>) -> impl Strategy<Value = Vec<Op>> {
@@ -45,6 +47,7 @@ pub fn arb_ops(len: std::ops::Range<usize>) -> impl Strategy<Value = Vec<Op>> {
         3 => Just(Op::Undo),
         1 => (0u64..4).prop_map(Op::Restore),
         1 => Just(Op::Clear),
+        1 => (0u64..=100).prop_map(Op::Fork),
     ];
     prop::collection::vec(op, len)
 }
@@ -78,6 +81,7 @@ pub fn long_run(seed: u64) -> Vec<Op> {
             15 => Op::LoadWithin(2_500),
             16 => Op::Reset,
             17..=18 => Op::Undo,
+            19 if rng.between(0, 4) == 0 => Op::Fork(rng.between(50, 101) as u64),
             _ => Op::Restore(2),
         })
         .collect()
@@ -100,6 +104,8 @@ pub struct Checked {
     pub as_of: usize,
     /// Epochs the store recorded by the end.
     pub epochs: usize,
+    /// Forks made and gone on with.
+    pub forks: usize,
 }
 
 pub async fn lockstep<S: ConversationStore>(
@@ -108,6 +114,10 @@ pub async fn lockstep<S: ConversationStore>(
     ops: &[Op],
 ) -> Result<Checked, String> {
     let mut checked = Checked::default();
+    // Forks go on with the fork: the conversation in play, and each one left behind with what it holds.
+    let mut id = id.clone();
+    let id = &mut id;
+    let mut left: Vec<(ConversationId, Vec<Message>)> = Vec::new();
     let subject = memory(store);
     let reference = memory(ReferenceStore::new());
     let counter = HeuristicCounter::default();
@@ -203,6 +213,29 @@ pub async fn lockstep<S: ConversationStore>(
                     served.remove(&newest);
                 }
             }
+            Op::Fork(share) => {
+                let base = cleared_at.unwrap_or(Seq::ZERO);
+                let at = Seq(base.0 + (next.0 - base.0) * share / 100);
+                let fork = ConversationId::new(format!("{id}/{step}")).map_err(|e| fail(e.to_string()))?;
+                let got = subject.fork(id, at, &fork).await;
+                let expected = reference.fork(id, at, &fork).await;
+                if outcome(&got) != outcome(&expected) {
+                    return Err(fail(format!(
+                        "gave {}\n  the reference {}",
+                        outcome(&got),
+                        outcome(&expected)
+                    )));
+                }
+                if got.is_ok() {
+                    let kept = usize::try_from(at.0 - base.0).unwrap_or(usize::MAX);
+                    left.push((id.clone(), appended.clone()));
+                    appended.truncate(kept);
+                    served.retain(|seq, _| *seq < at);
+                    next = at;
+                    *id = fork;
+                    checked.forks += 1;
+                }
+            }
             Op::Clear => {
                 subject.clear(id).await.map_err(|e| fail(e.to_string()))?;
                 reference.clear(id).await.map_err(|e| fail(e.to_string()))?;
@@ -254,6 +287,22 @@ pub async fn lockstep<S: ConversationStore>(
             stored.len(),
             appended.len()
         ));
+    }
+    // Whatever happened to the forks after, the conversations they left hold what they held.
+    for (earlier, held) in &left {
+        let stored = subject
+            .get_ref()
+            .load_range(earlier, SeqRange::from(Seq::ZERO))
+            .await
+            .map_err(|e| e.to_string())?;
+        let stored: Vec<&Message> = stored.iter().map(|stored| stored.message.as_ref()).collect();
+        if stored != held.iter().collect::<Vec<_>>() {
+            return Err(format!(
+                "{earlier} holds {} messages after its fork, not {}\n  operations: {ops:?}",
+                stored.len(),
+                held.len()
+            ));
+        }
     }
     let timeless = |epochs: Vec<tidemark_core::history::Epoch>| -> Vec<tidemark_core::history::Epoch> {
         epochs

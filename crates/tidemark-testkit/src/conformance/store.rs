@@ -69,6 +69,7 @@ where
     calibrations_round_trip_apart_from_the_state_and_clear(&make().await, &mut ids).await?;
     users_list_their_conversations_newest_first(&make().await, &mut ids).await?;
     undo_restores_the_earlier_state(&make().await, &mut ids).await?;
+    a_fork_shares_the_prefix_then_diverges(&make().await, &mut ids).await?;
     recall::recall_finds_identifiers(&make().await, &mut ids).await?;
     recall::recall_stays_below_the_mark(&make().await, &mut ids).await?;
     recall::recall_returns_short_passages_best_first(&make().await, &mut ids).await?;
@@ -79,7 +80,7 @@ where
     for case in 0..cases {
         lockstep_with_reference(&store, ReferenceStore::new(), &mut ids, case).await?;
     }
-    Ok(Report { checks: 23, cases })
+    Ok(Report { checks: 24, cases })
 }
 
 /// Leases are what keeps two memories over one store from compacting a conversation at once.
@@ -505,6 +506,94 @@ async fn undo_restores_the_earlier_state<S: ConversationStore>(
     Ok(())
 }
 
+/// A fork holds the messages before its point, the state and history of then, the calibration and the user, and then goes its own way.
+async fn a_fork_shares_the_prefix_then_diverges<S: ConversationStore>(
+    store: &S,
+    ids: &mut Ids,
+) -> Result<(), Failure> {
+    const CHECK: &str = "a_fork_shares_the_prefix_then_diverges";
+    let (source, target, user) = (ids.fresh("fork-source"), ids.fresh("fork-target"), ids.fresh("fork-user"));
+    fail_on(CHECK, store.append(&source, news(&["a", "b", "c", "d", "e", "f"])).await)?;
+    let first = CompactionState::new(Seq(2), vec![Seq(0)], Some(summary("first")));
+    let first = fail_on(CHECK, store.save_state(&source, 0, first).await)?;
+    fail_on(CHECK, store.append(&source, news(&["g", "h"])).await)?;
+    fail_on(CHECK, store.save_state(&source, 1, CompactionState::new(Seq(5), vec![Seq(0)], None)).await)?;
+    let calibration = Calibration::from_ratios([Ratio::from_millionths(1_250_000)]);
+    fail_on(CHECK, store.save_calibration(&source, calibration.clone()).await)?;
+    fail_on(CHECK, store.set_user(&source, &user).await)?;
+
+    // At message 7 the second compaction (written when 8 was next) had not happened yet.
+    let forked = fail_on(CHECK, store.fork(&source, Seq(7), &target).await)?;
+    ensure!(
+        forked == first,
+        CHECK,
+        "the fork's state is {forked:?}, expected the first compaction's {first:?}"
+    );
+    let read = fail_on(CHECK, store.state(&target).await)?;
+    ensure!(read == first, CHECK, "the fork stored the state {read:?}");
+    let copied = fail_on(CHECK, store.load_range(&target, SeqRange::from(Seq::ZERO)).await)?;
+    let original = fail_on(CHECK, store.load_range(&source, SeqRange::new(Seq::ZERO, Seq(7))).await)?;
+    ensure!(
+        copied == original,
+        CHECK,
+        "the fork holds {copied:?}, expected the first 7 messages {original:?}"
+    );
+    let stats = fail_on(CHECK, store.stats(&target).await)?;
+    ensure!(
+        stats.next_seq == Seq(7) && stats.stored == 7 && stats.stored_tokens == 85,
+        CHECK,
+        "the fork's statistics are {stats:?}"
+    );
+    let epochs = fail_on(CHECK, store.epochs(&target).await)?;
+    let expected = fail_on(CHECK, store.epochs(&source).await)?;
+    ensure!(
+        epochs[..] == expected[..1],
+        CHECK,
+        "the fork's history is {epochs:?}, expected {:?}",
+        &expected[..1]
+    );
+    let read = fail_on(CHECK, store.calibration(&target).await)?;
+    ensure!(read == calibration, CHECK, "the fork's calibration is {read:?}");
+    let held = fail_on(CHECK, store.user_conversations(&user).await)?;
+    ensure!(held == [target.clone(), source.clone()], CHECK, "the user holds {held:?}");
+
+    // Each side goes on alone: numbering, compaction and clear.
+    let range = fail_on(CHECK, store.append(&target, news(&["x"])).await)?;
+    ensure!(range == SeqRange::new(Seq(7), Seq(8)), CHECK, "the fork's next append got {range}");
+    let saved =
+        fail_on(CHECK, store.save_state(&target, 1, CompactionState::new(Seq(6), vec![Seq(0)], None)).await)?;
+    ensure!(saved.generation == 2, CHECK, "the fork's compaction got generation {}", saved.generation);
+    fail_on(CHECK, store.clear(&target).await)?;
+    let left = fail_on(CHECK, store.load_range(&source, SeqRange::from(Seq::ZERO)).await)?;
+    ensure!(left.len() == 8, CHECK, "clearing the fork left the source {} messages", left.len());
+    let state = fail_on(CHECK, store.state(&source).await)?;
+    ensure!(
+        state.watermark == Seq(5) && state.generation == 2,
+        CHECK,
+        "the fork changed the source's state to {state:?}"
+    );
+
+    let exists = store.fork(&source, Seq(3), &target).await;
+    ensure!(
+        matches!(exists, Err(StoreError::History(HistoryError::Exists { .. }))),
+        CHECK,
+        "a fork into an existing conversation returned {exists:?}"
+    );
+    let beyond = ids.fresh("fork-beyond");
+    let refused = store.fork(&source, Seq(9), &beyond).await;
+    ensure!(
+        matches!(refused, Err(StoreError::History(HistoryError::NotYetAppended { .. }))),
+        CHECK,
+        "a fork beyond the source returned {refused:?}"
+    );
+    ensure!(
+        fail_on(CHECK, store.conversations().await)?.binary_search(&beyond).is_err(),
+        CHECK,
+        "a refused fork made its conversation appear"
+    );
+    Ok(())
+}
+
 async fn save_state_rejects_invalid_states<S: ConversationStore>(
     store: &S,
     ids: &mut Ids,
@@ -667,6 +756,8 @@ enum Op {
     /// Conversation, generation offset (0 = current), and the target: 0 the undo target, 1 the initial
     /// state, `n` the epoch `n - 2` generations back from the current one.
     Restore(usize, u64, u64),
+    /// Conversation, the point of the fork (into a conversation of its own).
+    Fork(usize, u64),
 }
 
 fn arb_op() -> impl Strategy<Value = Op> {
@@ -690,7 +781,19 @@ fn arb_op() -> impl Strategy<Value = Op> {
         1 => conversation.clone().prop_map(Op::Epochs),
         2 => (conversation, prop_oneof![4 => Just(0u64), 1 => 1..2u64], prop_oneof![3 => Just(0u64), 1 => 1..6u64])
             .prop_map(|(c, g, target)| Op::Restore(c, g, target)),
+        1 => (0..3usize, 0..14u64).prop_map(|(c, at)| Op::Fork(c, at)),
     ]
+}
+
+/// Epochs without the times they were written, which differ between stores; everything else must not.
+fn timeless(epochs: Vec<Epoch>) -> Vec<Epoch> {
+    epochs
+        .into_iter()
+        .map(|mut epoch| {
+            epoch.at_ms = 0;
+            epoch
+        })
+        .collect()
 }
 
 /// The comparable outcome of an operation: its value, or the name of its error variant.
@@ -702,6 +805,9 @@ fn outcome<T: std::fmt::Debug>(result: Result<T, StoreError>) -> Result<String, 
         Err(StoreError::History(HistoryError::NothingToUndo)) => Err("NothingToUndo"),
         Err(StoreError::History(HistoryError::UnknownEpoch { .. })) => Err("UnknownEpoch"),
         Err(StoreError::History(HistoryError::Pruned { .. })) => Err("Pruned"),
+        Err(StoreError::History(HistoryError::Exists { .. })) => Err("Exists"),
+        Err(StoreError::History(HistoryError::NotYetAppended { .. })) => Err("NotYetAppended"),
+        Err(StoreError::History(HistoryError::BeforeHistory { .. })) => Err("BeforeHistory"),
         Err(_) => Err("other error"),
     }
 }
@@ -712,6 +818,7 @@ async fn apply<S: ConversationStore>(
     op: &Op,
     state: &CompactionState,
     epochs: &[Epoch],
+    fork: &ConversationId,
 ) -> Result<String, &'static str> {
     match op {
         Op::Append(c, batch) => outcome(store.append(&ids[*c], batch.clone()).await),
@@ -745,16 +852,15 @@ async fn apply<S: ConversationStore>(
             let calibration = Calibration::from_ratios(ratios.iter().copied().map(Ratio::from_millionths));
             outcome(store.save_calibration(&ids[*c], calibration).await)
         }
-        // The time an epoch was written differs between stores; everything else must not.
-        Op::Epochs(c) => outcome(store.epochs(&ids[*c]).await.map(|epochs| {
-            epochs
-                .into_iter()
-                .map(|mut epoch| {
-                    epoch.at_ms = 0;
-                    epoch
-                })
-                .collect::<Vec<_>>()
-        })),
+        Op::Epochs(c) => outcome(store.epochs(&ids[*c]).await.map(timeless)),
+        // The fork's answer, then what it holds.
+        Op::Fork(c, at) => {
+            let forked = outcome(store.fork(&ids[*c], Seq(*at), fork).await)?;
+            let messages = outcome(store.load_range(fork, SeqRange::from(Seq::ZERO)).await)?;
+            let stats = outcome(store.stats(fork).await)?;
+            let epochs = outcome(store.epochs(fork).await.map(timeless))?;
+            Ok(format!("{forked}\n{messages}\n{stats}\n{epochs}"))
+        }
         Op::Restore(c, offset, how) => {
             let target = match how {
                 0 => match undo_target(epochs, state.generation) {
@@ -797,12 +903,14 @@ async fn lockstep_with_reference<S: ConversationStore>(
             | Op::Calibration(c)
             | Op::SaveCalibration(c, _)
             | Op::Epochs(c)
-            | Op::Restore(c, ..) => *c,
+            | Op::Restore(c, ..)
+            | Op::Fork(c, _) => *c,
         };
+        let fork = ids.fresh("lockstep-fork");
         let state = fail_on(CHECK, reference.state(&conversations[conversation]).await)?;
         let epochs = fail_on(CHECK, reference.epochs(&conversations[conversation]).await)?;
-        let expected = apply(&reference, &conversations, op, &state, &epochs).await;
-        let got = apply(store, &conversations, op, &state, &epochs).await;
+        let expected = apply(&reference, &conversations, op, &state, &epochs, &fork).await;
+        let got = apply(store, &conversations, op, &state, &epochs, &fork).await;
         // Appended ranges are the same values in both; everything else too,
         // since conversation ids are shared and generations start at zero.
         ensure!(

@@ -572,6 +572,20 @@ where
         self.memory.restore(id, target).await
     }
 
+    /// Fork `source` at `at` into `target`, as [`CompactingMemory::fork`] does; a compaction of `source` pending here is either wholly in the fork or not at all.
+    ///
+    /// # Errors
+    ///
+    /// As [`CompactingMemory::fork`].
+    pub async fn fork(
+        &self,
+        source: &ConversationId,
+        at: tidemark_core::Seq,
+        target: &ConversationId,
+    ) -> Result<(), MemoryError> {
+        self.memory.fork(source, at, target).await
+    }
+
     /// The compaction history of `id`, as [`CompactingMemory::history`] gives it.
     ///
     /// # Errors

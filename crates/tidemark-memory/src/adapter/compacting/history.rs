@@ -99,6 +99,55 @@ where
         self.holding(id, |_, _| Ok(target)).await
     }
 
+    /// Start conversation `target` as a fork of `source` at message `at`: the messages before it, and the summary, window and history a load had then; from there each side loads, compacts, undoes and clears on its own.
+    ///
+    /// The store does it in one step ([`ConversationStore::fork`]), so a
+    /// compaction of `source` running meanwhile is either wholly in the fork
+    /// or not at all. Forking at the conversation's next sequence number
+    /// branches it as it stands.
+    ///
+    /// ```
+    /// use std::num::NonZeroU32;
+    /// use tidemark_core::{ConversationId, ConversationMemory, Message, Seq};
+    /// use tidemark_memory::{CompactingMemory, HeuristicCounter, InMemoryStore, TokenWindow};
+    /// use tidemark_testkit::reference::ConcatCompactor;
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let policy = TokenWindow::new(NonZeroU32::new(2_000).unwrap(), HeuristicCounter::default());
+    /// let memory = CompactingMemory::new(InMemoryStore::new(), policy, ConcatCompactor::capped(400));
+    /// let (main, branch) = (ConversationId::new("main")?, ConversationId::new("try-another-fix")?);
+    /// memory.append(&main, vec![Message::user("the build fails"), Message::assistant("try a clean build")]).await?;
+    /// memory.fork(&main, Seq(1), &branch).await?;
+    /// memory.append(&branch, vec![Message::assistant("update the lock file")]).await?;
+    /// assert_eq!(memory.load(&branch).await?.last(), Some(&Message::assistant("update the lock file")));
+    /// assert_eq!(memory.load(&main).await?.last(), Some(&Message::assistant("try a clean build")));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # }).unwrap();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::History`] when `target` exists, `at` would separate tool
+    /// results from their call ([`HistoryError::SplitsToolUnit`]), lies beyond the
+    /// source or before its kept history, or a prune deleted what the fork's
+    /// window needs; nothing is written then.
+    pub async fn fork(
+        &self,
+        source: &ConversationId,
+        at: Seq,
+        target: &ConversationId,
+    ) -> Result<(), MemoryError> {
+        // Tool results follow their call at once, so the unit before `at` goes on past it exactly
+        // when the message at `at` carries results.
+        let next = self.parts.inner.load_seqs(source, &[at]).await?;
+        if next.first().is_some_and(|stored| stored.message.role == tidemark_core::Role::Tool) {
+            return Err(HistoryError::SplitsToolUnit { at }.into());
+        }
+        self.parts.inner.fork(source, at, target).await?;
+        tracing::info!(target: "tidemark::compaction", conversation = %source, fork = %target, at = at.0, "forked a conversation");
+        Ok(())
+    }
+
     /// The compaction history of `id`: one [`Epoch`] per state written since the last clear, oldest first.
     ///
     /// # Errors

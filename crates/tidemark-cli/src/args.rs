@@ -449,6 +449,10 @@ pub(crate) struct InspectArgs {
     /// conversation's facts still hold.
     #[arg(long, requires = "conversation")]
     pub(crate) dropped: bool,
+    /// With `--dropped`: what the compaction of this epoch (a generation `--history` lists) dropped,
+    /// the messages it evicted against its summary, its window and the facts.
+    #[arg(long, value_name = "EPOCH", requires = "dropped")]
+    pub(crate) epoch: Option<u64>,
     /// With `--conversation`: the compaction history, one epoch per line (generation, what wrote it,
     /// the epoch an undo goes back to, the next sequence number then, watermark, summary tokens, time).
     #[arg(long, requires = "conversation", conflicts_with = "dropped")]

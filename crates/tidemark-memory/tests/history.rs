@@ -231,8 +231,13 @@ async fn a_fork_never_separates_results_from_their_call() {
     memory.append(&main, turn(0)).await.expect("append");
     // Message 2 is the result of the call in message 1.
     let split = memory.fork(&main, Seq(2), &id("split")).await;
-    assert!(matches!(split, Err(MemoryError::History(HistoryError::SplitsToolUnit { at: Seq(2) }))), "{split:?}");
-    assert!(memory.get_ref().conversations().await.expect("list").iter().all(|listed| listed != &id("split")));
+    assert!(
+        matches!(split, Err(MemoryError::History(HistoryError::SplitsToolUnit { at: Seq(2) }))),
+        "{split:?}"
+    );
+    assert!(
+        memory.get_ref().conversations().await.expect("list").iter().all(|listed| listed != &id("split"))
+    );
     for at in [0, 1, 3, 4] {
         let fork = id(&format!("at-{at}"));
         memory.fork(&main, Seq(at), &fork).await.expect("a fork at a unit boundary");

@@ -151,7 +151,7 @@ pub(crate) async fn inspect(args: InspectArgs) -> Result<(), CliError> {
                 ));
             }
         }
-        Some(id) if args.dropped => out.push_str(&dropped_report(&store, id).await?),
+        Some(id) if args.dropped => out.push_str(&dropped_report(&store, id, args.epoch).await?),
         Some(id) if args.history => out.push_str(&super::history::epochs_report(&store, id).await?),
         Some(id) => {
             let stats = store.stats(id).await.map_err(read)?;
@@ -197,13 +197,34 @@ pub(crate) async fn below_watermark(
 }
 
 /// What the compactions of `id` dropped, as text: one line per lost identifier (sequence number, role, identifier) after a count.
-async fn dropped_report(store: &AnyStore, id: &tidemark_core::ConversationId) -> Result<String, CliError> {
+///
+/// With `epoch`, what that epoch's compaction dropped: the messages it evicted (from the watermark of
+/// the epoch an undo of it restores up to its own), against its summary, its window as it stood then
+/// and the facts.
+async fn dropped_report(
+    store: &AnyStore,
+    id: &tidemark_core::ConversationId,
+    epoch: Option<u64>,
+) -> Result<String, CliError> {
     use tidemark_core::{FactFilter, FactStore, Scope, SeqRange};
     let read = |error| CliError::runtime("reading the store", error);
-    let state = store.state(id).await.map_err(read)?;
-    let stats = store.stats(id).await.map_err(read)?;
+    let (state, next_seq, from) = match epoch {
+        None => (store.state(id).await.map_err(read)?, store.stats(id).await.map_err(read)?.next_seq, None),
+        Some(generation) => {
+            let epochs = store.epochs(id).await.map_err(read)?;
+            let chosen = tidemark_core::history::find(&epochs, generation)
+                .map_err(|error| CliError::runtime("reading the history", error))?;
+            let before = chosen
+                .undo_to
+                .and_then(|to| tidemark_core::history::find(&epochs, to).ok())
+                .map_or(tidemark_core::Seq(0), |earlier| earlier.state.watermark);
+            (chosen.state.clone(), chosen.next_seq, Some(before))
+        }
+    };
     let (retained, evicted) = below_watermark(store, id, &state).await?;
-    let window = store.load_range(id, SeqRange::new(state.watermark, stats.next_seq)).await.map_err(read)?;
+    let evicted: Vec<_> =
+        evicted.into_iter().filter(|message| from.is_none_or(|from| message.seq >= from)).collect();
+    let window = store.load_range(id, SeqRange::new(state.watermark, next_seq)).await.map_err(read)?;
     let mut remaining: Vec<Message> = state.summary.iter().map(|summary| summary.message.clone()).collect();
     remaining.extend(retained.iter().chain(&window).map(|stored| Message::clone(&stored.message)));
     let facts = store
@@ -212,9 +233,14 @@ async fn dropped_report(store: &AnyStore, id: &tidemark_core::ConversationId) ->
         .map_err(|error| CliError::runtime("reading the facts", error))?;
     remaining.extend(facts.into_iter().map(|fact| Message::system(fact.text)));
     let report = tidemark_core::dropped::dropped(&evicted, &remaining);
+    let scope = match (epoch, from) {
+        (Some(generation), Some(from)) => {
+            format!("epoch {generation} evicted {} messages from {from} up to", report.evicted)
+        }
+        _ => format!("evicted: {} messages below", report.evicted),
+    };
     let mut out = format!(
-        "conversation: {id}\nevicted: {} messages below watermark {}, {} identifiers, {} held by nothing that remains\n",
-        report.evicted,
+        "conversation: {id}\n{scope} watermark {}, {} identifiers, {} held by nothing that remains\n",
         state.watermark,
         report.identifiers,
         report.lost.len()

@@ -126,11 +126,18 @@ pub(crate) struct FactsListArgs {
     #[arg(long, value_parser = tier)]
     pub(crate) tier: Option<tidemark_core::Tier>,
     /// Show the quarantined facts (set aside for review) instead of the active ones.
-    #[arg(long, conflicts_with = "all")]
+    #[arg(long, conflicts_with_all = ["all", "superseded", "as_of"])]
     pub(crate) quarantined: bool,
-    /// Show active and quarantined facts.
-    #[arg(long)]
+    /// Show the superseded facts: values a later statement replaced, each with when it stopped holding.
+    #[arg(long, conflicts_with_all = ["all", "as_of"])]
+    pub(crate) superseded: bool,
+    /// Show every fact, whatever its status.
+    #[arg(long, conflicts_with = "as_of")]
     pub(crate) all: bool,
+    /// Show the facts that held at this time, in milliseconds since the Unix epoch: stored by then
+    /// and not yet superseded (quarantined ones left out).
+    #[arg(long, value_name = "MS")]
+    pub(crate) as_of: Option<u64>,
     /// Print JSON lines instead of a table.
     #[arg(long)]
     pub(crate) json: bool,

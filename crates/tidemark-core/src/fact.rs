@@ -153,6 +153,10 @@ pub enum FactStatus {
     Active,
     /// Set aside for review: listed, never searched or injected.
     Quarantined(String),
+    /// Replaced by a later statement (a correction, a new value for the same subject), with what
+    /// replaced it: kept as history, valid until it was replaced ([`Fact::valid_to_ms`]), never
+    /// searched or injected. A later `put` of the same text makes it current again.
+    Superseded(String),
 }
 
 /// A fact to store.
@@ -281,9 +285,25 @@ impl Fact {
         self.text.chars().count()
     }
 
-    /// Whether the fact is active (not quarantined).
+    /// Whether the fact is active (neither quarantined nor superseded).
     pub fn is_active(&self) -> bool {
         self.status == FactStatus::Active
+    }
+
+    /// When the fact became valid: when it was stored, in milliseconds since the Unix epoch.
+    pub fn valid_from_ms(&self) -> u64 {
+        self.created_ms
+    }
+
+    /// When the fact stopped being valid: when it was superseded (its last change); `None` while it is not.
+    pub fn valid_to_ms(&self) -> Option<u64> {
+        matches!(self.status, FactStatus::Superseded(_)).then_some(self.updated_ms)
+    }
+
+    /// Whether the fact held at `ms`: stored by then and not yet superseded. A quarantined fact
+    /// held as far as time goes; whether it may be shown is its status's business.
+    pub fn valid_at(&self, ms: u64) -> bool {
+        self.valid_from_ms() <= ms && self.valid_to_ms().is_none_or(|to| ms < to)
     }
 }
 
@@ -385,7 +405,7 @@ pub struct FactFilter {
     pub scope: Option<Scope>,
     /// Only this tier (both when `None`).
     pub tier: Option<Tier>,
-    /// Which statuses: active only, quarantined only, or both.
+    /// Which statuses: active, quarantined or superseded only, or every one.
     pub status: StatusFilter,
 }
 
@@ -418,7 +438,8 @@ impl FactFilter {
             && self.tier.is_none_or(|tier| tier == fact.tier)
             && match self.status {
                 StatusFilter::Active => fact.is_active(),
-                StatusFilter::Quarantined => !fact.is_active(),
+                StatusFilter::Quarantined => matches!(fact.status, FactStatus::Quarantined(_)),
+                StatusFilter::Superseded => matches!(fact.status, FactStatus::Superseded(_)),
                 StatusFilter::Any => true,
             }
     }
@@ -433,7 +454,9 @@ pub enum StatusFilter {
     Active,
     /// Quarantined facts only.
     Quarantined,
-    /// Both.
+    /// Superseded facts only: the history of corrected facts.
+    Superseded,
+    /// Every status.
     Any,
 }
 
@@ -537,7 +560,10 @@ impl FactError {
 ///
 /// - `put` is idempotent on (scope, tier, [`fact_hash`]): a second put of the
 ///   same fact returns [`Put::Existing`] with the first one's id and changes
-///   nothing, not even the generation.
+///   nothing, not even the generation; unless the fact was superseded, which
+///   the put makes active again (its update time moves, the generation too).
+/// - `supersede` keeps a fact as history: listed, never searched; its
+///   update time is when it stopped being valid.
 /// - `put` and `update` check the tier's budget for the scope against the
 ///   characters stored (quarantined facts included) and write nothing when it
 ///   would be passed.
@@ -576,6 +602,13 @@ pub trait FactStore: Send + Sync {
 
     /// Set a fact aside with `reason`: still listed, never searched or injected.
     fn quarantine(&self, id: FactId, reason: String) -> impl Future<Output = Result<Fact, FactError>> + Send;
+
+    /// Mark a fact as replaced by a later statement, saying by what: kept and listed as history, valid until now, never searched or injected.
+    ///
+    /// A later `put` of the same text makes it current again (a value that
+    /// came back). There is no default, as for every method here: a store
+    /// that kept superseded facts active would serve stale values as current.
+    fn supersede(&self, id: FactId, reason: String) -> impl Future<Output = Result<Fact, FactError>> + Send;
 
     /// How much of `tier`'s budget `scope` uses.
     fn usage(&self, scope: &Scope, tier: Tier)
@@ -663,6 +696,10 @@ crate::forward! {
 
         fn quarantine(&self, id: FactId, reason: String) -> impl Future<Output = Result<Fact, FactError>> + Send {
             (**self).quarantine(id, reason)
+        }
+
+        fn supersede(&self, id: FactId, reason: String) -> impl Future<Output = Result<Fact, FactError>> + Send {
+            (**self).supersede(id, reason)
         }
 
         fn usage(&self, scope: &Scope, tier: Tier) -> impl Future<Output = Result<BudgetUsage, FactError>> + Send {

@@ -46,7 +46,7 @@ use tidemark_core::{
 pub use inject::{CLOSE, Injection, OPEN};
 
 use crate::extract::{Candidate, Extractor};
-use crate::recall::supersede::Topic;
+use crate::recall::supersede::{Topic, change_sentence, statement};
 use crate::scan::{Scanner, SecretKind, Threat, Verdict};
 use inject::render;
 
@@ -389,6 +389,31 @@ impl<S: FactStore> FactCoordinator<S> {
         self.store.list(&FactFilter::new(scope, None, StatusFilter::Quarantined)).await
     }
 
+    /// The facts of `scope` (every scope when `None`) that held at `ms`, milliseconds since the Unix epoch: stored by then and not yet superseded, quarantined ones left out; in id order.
+    ///
+    /// A fact whose value came back after it was superseded is active again
+    /// and counts as holding from when it was first stored.
+    ///
+    /// # Errors
+    ///
+    /// The store's error.
+    pub async fn valid_at(&self, scope: Option<Scope>, ms: u64) -> Result<Vec<Fact>, FactError> {
+        let mut facts = self.store.list(&FactFilter::new(scope, None, StatusFilter::Any)).await?;
+        facts.retain(|fact| {
+            fact.valid_at(ms) && !matches!(fact.status, tidemark_core::FactStatus::Quarantined(_))
+        });
+        Ok(facts)
+    }
+
+    /// The facts a later statement replaced (corrections, new values for the same subject), each valid until [`Fact::valid_to_ms`].
+    ///
+    /// # Errors
+    ///
+    /// The store's error.
+    pub async fn superseded(&self, scope: Option<Scope>) -> Result<Vec<Fact>, FactError> {
+        self.store.list(&FactFilter::new(scope, None, StatusFilter::Superseded)).await
+    }
+
     /// The scanned facts `conversation` may be shown, from the snapshot when it is current.
     async fn snapshot(&self, conversation: &ConversationId) -> Result<Arc<Vec<Fact>>, FactError> {
         let generation = self.generation();
@@ -510,40 +535,64 @@ impl<S: FactStore> FactCoordinator<S> {
         let mut kept: Vec<Candidate> = Vec::new();
         let mut failures: Vec<FactError> = Vec::new();
         let mut counters = SessionCounters::default();
+        let changes: Vec<(usize, Topic)> = evicted
+            .iter()
+            .enumerate()
+            .map(|(at, message)| (at, Topic::of(&readable(message))))
+            .filter(|(_, topic)| topic.updates())
+            .collect();
         // Before the new facts are stored, so that a fact taken from the changing turn is never weighed against it.
-        match self.retire_replaced(conversation, evicted).await {
+        let mut changed: Vec<(usize, Scope, Tier)> = Vec::new();
+        match self.retire_replaced(conversation, &changes, evicted.len(), &mut changed).await {
             Ok(replaced) => counters.replaced = replaced,
             Err(error) => failures.push(error),
         }
+        // The messages a current fact was stored from.
+        let mut stored_from: Vec<usize> = Vec::new();
         for candidate in self.extractor.extract(evicted) {
-            let fact = NewFact::new(
-                self.scope_for(conversation, candidate.tier),
-                candidate.tier,
-                candidate.text.clone(),
-            )
-            .from_source(conversation.clone(), range);
-            match self.remember(fact).await {
-                Ok(Remembered { put: Put::Inserted(_), .. }) => {
-                    counters.extracted += 1;
-                    kept.push(candidate);
+            // A statement a later turn of the same span changes is kept as history, not as current.
+            let topic = Topic::of(statement(&candidate.text));
+            let stale = changes
+                .iter()
+                .find(|(at, change)| *at > candidate.message && change.replaces_clearly(&topic))
+                .map(|(at, _)| *at);
+            let scope = self.scope_for(conversation, candidate.tier);
+            let fact = NewFact::new(scope.clone(), candidate.tier, candidate.text.clone())
+                .from_source(conversation.clone(), range);
+            let remembered = self.remember(fact).await;
+            if let (Some(at), Ok(Remembered { put, .. })) = (stale, &remembered) {
+                let reason =
+                    format!("replaced by a later turn (evicted message {} of {})", at + 1, evicted.len());
+                match self.store.supersede(put.fact().id, reason).await {
+                    Ok(_) => {
+                        counters.replaced += 1;
+                        changed.push((at, scope, candidate.tier));
+                    }
+                    Err(FactError::NotFound(_)) => {}
+                    Err(error) => failures.push(error),
                 }
-                Ok(_) => {
-                    counters.duplicates += 1;
-                    kept.push(candidate);
-                }
-                Err(RememberError::Rejected(threat)) => {
-                    tracing::warn!(conversation = %conversation, %threat, "an extracted fact failed the security scan");
-                    counters.rejected += 1;
-                }
-                Err(RememberError::Store(FactError::OverBudget { tier, used, limit, .. })) => {
-                    tracing::info!(conversation = %conversation, %tier, used, limit, "fact budget full; extracted fact dropped");
-                    counters.over_budget += 1;
-                }
-                Err(RememberError::Store(FactError::Invalid { reason })) => {
-                    tracing::debug!(conversation = %conversation, %reason, "extracted fact refused as invalid");
-                }
-                Err(RememberError::Store(error)) => failures.push(error),
+                continue;
             }
+            if tally(conversation, remembered, &mut counters, &mut failures) {
+                stored_from.push(candidate.message);
+                kept.push(candidate);
+            }
+        }
+        // A change that replaced a fact is the subject's value now, whether or not the extractor
+        // kept its sentence: stored beside what it replaced. (A change that replaced nothing is
+        // left to the extractor: "use thiserror instead of manual impls" is a request, not a fact.)
+        for (at, _) in &changes {
+            if stored_from.contains(at) {
+                continue;
+            }
+            let Some((_, scope, tier)) = changed.iter().find(|(from, ..)| from == at).cloned() else {
+                continue;
+            };
+            let Some(message) = evicted.get(*at) else { continue };
+            let Some(sentence) = change_sentence(&readable(message), CHANGE_CHARS) else { continue };
+            let text = format!("Correction from the {}: \"{sentence}\"", speaker(message));
+            let fact = NewFact::new(scope, tier, text).from_source(conversation.clone(), range);
+            tally(conversation, self.remember(fact).await, &mut counters, &mut failures);
         }
         self.count(conversation, |session| {
             session.extracted += counters.extracted;
@@ -561,38 +610,39 @@ impl<S: FactStore> FactCoordinator<S> {
 }
 
 impl<S: FactStore> FactCoordinator<S> {
-    /// Quarantine the active facts `conversation` is shown that a turn of `evicted` changes; returns how many.
+    /// Supersede the active facts `conversation` is shown that a turn of `evicted` changes; returns how many.
     ///
     /// The rule is recall's (see `recall/supersede.rs`): a turn with a change
     /// marker ("instead", "goes up to", "moved to", ...) that shares three
     /// search terms with a fact and gives a value the fact did not replaces it.
     /// "From January my day rate goes up to £460" retires "my day rate is £425".
-    /// A quarantined fact is no longer injected and can be reviewed or restored.
+    /// A superseded fact is no longer injected; it stays listed as the
+    /// history of the value (`StatusFilter::Superseded`), valid until now, and
+    /// a later statement of the same value makes it current again.
     async fn retire_replaced(
         &self,
         conversation: &ConversationId,
-        evicted: &[Message],
+        changes: &[(usize, Topic)],
+        evicted: usize,
+        changed: &mut Vec<(usize, Scope, Tier)>,
     ) -> Result<u64, FactError> {
-        let changes: Vec<(usize, Topic)> = evicted
-            .iter()
-            .enumerate()
-            .map(|(at, message)| (at, Topic::of(&readable(message))))
-            .filter(|(_, topic)| topic.updates())
-            .collect();
         if changes.is_empty() {
             return Ok(0);
         }
         let mut replaced = 0;
         for scope in self.scopes(conversation) {
-            for fact in self.store.list(&FactFilter::scope(scope)).await? {
-                let old = Topic::of(&fact.text);
-                let Some((at, _)) = changes.iter().find(|(_, change)| change.replaces(&old)) else {
+            let facts = self.store.list(&FactFilter::scope(scope)).await?;
+            for fact in &facts {
+                let old = Topic::of(statement(&fact.text));
+                let Some((at, _)) = changes.iter().find(|(_, change)| change.replaces_clearly(&old)) else {
                     continue;
                 };
-                let reason =
-                    format!("replaced by a later turn (evicted message {} of {})", at + 1, evicted.len());
-                match self.store.quarantine(fact.id, reason).await {
-                    Ok(_) => replaced += 1,
+                let reason = format!("replaced by a later turn (evicted message {} of {evicted})", at + 1);
+                match self.store.supersede(fact.id, reason).await {
+                    Ok(_) => {
+                        replaced += 1;
+                        changed.push((*at, fact.scope.clone(), fact.tier));
+                    }
                     // Gone since it was listed: nothing left to retire.
                     Err(FactError::NotFound { .. }) => {}
                     Err(error) => return Err(error),
@@ -603,6 +653,56 @@ impl<S: FactStore> FactCoordinator<S> {
             self.bump();
         }
         Ok(replaced)
+    }
+}
+
+/// The longest change sentence kept as a fact, in characters.
+const CHANGE_CHARS: usize = 300;
+
+/// Who said `message`, as a fact's label names them.
+fn speaker(message: &Message) -> &'static str {
+    match message.role {
+        tidemark_core::Role::User => "user",
+        tidemark_core::Role::Assistant => "assistant",
+        tidemark_core::Role::Tool => "tool",
+        _ => "system",
+    }
+}
+
+/// Count what one remembered candidate came to; `true` when it is stored (new or already there).
+fn tally(
+    conversation: &ConversationId,
+    remembered: Result<Remembered, RememberError>,
+    counters: &mut SessionCounters,
+    failures: &mut Vec<FactError>,
+) -> bool {
+    match remembered {
+        Ok(Remembered { put: Put::Inserted(_), .. }) => {
+            counters.extracted += 1;
+            true
+        }
+        Ok(_) => {
+            counters.duplicates += 1;
+            true
+        }
+        Err(RememberError::Rejected(threat)) => {
+            tracing::warn!(conversation = %conversation, %threat, "an extracted fact failed the security scan");
+            counters.rejected += 1;
+            false
+        }
+        Err(RememberError::Store(FactError::OverBudget { tier, used, limit, .. })) => {
+            tracing::info!(conversation = %conversation, %tier, used, limit, "fact budget full; extracted fact dropped");
+            counters.over_budget += 1;
+            false
+        }
+        Err(RememberError::Store(FactError::Invalid { reason })) => {
+            tracing::debug!(conversation = %conversation, %reason, "extracted fact refused as invalid");
+            false
+        }
+        Err(RememberError::Store(error)) => {
+            failures.push(error);
+            false
+        }
     }
 }
 

@@ -203,6 +203,9 @@ impl FactStore for Unreliable {
     async fn quarantine(&self, id: FactId, reason: String) -> Result<Fact, FactError> {
         self.inner.quarantine(id, reason).await
     }
+    async fn supersede(&self, id: FactId, reason: String) -> Result<Fact, FactError> {
+        self.inner.supersede(id, reason).await
+    }
     async fn usage(&self, scope: &Scope, tier: Tier) -> Result<BudgetUsage, FactError> {
         self.inner.usage(scope, tier).await
     }

@@ -51,6 +51,8 @@ enum Fault {
     /// from search, still counted); only comparing every answer with the
     /// reference does.
     QuarantineForgetsReason,
+    /// A supersede quarantines instead: the fact leaves search, but not as history.
+    SupersedeQuarantines,
 }
 
 impl FactStore for Faulty {
@@ -107,6 +109,17 @@ impl FactStore for Faulty {
         };
         self.inner.quarantine(id, reason).await
     }
+    async fn supersede(
+        &self,
+        id: tidemark_core::FactId,
+        reason: String,
+    ) -> Result<tidemark_core::Fact, FactError> {
+        match self.fault {
+            // A store that quarantines instead: the fact leaves search but not as history.
+            Fault::SupersedeQuarantines => self.inner.quarantine(id, reason).await,
+            _ => self.inner.supersede(id, reason).await,
+        }
+    }
     async fn usage(&self, scope: &Scope, tier: Tier) -> Result<tidemark_core::BudgetUsage, FactError> {
         self.inner.usage(scope, tier).await
     }
@@ -148,6 +161,7 @@ async fn the_fact_suite_catches_planted_faults() {
         (Fault::SearchShowsQuarantined, "quarantine_hides_from_search_only"),
         (Fault::FrozenGeneration, "update_rehashes_and_checks"),
         (Fault::QuarantineForgetsReason, "lockstep_with_reference"),
+        (Fault::SupersedeQuarantines, "supersede_keeps_history_and_a_put_brings_it_back"),
     ] {
         let failure =
             conformance::facts::run(|| async move { Faulty { inner: InMemoryStore::new(), fault } })

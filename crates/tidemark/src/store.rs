@@ -298,6 +298,9 @@ impl FactStore for Store {
     async fn quarantine(&self, id: FactId, reason: String) -> Result<Fact, FactError> {
         self.facts.quarantine(id, reason).await
     }
+    async fn supersede(&self, id: FactId, reason: String) -> Result<Fact, FactError> {
+        self.facts.supersede(id, reason).await
+    }
     async fn usage(&self, scope: &Scope, tier: Tier) -> Result<BudgetUsage, FactError> {
         self.facts.usage(scope, tier).await
     }

@@ -106,13 +106,19 @@ fn read(error: tidemark_core::FactError) -> CliError {
 
 async fn list(args: FactsListArgs) -> Result<(), CliError> {
     let store = setup::store(&args.store.store).await?;
-    let status = match (args.quarantined, args.all) {
-        (true, _) => StatusFilter::Quarantined,
-        (_, true) => StatusFilter::Any,
+    let status = match (args.quarantined, args.superseded, args.all || args.as_of.is_some()) {
+        (true, _, _) => StatusFilter::Quarantined,
+        (_, true, _) => StatusFilter::Superseded,
+        (_, _, true) => StatusFilter::Any,
         _ => StatusFilter::Active,
     };
     let filter = FactFilter::new(args.scope, args.tier, status);
-    let facts = store.list(&filter).await.map_err(read)?;
+    let mut facts = store.list(&filter).await.map_err(read)?;
+    if let Some(ms) = args.as_of {
+        facts.retain(|fact| {
+            fact.valid_at(ms) && !matches!(fact.status, tidemark_core::FactStatus::Quarantined(_))
+        });
+    }
     print(&facts, args.json)
 }
 
@@ -180,6 +186,9 @@ fn print(facts: &[Fact], json: bool) -> Result<(), CliError> {
             let status = match &fact.status {
                 tidemark_core::FactStatus::Active => "active".to_owned(),
                 tidemark_core::FactStatus::Quarantined(reason) => format!("quarantined ({reason})"),
+                tidemark_core::FactStatus::Superseded(reason) => {
+                    format!("superseded at {} ({reason})", fact.updated_ms)
+                }
                 // A status added after this build was written: show it as it is rather than guess.
                 other => format!("{other:?}"),
             };

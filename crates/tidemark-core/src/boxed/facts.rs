@@ -41,6 +41,7 @@ pub trait DynFactStore: Send + Sync {
     fn update_boxed(&self, id: FactId, text: String) -> BoxFuture<'_, Result<Fact, FactError>>;
     fn delete_boxed(&self, id: FactId) -> BoxFuture<'_, Result<bool, FactError>>;
     fn quarantine_boxed(&self, id: FactId, reason: String) -> BoxFuture<'_, Result<Fact, FactError>>;
+    fn supersede_boxed(&self, id: FactId, reason: String) -> BoxFuture<'_, Result<Fact, FactError>>;
     fn usage_boxed<'a>(
         &'a self,
         scope: &'a Scope,
@@ -85,6 +86,9 @@ impl<T: FactStore> DynFactStore for T {
     }
     fn quarantine_boxed(&self, id: FactId, reason: String) -> BoxFuture<'_, Result<Fact, FactError>> {
         Box::pin(self.quarantine(id, reason))
+    }
+    fn supersede_boxed(&self, id: FactId, reason: String) -> BoxFuture<'_, Result<Fact, FactError>> {
+        Box::pin(self.supersede(id, reason))
     }
     fn usage_boxed<'a>(
         &'a self,
@@ -141,6 +145,9 @@ impl FactStore for dyn DynFactStore {
     }
     async fn quarantine(&self, id: FactId, reason: String) -> Result<Fact, FactError> {
         self.quarantine_boxed(id, reason).await
+    }
+    async fn supersede(&self, id: FactId, reason: String) -> Result<Fact, FactError> {
+        self.supersede_boxed(id, reason).await
     }
     async fn usage(&self, scope: &Scope, tier: Tier) -> Result<BudgetUsage, FactError> {
         self.usage_boxed(scope, tier).await

@@ -14,6 +14,8 @@ use crate::{
 pub const ACTIVE: &str = "active";
 /// The `status` of a fact set aside for review.
 pub const QUARANTINED: &str = "quarantined";
+/// The `status` of a fact a later statement replaced.
+pub const SUPERSEDED: &str = "superseded";
 
 /// A stored fact row that this store would never have written.
 ///
@@ -39,8 +41,8 @@ pub enum BadRow {
         /// The length found.
         length: usize,
     },
-    /// A quarantined fact has no reason.
-    #[error("fact {id} is quarantined without a reason")]
+    /// A quarantined or superseded fact has no reason.
+    #[error("fact {id} is quarantined or superseded without a reason")]
     NoReason {
         /// The fact's id.
         id: i64,
@@ -140,6 +142,9 @@ impl FactColumns<'_> {
             QUARANTINED => {
                 FactStatus::Quarantined(self.quarantine_reason.ok_or(BadRow::NoReason { id: raw_id })?)
             }
+            SUPERSEDED => {
+                FactStatus::Superseded(self.quarantine_reason.ok_or(BadRow::NoReason { id: raw_id })?)
+            }
             other => return Err(name("status", other)),
         };
         // The stored hash is kept as read rather than computed again, so a row comes back exactly as written.
@@ -158,6 +163,7 @@ pub fn status_columns(status: &FactStatus) -> (&'static str, Option<&str>) {
     match status {
         FactStatus::Active => (ACTIVE, None),
         FactStatus::Quarantined(reason) => (QUARANTINED, Some(reason.as_str())),
+        FactStatus::Superseded(reason) => (SUPERSEDED, Some(reason.as_str())),
     }
 }
 

@@ -83,6 +83,8 @@ pub fn check_budget(
 pub enum PutDecision {
     /// The fact is already stored: return it and write nothing.
     Existing(Fact),
+    /// The fact is stored but was superseded: make it active again and return it as it is then.
+    Reactivate(Fact),
     /// Store it as a new fact.
     Insert,
 }
@@ -105,6 +107,9 @@ pub fn decide_put(
     budgets: FactBudgets,
 ) -> Result<PutDecision, FactError> {
     if let Some(existing) = same {
+        if matches!(existing.status, FactStatus::Superseded(_)) {
+            return Ok(PutDecision::Reactivate(existing));
+        }
         return Ok(PutDecision::Existing(existing));
     }
     check_budget(budgets, &new.scope, new.tier, used, 0, checked.chars)?;
@@ -151,6 +156,20 @@ pub fn updated(mut current: Fact, text: String, hash: ContentHash, now_ms: u64) 
 /// `current` set aside with `reason` at `now_ms`.
 pub fn quarantined(mut current: Fact, reason: String, now_ms: u64) -> Fact {
     current.status = FactStatus::Quarantined(reason);
+    current.updated_ms = now_ms;
+    current
+}
+
+/// `current` as [`FactStore::supersede`](super::FactStore::supersede) leaves it: superseded for `reason` at `now_ms`.
+pub fn superseded(mut current: Fact, reason: String, now_ms: u64) -> Fact {
+    current.status = FactStatus::Superseded(reason);
+    current.updated_ms = now_ms;
+    current
+}
+
+/// A superseded fact as a `put` of its text makes it current again at `now_ms`.
+pub fn reactivated(mut current: Fact, now_ms: u64) -> Fact {
+    current.status = FactStatus::Active;
     current.updated_ms = now_ms;
     current
 }

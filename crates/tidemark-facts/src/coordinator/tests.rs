@@ -107,8 +107,10 @@ async fn a_later_turn_that_changes_a_value_retires_the_fact_it_changes() {
     let active = store.list(&FactFilter::scope(Scope::User(user.clone()))).await.expect("listed");
     assert!(active.iter().all(|fact| !fact.text.contains("£425")), "{active:?}");
     assert!(active.iter().any(|fact| fact.text.contains("Leeds")), "an unchanged fact stays");
-    let quarantined = coordinator.quarantined(Some(Scope::User(user))).await.expect("listed");
-    assert!(quarantined.iter().any(|fact| fact.text.contains("£425")), "kept for review: {quarantined:?}");
+    let superseded = coordinator.superseded(Some(Scope::User(user.clone()))).await.expect("listed");
+    let old = superseded.iter().find(|fact| fact.text.contains("£425")).expect("kept as history");
+    assert!(old.valid_to_ms().is_some_and(|to| to >= old.valid_from_ms()), "{old:?}");
+    assert!(coordinator.quarantined(Some(Scope::User(user))).await.expect("listed").is_empty());
     let block = coordinator.inject(&conversation, "What is my day rate?").await.expect("read");
     assert!(block.is_none_or(|block| !block.text().contains("£425")));
 }

@@ -43,6 +43,9 @@ const MARKERS: &[&str] = &[
     "pushed back",
     "brought forward",
     "switched to",
+    "changed to",
+    "updated to",
+    "make that",
     "shifts by",
     "vetoed",
 ];
@@ -79,12 +82,15 @@ pub(crate) struct Topic {
     updates: bool,
     /// Its terms with a digit in them (times, dates, amounts, versions, codes) and its names, sorted and distinct.
     values: Vec<String>,
+    /// Its terms in the order they come, stop words and the markers' words aside.
+    sequence: Vec<String>,
 }
 
 impl Topic {
     pub(crate) fn of(text: &str) -> Self {
-        let mut terms: Vec<String> =
+        let sequence: Vec<String> =
             query_terms(text).into_iter().map(stem).filter(|term| !MARKER_WORDS.contains(term)).collect();
+        let mut terms = sequence.clone();
         terms.sort_unstable();
         terms.dedup();
         let lower = text.to_lowercase();
@@ -94,7 +100,7 @@ impl Topic {
         values.extend(names(text));
         values.sort_unstable();
         values.dedup();
-        Self { terms, updates, values }
+        Self { terms, updates, values, sequence }
     }
 
     /// The topic of `text` if it carries a change marker (and so can replace anything), without
@@ -119,6 +125,61 @@ impl Topic {
         }
         super::shared(&self.terms, &older.terms) >= SHARED_TERMS
     }
+}
+
+impl Topic {
+    /// [`replaces`](Topic::replaces), unless the two name different subjects of one kind: the same word qualified by another ("the billing Postgres" and "the search Postgres", "the design team" and "the platform team").
+    ///
+    /// Facts kept from one kind of statement share the three terms `replaces`
+    /// asks for; the change of one subject must not retire its siblings. A
+    /// qualifier is the term right before a term both share, when it is a word
+    /// (no digit) the other text does not hold at all.
+    pub(crate) fn replaces_clearly(&self, older: &Topic) -> bool {
+        self.replaces(older) && !qualified_apart(&older.sequence, &self.sequence)
+    }
+}
+
+/// Whether a term both sequences hold comes right after a different qualifying word in each (see [`Topic::replaces_clearly`]).
+fn qualified_apart(old: &[String], new: &[String]) -> bool {
+    let word = |term: &String| !term.chars().any(|c| c.is_ascii_digit());
+    old.windows(2).any(|pair| {
+        let (qualifier, head) = (&pair[0], &pair[1]);
+        word(qualifier)
+            && !new.contains(qualifier)
+            && new.windows(2).any(|other| other[1] == *head && word(&other[0]) && !old.contains(&other[0]))
+    })
+}
+
+/// What a stored fact says, without the label the extractor put in front (`Detail from the user: "…"`): the words its subject is compared by.
+pub(crate) fn statement(text: &str) -> &str {
+    match text.split_once(": \"") {
+        Some((label, quoted)) if label.len() < 40 && !label.contains('"') => quoted.trim_end_matches('"'),
+        _ => text,
+    }
+}
+
+/// The first sentence of `text` that says something changed, trimmed to at most `max_chars` characters.
+///
+/// A change of a remembered value ("From January my day rate goes up to
+/// £460.") is the fact's new value, whether or not the extractor kept it.
+pub(crate) fn change_sentence(text: &str, max_chars: usize) -> Option<String> {
+    let mut start = 0;
+    let mut sentences = Vec::new();
+    for (at, c) in text.char_indices() {
+        let next = text[at + c.len_utf8()..].chars().next();
+        if matches!(c, '.' | '!' | '?' | '\n') && next.is_none_or(char::is_whitespace) {
+            sentences.push(&text[start..at + c.len_utf8()]);
+            start = at + c.len_utf8();
+        }
+    }
+    sentences.push(&text[start..]);
+    let sentence =
+        sentences.into_iter().map(str::trim).find(|sentence| says_changed(&sentence.to_lowercase()))?;
+    let topic = Topic::of(sentence);
+    if topic.values.is_empty() {
+        return None;
+    }
+    Some(sentence.chars().take(max_chars).collect())
 }
 
 /// A term with the commonest English endings taken off, so that "snapshots" and "snapshot", "copied" and "copies" meet.
@@ -190,6 +251,37 @@ mod tests {
             let lower = pieces.concat();
             prop_assert_eq!(says_changed(&lower), MARKERS.iter().any(|marker| has_phrase(&lower, marker)));
         }
+    }
+
+    #[test]
+    fn a_change_of_one_subject_leaves_its_siblings() {
+        let change = Topic::of("Change of plan: our billing Postgres listens on port 6432 instead.");
+        assert!(change.replaces_clearly(&Topic::of("Our billing Postgres listens on port 5433.")));
+        assert!(!change.replaces_clearly(&Topic::of("Our search Postgres listens on port 5440.")));
+        let change = Topic::of("The platform team meeting room changed to room 5.18.");
+        assert!(!change.replaces_clearly(&Topic::of("The design team meeting room changed to room 2.07.")));
+        // Rephrased, with words of its own and none qualifying a shared word otherwise.
+        let change = Topic::of("Actually, make that 12 runners for the payments build.");
+        assert!(change.replaces_clearly(&Topic::of("The payments build runs on 8 runners.")));
+        assert!(!change.replaces_clearly(&Topic::of("The mobile build runs on 6 runners.")));
+        let change = Topic::of("Decision made: from January my animation day rate goes up to £460.");
+        assert!(
+            change
+                .replaces_clearly(&Topic::of("my day rate is £425 for animation and £360 for illustration"))
+        );
+    }
+
+    #[test]
+    fn a_change_sentence_is_the_one_with_the_marker_and_a_value() {
+        let text = "Thanks for the update. From January my day rate goes up to £460. See you then!";
+        assert_eq!(change_sentence(text, 300).as_deref(), Some("From January my day rate goes up to £460."));
+        assert_eq!(change_sentence("We switched to a calmer tone instead.", 300), None, "no value, no fact");
+        assert_eq!(change_sentence("Nothing changed here at 5 pm.", 300), None);
+        assert_eq!(
+            statement("Detail from the user: \"The box is called kestrel-04\""),
+            "The box is called kestrel-04"
+        );
+        assert_eq!(statement("plain text: no quote"), "plain text: no quote");
     }
 
     #[test]

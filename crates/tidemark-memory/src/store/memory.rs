@@ -630,6 +630,10 @@ impl FactStore for InMemoryStore {
         self.fact_table().quarantine(id, reason)
     }
 
+    async fn supersede(&self, id: FactId, reason: String) -> Result<Fact, FactError> {
+        self.fact_table().supersede(id, reason)
+    }
+
     async fn usage(&self, scope: &Scope, tier: Tier) -> Result<BudgetUsage, FactError> {
         Ok(self.fact_table().budget_usage(scope, tier))
     }

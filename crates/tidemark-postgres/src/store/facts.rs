@@ -40,15 +40,15 @@ use deadpool_postgres::GenericClient;
 use tidemark_core::fact::rules::{self, Checked, PutDecision, RestoreStep, Restoring};
 use tidemark_core::fact::{check_text, keywords, now_ms};
 use tidemark_core::{
-    BudgetUsage, ContentHash, Fact, FactBudgets, FactError, FactFilter, FactId, FactStore, Merge, Merged,
-    NewFact, Put, RollbackRecord, RolledBack, RunId, RunInfo, RunStatus, Scope, StatusFilter, Tier,
+    BudgetUsage, ContentHash, Fact, FactBudgets, FactError, FactFilter, FactId, FactStatus, FactStore, Merge,
+    Merged, NewFact, Put, RollbackRecord, RolledBack, RunId, RunInfo, RunStatus, Scope, StatusFilter, Tier,
 };
 use tokio_postgres::Row;
 use tokio_postgres::types::ToSql;
 
 use super::{Fail, PostgresStore, execute, query, query_opt};
 use tidemark_core::fact::columns::{
-    ACTIVE, BadRow, FactColumns, QUARANTINED, parse_run_status, source_columns, status_columns,
+    ACTIVE, BadRow, FactColumns, QUARANTINED, SUPERSEDED, parse_run_status, source_columns, status_columns,
 };
 use tidemark_core::fact::rank;
 use tidemark_core::store::sql::{DataError, from_json, from_sql, to_json, to_sql};
@@ -103,7 +103,11 @@ impl FactStore for PostgresStore {
     }
 
     async fn quarantine(&self, id: FactId, reason: String) -> Result<Fact, FactError> {
-        self.quarantine_fact(id, reason).await.map_err(|fail| fail.named("quarantine"))
+        self.retire_fact(id, QUARANTINED, reason).await.map_err(|fail| fail.named("quarantine"))
+    }
+
+    async fn supersede(&self, id: FactId, reason: String) -> Result<Fact, FactError> {
+        self.retire_fact(id, SUPERSEDED, reason).await.map_err(|fail| fail.named("supersede"))
     }
 
     async fn usage(&self, scope: &Scope, tier: Tier) -> Result<BudgetUsage, FactError> {
@@ -208,7 +212,9 @@ impl PostgresStore {
         storable(&new.text, "a fact's text")?;
         let mut client = self.client().await?;
         // A repeated delivery is common and needs no lock: a plain read finds it.
-        if let Some(existing) = self.same_fact(&client, &new.scope, new.tier, &checked.hash).await? {
+        if let Some(existing) = self.same_fact(&client, &new.scope, new.tier, &checked.hash).await?
+            && !matches!(existing.status, FactStatus::Superseded(_))
+        {
             return Ok(Put::Existing(existing));
         }
         let transaction = client.transaction().await?;
@@ -216,11 +222,15 @@ impl PostgresStore {
         // Another process may have stored it since the read, so the lookup is repeated under the lock.
         let same = self.same_fact(&transaction, &new.scope, new.tier, &checked.hash).await?;
         let used = self.used_chars(&transaction, &new.scope, new.tier).await?;
-        if let PutDecision::Existing(existing) =
-            rules::decide_put(&new, checked, same, used, self.fact_budgets)?
-        {
+        match rules::decide_put(&new, checked, same, used, self.fact_budgets)? {
             // Dropping the transaction rolls back the raised generation.
-            return Ok(Put::Existing(existing));
+            PutDecision::Existing(existing) => return Ok(Put::Existing(existing)),
+            PutDecision::Reactivate(superseded) => {
+                let fact = self.write_status(&transaction, superseded.id, ACTIVE, None).await?;
+                transaction.commit().await?;
+                return Ok(Put::Existing(fact));
+            }
+            _ => {}
         }
         let fact = self.insert_new(&transaction, new, checked).await?;
         transaction.commit().await?;
@@ -285,6 +295,7 @@ impl PostgresStore {
         match filter.status {
             StatusFilter::Active => conditions.push(format!("status = '{ACTIVE}'")),
             StatusFilter::Quarantined => conditions.push(format!("status = '{QUARANTINED}'")),
+            StatusFilter::Superseded => conditions.push(format!("status = '{SUPERSEDED}'")),
             StatusFilter::Any => {}
             other => {
                 return Err(FactError::Invalid {
@@ -373,23 +384,34 @@ impl PostgresStore {
         Ok(true)
     }
 
-    async fn quarantine_fact(&self, id: FactId, reason: String) -> Result<Fact, FactFail> {
+    /// Quarantine or supersede (by `status`, a status column name) the fact `id` for `reason`.
+    async fn retire_fact(&self, id: FactId, status: &'static str, reason: String) -> Result<Fact, FactFail> {
         storable(&reason, "a quarantine reason")?;
-        let Ok(raw_id) = i64::try_from(id.0) else { return Err(FactError::NotFound(id).into()) };
         let mut client = self.client().await?;
         let transaction = client.transaction().await?;
         self.lock_facts(&transaction).await?;
-        let sql = format!(
-            "UPDATE {{s}}.facts SET status = '{QUARANTINED}', quarantine_reason = $2, updated_ms = $3
-             WHERE id = $1 RETURNING {COLUMNS}"
-        );
-        let row =
-            query_opt(&transaction, &self.sql(&sql), &[&raw_id, &reason, &to_sql(now_ms(), "updated_ms")?])
-                .await?
-                .ok_or(FactError::NotFound(id))?;
-        let fact = fact_from_row(&row)?;
+        let fact = self.write_status(&transaction, id, status, Some(&reason)).await?;
         transaction.commit().await?;
         Ok(fact)
+    }
+
+    /// Set the status columns of fact `id`, with the update time now; the caller holds the facts' lock.
+    async fn write_status<C: GenericClient>(
+        &self,
+        client: &C,
+        id: FactId,
+        status: &'static str,
+        reason: Option<&str>,
+    ) -> Result<Fact, FactFail> {
+        let Ok(raw_id) = i64::try_from(id.0) else { return Err(FactError::NotFound(id).into()) };
+        let sql = format!(
+            "UPDATE {{s}}.facts SET status = '{status}', quarantine_reason = $2, updated_ms = $3
+             WHERE id = $1 RETURNING {COLUMNS}"
+        );
+        let row = query_opt(client, &self.sql(&sql), &[&raw_id, &reason, &to_sql(now_ms(), "updated_ms")?])
+            .await?
+            .ok_or(FactError::NotFound(id))?;
+        fact_from_row(&row)
     }
 
     /// Apply every merge in one transaction, or none: the first refusal or failure drops the transaction unwritten.

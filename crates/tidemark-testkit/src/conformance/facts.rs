@@ -12,8 +12,8 @@ use std::collections::HashSet;
 use std::future::Future;
 
 use tidemark_core::{
-    Fact, FactError, FactFilter, FactId, FactStore, Merge, NewFact, Put, RunStatus, Scope, StatusFilter,
-    Tier, fact_hash,
+    Fact, FactError, FactFilter, FactId, FactStatus, FactStore, Merge, NewFact, Put, RunStatus, Scope,
+    StatusFilter, Tier, fact_hash,
 };
 
 use super::{Failure, Ids, Report, ensure, fail_on};
@@ -68,6 +68,7 @@ where
     update_rehashes_and_checks(&make().await, &mut ids).await?;
     delete_removes_once(&make().await, &mut ids).await?;
     quarantine_hides_from_search_only(&make().await, &mut ids).await?;
+    supersede_keeps_history_and_a_put_brings_it_back(&make().await, &mut ids).await?;
     search_ranks_by_keywords(&make().await, &mut ids).await?;
     consolidation_is_all_or_nothing(&make().await, &mut ids).await?;
     rollback_restores_byte_for_byte(&make().await, &mut ids).await?;
@@ -75,7 +76,7 @@ where
     for case in 0..cases {
         lockstep::lockstep_with_reference(&store, &mut ids, case).await?;
     }
-    Ok(Report { checks: 12, cases })
+    Ok(Report { checks: 13, cases })
 }
 
 fn user(ids: &mut Ids, label: &str) -> Scope {
@@ -369,6 +370,61 @@ async fn quarantine_hides_from_search_only<S: FactStore>(store: &S, ids: &mut Id
         matches!(missing, Err(FactError::NotFound(_))),
         CHECK,
         "quarantining a missing fact returned {missing:?}"
+    );
+    Ok(())
+}
+
+/// A superseded fact leaves search and injection but stays listed as history, valid until then; a put of its text makes it current again.
+async fn supersede_keeps_history_and_a_put_brings_it_back<S: FactStore>(
+    store: &S,
+    ids: &mut Ids,
+) -> Result<(), Failure> {
+    const CHECK: &str = "supersede_keeps_history_and_a_put_brings_it_back";
+    let scope = user(ids, "supersede");
+    let old = NewFact::new(scope.clone(), Tier::UserProfile, "Lives in Leeds.");
+    let put = fail_on(CHECK, store.put(old.clone()).await)?;
+    let generation = fail_on(CHECK, store.generation().await)?;
+    let superseded = fail_on(CHECK, store.supersede(put.fact().id, "moved to York".to_owned()).await)?;
+    ensure!(
+        superseded.status == FactStatus::Superseded("moved to York".to_owned()),
+        CHECK,
+        "supersede returned the status {:?}",
+        superseded.status
+    );
+    ensure!(
+        superseded.valid_to_ms() == Some(superseded.updated_ms)
+            && superseded.valid_from_ms() <= superseded.updated_ms,
+        CHECK,
+        "a superseded fact is valid from {} to {:?}",
+        superseded.valid_from_ms(),
+        superseded.valid_to_ms()
+    );
+    let found = fail_on(CHECK, store.search(Some(&scope), "leeds", 10).await)?;
+    ensure!(found.is_empty(), CHECK, "search still finds a superseded fact");
+    let active = fail_on(CHECK, store.list(&FactFilter::scope(scope.clone())).await)?;
+    ensure!(active.is_empty(), CHECK, "the active facts still hold a superseded one: {active:?}");
+    let history = FactFilter::scope(scope.clone()).status(StatusFilter::Superseded);
+    let listed = fail_on(CHECK, store.list(&history).await)?;
+    ensure!(listed == [superseded.clone()], CHECK, "the superseded facts are {listed:?}");
+    let quarantined = FactFilter::scope(scope.clone()).status(StatusFilter::Quarantined);
+    let listed = fail_on(CHECK, store.list(&quarantined).await)?;
+    ensure!(listed.is_empty(), CHECK, "a superseded fact is listed as quarantined: {listed:?}");
+    let after = fail_on(CHECK, store.generation().await)?;
+    ensure!(after > generation, CHECK, "a supersede left the generation at {after}");
+    // The value came back: the same text is current again, under its first id.
+    let again = fail_on(CHECK, store.put(old).await)?;
+    ensure!(
+        matches!(&again, Put::Existing(fact) if fact.id == put.fact().id && fact.is_active()),
+        CHECK,
+        "a put of a superseded text returned {again:?}"
+    );
+    let found = fail_on(CHECK, store.search(Some(&scope), "leeds", 10).await)?;
+    ensure!(found.len() == 1, CHECK, "search finds {} facts once the value came back", found.len());
+    let missing = store.supersede(FactId(u64::MAX), "x".to_owned()).await;
+    ensure!(
+        matches!(missing, Err(FactError::NotFound(_))),
+        CHECK,
+        "superseding a missing fact returned {missing:?}"
     );
     Ok(())
 }

@@ -163,9 +163,15 @@ impl FactStore for ReferenceFactStore {
         let checked = rules::check_new(&fact)?;
         let same = Table::same(&table.facts, &fact.scope, fact.tier, &checked.hash).cloned();
         let used = Table::used(&table.facts, &fact.scope, fact.tier);
-        if let PutDecision::Existing(existing) = rules::decide_put(&fact, checked, same, used, table.budgets)?
-        {
-            return Ok(Put::Existing(existing));
+        match rules::decide_put(&fact, checked, same, used, table.budgets)? {
+            PutDecision::Existing(existing) => return Ok(Put::Existing(existing)),
+            PutDecision::Reactivate(superseded) => {
+                let fact = rules::reactivated(superseded, now_ms());
+                Table::store(&mut table.facts, fact.clone());
+                table.generation += 1;
+                return Ok(Put::Existing(fact));
+            }
+            _ => {}
         }
         let stored = rules::stored(table.next_id(), fact, checked.hash, now_ms());
         table.facts.push(stored.clone());
@@ -217,6 +223,15 @@ impl FactStore for ReferenceFactStore {
         let mut table = self.lock();
         let current = table.find(id).cloned().ok_or(FactError::NotFound(id))?;
         let fact = rules::quarantined(current, reason, now_ms());
+        Table::store(&mut table.facts, fact.clone());
+        table.generation += 1;
+        Ok(fact)
+    }
+
+    async fn supersede(&self, id: FactId, reason: String) -> Result<Fact, FactError> {
+        let mut table = self.lock();
+        let current = table.find(id).cloned().ok_or(FactError::NotFound(id))?;
+        let fact = rules::superseded(current, reason, now_ms());
         Table::store(&mut table.facts, fact.clone());
         table.generation += 1;
         Ok(fact)

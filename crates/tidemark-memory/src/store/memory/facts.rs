@@ -45,8 +45,15 @@ impl FactTable {
         let checked = rules::check_new(&new)?;
         let existing = same(&self.facts, &new.scope, new.tier, &checked.hash).cloned();
         let used = used(&self.facts, &new.scope, new.tier);
-        if let PutDecision::Existing(fact) = rules::decide_put(&new, checked, existing, used, self.budgets)? {
-            return Ok(Put::Existing(fact));
+        match rules::decide_put(&new, checked, existing, used, self.budgets)? {
+            PutDecision::Existing(fact) => return Ok(Put::Existing(fact)),
+            PutDecision::Reactivate(superseded) => {
+                let fact = rules::reactivated(superseded, now_ms());
+                self.facts.insert(fact.id, fact.clone());
+                self.generation += 1;
+                return Ok(Put::Existing(fact));
+            }
+            _ => {}
         }
         self.next_id += 1;
         self.generation += 1;
@@ -97,6 +104,14 @@ impl FactTable {
     pub(super) fn quarantine(&mut self, id: FactId, reason: String) -> Result<Fact, FactError> {
         let current = self.facts.get(&id).ok_or(FactError::NotFound(id))?;
         let fact = rules::quarantined(current.clone(), reason, now_ms());
+        self.facts.insert(id, fact.clone());
+        self.generation += 1;
+        Ok(fact)
+    }
+
+    pub(super) fn supersede(&mut self, id: FactId, reason: String) -> Result<Fact, FactError> {
+        let current = self.facts.get(&id).ok_or(FactError::NotFound(id))?;
+        let fact = rules::superseded(current.clone(), reason, now_ms());
         self.facts.insert(id, fact.clone());
         self.generation += 1;
         Ok(fact)

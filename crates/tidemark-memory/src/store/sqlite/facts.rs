@@ -16,6 +16,7 @@ use std::fmt::Write as _;
 
 use rusqlite::types::ToSql;
 use rusqlite::{Connection, OptionalExtension, Row, Transaction, TransactionBehavior, params};
+use tidemark_core::FactStatus;
 use tidemark_core::fact::rules::{self, Checked, PutDecision};
 use tidemark_core::fact::{check_text, now_ms};
 use tidemark_core::{
@@ -24,7 +25,7 @@ use tidemark_core::{
 };
 
 use super::SqliteStore;
-use tidemark_core::fact::columns::{BadRow, FactColumns, source_columns};
+use tidemark_core::fact::columns::{BadRow, FactColumns, source_columns, status_columns};
 use tidemark_core::store::sql::{DataError, from_sql, to_sql};
 
 impl SqliteStore {
@@ -89,6 +90,10 @@ impl FactStore for SqliteStore {
 
     async fn quarantine(&self, id: FactId, reason: String) -> Result<Fact, FactError> {
         self.run_facts("quarantine", |connection| quarantine(connection, id, reason))
+    }
+
+    async fn supersede(&self, id: FactId, reason: String) -> Result<Fact, FactError> {
+        self.run_facts("supersede", |connection| supersede(connection, id, reason))
     }
 
     async fn usage(&self, scope: &Scope, tier: Tier) -> Result<BudgetUsage, FactError> {
@@ -199,16 +204,25 @@ const SELECT_USED: &str = "SELECT coalesce(sum(chars), 0) FROM facts
 fn put(connection: &mut Connection, budgets: FactBudgets, new: NewFact) -> Result<Put, Trouble> {
     let checked = rules::check_new(&new)?;
     // A repeated delivery is common and needs no write lock: a plain read finds it.
-    if let Some(existing) = same_fact(connection, &new.scope, new.tier, &checked.hash)? {
+    if let Some(existing) = same_fact(connection, &new.scope, new.tier, &checked.hash)?
+        && !matches!(existing.status, FactStatus::Superseded(_))
+    {
         return Ok(Put::Existing(existing));
     }
     let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
     // Another handle may have stored it since the read, so the lookup is repeated under the lock.
     let same = same_fact(&transaction, &new.scope, new.tier, &checked.hash)?;
     let used = used_chars(&transaction, &new.scope, new.tier)?;
-    if let PutDecision::Existing(existing) = rules::decide_put(&new, checked, same, used, budgets)? {
+    match rules::decide_put(&new, checked, same, used, budgets)? {
         // Nothing was written; dropping the transaction only releases the lock.
-        return Ok(Put::Existing(existing));
+        PutDecision::Existing(existing) => return Ok(Put::Existing(existing)),
+        PutDecision::Reactivate(superseded) => {
+            let fact = set_status(&transaction, superseded, FactStatus::Active)?;
+            bump_generation(&transaction)?;
+            transaction.commit()?;
+            return Ok(Put::Existing(fact));
+        }
+        _ => {}
     }
     let fact = insert_new(&transaction, new, checked)?;
     bump_generation(&transaction)?;
@@ -287,21 +301,49 @@ fn delete(connection: &mut Connection, id: FactId) -> Result<bool, Trouble> {
     Ok(true)
 }
 
-fn quarantine(connection: &mut Connection, id: FactId, reason: String) -> Result<Fact, Trouble> {
-    let Ok(raw_id) = i64::try_from(id.0) else { return Err(FactError::NotFound(id).into()) };
-    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let current = read_fact(&transaction, id)?.ok_or(FactError::NotFound(id))?;
+/// Write `status` over `current`'s, with the update time now, and keep the search index in step: only active facts are in it.
+fn set_status(transaction: &Transaction<'_>, current: Fact, status: FactStatus) -> Result<Fact, Trouble> {
+    let Ok(raw_id) = i64::try_from(current.id.0) else { return Err(FactError::NotFound(current.id).into()) };
     let now = now_ms();
+    let was_active = current.is_active();
+    let fact = match status {
+        FactStatus::Superseded(reason) => rules::superseded(current, reason, now),
+        FactStatus::Quarantined(reason) => rules::quarantined(current, reason, now),
+        _ => rules::reactivated(current, now),
+    };
+    let (name, reason) = status_columns(&fact.status);
     transaction
         .prepare_cached(
-            "UPDATE facts SET status = 'quarantined', quarantine_reason = ?2, updated_ms = ?3 WHERE id = ?1",
+            "UPDATE facts SET status = ?2, quarantine_reason = ?3, updated_ms = ?4 WHERE id = ?1",
         )?
-        .execute(params![raw_id, reason, to_sql(now, "updated_ms")?])?;
-    // A quarantined fact is never searched, so it leaves the index (a second quarantine finds nothing to remove).
-    transaction.prepare_cached(search::DELETE_TERMS)?.execute(params![raw_id])?;
+        .execute(params![raw_id, name, reason, to_sql(now, "updated_ms")?])?;
+    match (was_active, fact.is_active()) {
+        (true, false) => {
+            transaction.prepare_cached(search::DELETE_TERMS)?.execute(params![raw_id])?;
+        }
+        (false, true) => search::index(transaction, raw_id, &fact.scope, &fact.text)?,
+        _ => {}
+    }
+    Ok(fact)
+}
+
+fn supersede(connection: &mut Connection, id: FactId, reason: String) -> Result<Fact, Trouble> {
+    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let current = read_fact(&transaction, id)?.ok_or(FactError::NotFound(id))?;
+    let fact = set_status(&transaction, current, FactStatus::Superseded(reason))?;
     bump_generation(&transaction)?;
     transaction.commit()?;
-    Ok(rules::quarantined(current, reason, now))
+    Ok(fact)
+}
+
+fn quarantine(connection: &mut Connection, id: FactId, reason: String) -> Result<Fact, Trouble> {
+    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let current = read_fact(&transaction, id)?.ok_or(FactError::NotFound(id))?;
+    // A quarantined fact is never searched, so it leaves the index.
+    let fact = set_status(&transaction, current, FactStatus::Quarantined(reason))?;
+    bump_generation(&transaction)?;
+    transaction.commit()?;
+    Ok(fact)
 }
 
 fn list(connection: &Connection, filter: &FactFilter) -> Result<Vec<Fact>, Trouble> {
@@ -327,6 +369,7 @@ fn list(connection: &Connection, filter: &FactFilter) -> Result<Vec<Fact>, Troub
     match filter.status {
         StatusFilter::Active => conditions.push("status = 'active'"),
         StatusFilter::Quarantined => conditions.push("status = 'quarantined'"),
+        StatusFilter::Superseded => conditions.push("status = 'superseded'"),
         StatusFilter::Any => {}
         other => {
             return Err(

@@ -103,6 +103,10 @@ enum Op {
         fact: usize,
         reason: u8,
     },
+    Supersede {
+        fact: usize,
+        reason: u8,
+    },
     List {
         scope: usize,
         tier: Option<usize>,
@@ -155,7 +159,8 @@ fn arb_op() -> impl Strategy<Value = Op> {
         2 => (any::<usize>(), arb_text()).prop_map(|(fact, text)| Op::Update { fact, text }),
         1 => any::<usize>().prop_map(|fact| Op::Delete { fact }),
         1 => (any::<usize>(), any::<u8>()).prop_map(|(fact, reason)| Op::Quarantine { fact, reason }),
-        1 => (0..2usize, prop::option::of(0..2usize), 0..3usize)
+        1 => (any::<usize>(), any::<u8>()).prop_map(|(fact, reason)| Op::Supersede { fact, reason }),
+        1 => (0..2usize, prop::option::of(0..2usize), 0..4usize)
             .prop_map(|(scope, tier, status)| Op::List { scope, tier, status }),
         2 => (0..2usize, prop::collection::vec(0..WORDS.len(), 0..3), arb_limit())
             .prop_map(|(scope, query, limit)| Op::Search { scope, query, limit }),
@@ -181,6 +186,7 @@ enum Call {
     Update(FactId, String),
     Delete(FactId),
     Quarantine(FactId, String),
+    Supersede(FactId, String),
     List(FactFilter),
     Search(Scope, String, usize),
     Usage(Scope, Tier),
@@ -277,6 +283,7 @@ impl Pairs {
             Call::Update(id, text) => Call::Update(self.store_fact(id), text),
             Call::Delete(id) => Call::Delete(self.store_fact(id)),
             Call::Quarantine(id, reason) => Call::Quarantine(self.store_fact(id), reason),
+            Call::Supersede(id, reason) => Call::Supersede(self.store_fact(id), reason),
             Call::Consolidate(merges) => Call::Consolidate(
                 merges
                     .into_iter()
@@ -418,6 +425,7 @@ async fn play<S: FactStore>(store: &S, call: Call) -> Result<Answer, FactError> 
         Call::Update(id, text) => store.update(id, text).await.map(Answer::Fact),
         Call::Delete(id) => store.delete(id).await.map(Answer::Deleted),
         Call::Quarantine(id, reason) => store.quarantine(id, reason).await.map(Answer::Fact),
+        Call::Supersede(id, reason) => store.supersede(id, reason).await.map(Answer::Fact),
         Call::List(filter) => store.list(&filter).await.map(Answer::Facts),
         Call::Search(scope, query, limit) => {
             store.search(Some(&scope), &query, limit).await.map(Answer::Facts)
@@ -490,8 +498,14 @@ async fn resolve(
         Op::Update { fact, text } => Call::Update(pairs.fact(*fact), text_of(text)),
         Op::Delete { fact } => Call::Delete(pairs.fact(*fact)),
         Op::Quarantine { fact, reason } => Call::Quarantine(pairs.fact(*fact), format!("reason {reason}")),
+        Op::Supersede { fact, reason } => Call::Supersede(pairs.fact(*fact), format!("replaced by {reason}")),
         Op::List { scope, tier, status } => {
-            let status = [StatusFilter::Active, StatusFilter::Quarantined, StatusFilter::Any][*status];
+            let status = [
+                StatusFilter::Active,
+                StatusFilter::Quarantined,
+                StatusFilter::Superseded,
+                StatusFilter::Any,
+            ][*status];
             let mut filter = FactFilter::scope(scopes[*scope].clone()).status(status);
             filter.tier = tier.map(|tier| Tier::ALL[tier]);
             Call::List(filter)

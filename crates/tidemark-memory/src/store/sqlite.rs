@@ -16,9 +16,7 @@ use quick_cache::Weighter;
 use quick_cache::sync::Cache;
 use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OptionalExtension, Rows, TransactionBehavior, params};
-use tidemark_core::history::{
-    Epoch, EpochKind, HistoryError, check_restorable, fork_plan, never_written, now_ms,
-};
+use tidemark_core::history::{Epoch, EpochKind, now_ms};
 use tidemark_core::recall::{Embedder, Passage, RecallQuery};
 use tidemark_core::store::{ConversationStats, StoredSummary, check_state};
 use tidemark_core::{
@@ -318,7 +316,7 @@ impl ConversationStore for SqliteStore {
         target: Option<u64>,
     ) -> Result<CompactionState, StoreError> {
         self.run("restore_state", |connection| {
-            restore_state(connection, &self.caches, conversation, expected_generation, target)
+            history::restore_state(connection, &self.caches, conversation, expected_generation, target)
         })
     }
 
@@ -328,7 +326,7 @@ impl ConversationStore for SqliteStore {
         at: Seq,
         target: &ConversationId,
     ) -> Result<CompactionState, StoreError> {
-        self.run("fork", |connection| fork(connection, source.as_str(), at, target.as_str()))
+        self.run("fork", |connection| history::fork(connection, source.as_str(), at, target.as_str()))
     }
 
     async fn prune(&self, conversation: &ConversationId) -> Result<u64, StoreError> {
@@ -634,129 +632,6 @@ fn save_state(
     transaction.commit()?;
     // The next read of this state finds it by its generation instead of decoding it.
     caches.states.insert(conversation.clone(), Arc::new(state.clone()));
-    Ok(state)
-}
-
-fn restore_state(
-    connection: &mut Connection,
-    caches: &Caches,
-    conversation: &ConversationId,
-    expected_generation: u64,
-    target: Option<u64>,
-) -> Result<CompactionState, Fail> {
-    let id = conversation.as_str();
-    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let found = read_generation(&transaction, id)?.unwrap_or(0);
-    if found != expected_generation {
-        return Err(StoreError::StateConflict { expected: expected_generation, found }.into());
-    }
-    let Some(counts) = read_counts(&transaction, id)? else {
-        return Err(never_written(expected_generation, target).into());
-    };
-    let (mut state, undo_to) = match target {
-        None => (CompactionState::default(), None),
-        Some(generation) => {
-            let epoch = history::one(&transaction, id, generation)?
-                .ok_or(StoreError::History(HistoryError::UnknownEpoch { generation }))?;
-            (epoch.state, epoch.undo_to)
-        }
-    };
-    let from_watermark: i64 = transaction
-        .prepare_cached("SELECT COUNT(*) FROM messages WHERE conversation = ?1 AND seq >= ?2")?
-        .query_row(params![id, to_sql(state.watermark.0, "watermark")?], |row| row.get(0))?;
-    let retained: i64 = transaction
-        .prepare_cached(
-            "SELECT COUNT(*) FROM messages
-             WHERE conversation = ?1 AND seq IN (SELECT value FROM json_each(?2))",
-        )?
-        .query_row(params![id, to_json(&state.retained, "retained")?], |row| row.get(0))?;
-    check_restorable(
-        &state,
-        counts.next_seq,
-        from_sql(from_watermark, "stored")?,
-        from_sql(retained, "stored")?,
-    )
-    .map_err(StoreError::History)?;
-    let generation =
-        expected_generation.checked_add(1).ok_or(DataError::Exhausted { column: "generation" })?;
-    state.generation = generation;
-    let summary = state.summary.as_ref().map(|summary| to_json(summary, "summary")).transpose()?;
-    transaction.prepare_cached(UPSERT_STATE)?.execute(params![
-        id,
-        to_sql(generation, "generation")?,
-        to_sql(state.watermark.0, "watermark")?,
-        to_json(&state.retained, "retained")?,
-        summary,
-    ])?;
-    let kind = EpochKind::Restored { from: target };
-    let epoch = Epoch::new(generation, kind, undo_to, counts.next_seq, now_ms(), state.clone());
-    history::record(&transaction, id, &epoch)?;
-    transaction.commit()?;
-    caches.states.insert(conversation.clone(), Arc::new(state.clone()));
-    Ok(state)
-}
-
-fn fork(connection: &mut Connection, source: &str, at: Seq, target: &str) -> Result<CompactionState, Fail> {
-    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    if read_counts(&transaction, target)?.is_some() {
-        let conversation =
-            ConversationId::new(target).map_err(|_| DataError::Inconsistent { column: "id" })?;
-        return Err(StoreError::History(HistoryError::Exists { conversation }).into());
-    }
-    // An unknown source is an empty conversation.
-    let next_seq = read_counts(&transaction, source)?.map_or(Seq::ZERO, |counts| counts.next_seq);
-    let epochs = history::all(&transaction, source)?;
-    let (kept, state) = fork_plan(&epochs, at, next_seq).map_err(StoreError::History)?;
-    let at_raw = to_sql(at.0, "seq")?;
-    let window: i64 = transaction
-        .prepare_cached("SELECT COUNT(*) FROM messages WHERE conversation = ?1 AND seq >= ?2 AND seq < ?3")?
-        .query_row(params![source, to_sql(state.watermark.0, "watermark")?, at_raw], |row| row.get(0))?;
-    let retained: i64 = transaction
-        .prepare_cached(
-            "SELECT COUNT(*) FROM messages
-             WHERE conversation = ?1 AND seq IN (SELECT value FROM json_each(?2))",
-        )?
-        .query_row(params![source, to_json(&state.retained, "retained")?], |row| row.get(0))?;
-    check_restorable(&state, at, from_sql(window, "stored")?, from_sql(retained, "stored")?)
-        .map_err(StoreError::History)?;
-    // The conversation's row comes first: the messages refer to it.
-    transaction.prepare_cached(UPSERT_COUNTS)?.execute(params![target, at_raw, 0, 0])?;
-    // The rows are copied in one statement: SQLite has no way to share them between conversations.
-    transaction
-        .prepare_cached(
-            "INSERT INTO messages (conversation, seq, tokens, body)
-             SELECT ?1, seq, tokens, body FROM messages WHERE conversation = ?2 AND seq < ?3",
-        )?
-        .execute(params![target, source, at_raw])?;
-    let (stored, tokens): (i64, i64) = transaction
-        .prepare_cached("SELECT COUNT(*), COALESCE(SUM(tokens), 0) FROM messages WHERE conversation = ?1")?
-        .query_row(params![target], |row| Ok((row.get(0)?, row.get(1)?)))?;
-    transaction.prepare_cached(UPSERT_COUNTS)?.execute(params![target, at_raw, stored, tokens])?;
-    if state.generation > 0 {
-        let summary = state.summary.as_ref().map(|summary| to_json(summary, "summary")).transpose()?;
-        transaction.prepare_cached(UPSERT_STATE)?.execute(params![
-            target,
-            to_sql(state.generation, "generation")?,
-            to_sql(state.watermark.0, "watermark")?,
-            to_json(&state.retained, "retained")?,
-            summary,
-        ])?;
-    }
-    for epoch in &kept {
-        history::record(&transaction, target, epoch)?;
-    }
-    let calibration = calibration::read(&transaction, source)?;
-    if !calibration.is_empty() {
-        calibration::write(&transaction, target, &calibration)?;
-    }
-    let user: Option<String> = transaction
-        .prepare_cached("SELECT user_id FROM conversation_users WHERE conversation = ?1")?
-        .query_row(params![source], |row| row.get(0))
-        .optional()?;
-    if let Some(user) = user {
-        users::assign(&transaction, target, &user)?;
-    }
-    transaction.commit()?;
     Ok(state)
 }
 

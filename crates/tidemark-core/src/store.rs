@@ -150,7 +150,7 @@ impl ConversationStats {
 ///   write it back.
 /// - Every state written (by `save_state`, `restore_state` or the `clear` of a
 ///   conversation that has messages or state) is recorded as an
-///   [`Epoch`](crate::history::Epoch) numbered by its generation; `epochs`
+///   [`Epoch`] numbered by its generation; `epochs`
 ///   returns them in ascending order. A clear deletes the epochs before it.
 ///   `restore_state` is the compare-and-swap of `save_state` that makes an
 ///   earlier epoch's state (or the initial one) current again, refusing an

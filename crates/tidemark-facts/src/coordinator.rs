@@ -540,7 +540,7 @@ impl<S: FactStore> FactCoordinator<S> {
         let changes: Vec<(usize, Topic)> = evicted
             .iter()
             .enumerate()
-            .map(|(at, message)| (at, Topic::of(&readable(message))))
+            .map(|(at, message)| (at, Topic::of_statement(&readable(message))))
             .filter(|(_, topic)| topic.updates())
             .collect();
         // Before the new facts are stored, so that a fact taken from the changing turn is never weighed against it.
@@ -553,7 +553,7 @@ impl<S: FactStore> FactCoordinator<S> {
         let mut stored_from: Vec<usize> = Vec::new();
         for candidate in self.extractor.extract(evicted) {
             // A statement a later turn of the same span changes is kept as history, not as current.
-            let topic = Topic::of(statement(&candidate.text));
+            let topic = Topic::of_statement(statement(&candidate.text));
             let stale = changes
                 .iter()
                 .find(|(at, change)| *at > candidate.message && change.replaces_clearly(&topic))

@@ -89,6 +89,19 @@ async fn as_of_reads_give_back_the_served_prompts_of_a_long_replay() {
     assert_eq!(sampled.len(), 50);
     let history = memory.history(&conversation).await.expect("history");
     assert!(history.len() > 50, "the replay compacted {} times", history.len());
+    // What the history costs in room: the summaries it keeps against the messages stored.
+    let kept: usize = history
+        .iter()
+        .filter_map(|epoch| epoch.state.summary.as_ref())
+        .map(|s| s.message.to_json().len())
+        .sum();
+    let stored = memory
+        .get_ref()
+        .load_range(&conversation, tidemark_core::SeqRange::from(Seq::ZERO))
+        .await
+        .expect("read");
+    let stored: usize = stored.iter().map(|message| message.message.to_json().len()).sum();
+    eprintln!("{} epochs keep {kept} bytes of summaries beside {stored} bytes of messages", history.len());
     for (seq, prompt) in &sampled {
         let rebuilt = memory.load_as_of(&conversation, *seq).await.expect("as of");
         assert!(&rebuilt == prompt, "the prompt as of message {seq} differs from the one served");

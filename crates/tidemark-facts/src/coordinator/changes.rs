@@ -29,7 +29,7 @@ impl<S: FactStore> FactCoordinator<S> {
         for scope in self.scopes(conversation) {
             let facts = self.store.list(&FactFilter::scope(scope)).await?;
             for fact in &facts {
-                let old = Topic::of(statement(&fact.text));
+                let old = Topic::of_statement(statement(&fact.text));
                 let Some((at, _)) = changes.iter().find(|(_, change)| change.replaces_clearly(&old)) else {
                     continue;
                 };

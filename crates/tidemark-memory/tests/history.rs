@@ -10,10 +10,12 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use tidemark_core::history::{EpochKind, HistoryError};
 use tidemark_core::{ConversationId, ConversationMemory, ConversationStore, MemoryError, Message, Seq};
-use tidemark_memory::{
-    BackgroundMemory, CompactingMemory, HeuristicCounter, InMemoryStore, SqliteStore, TokenWindow,
-};
+use tidemark_memory::{BackgroundMemory, CompactingMemory, HeuristicCounter, InMemoryStore, TokenWindow};
 use tidemark_testkit::reference::ConcatCompactor;
+
+#[cfg(feature = "sqlite")]
+use tidemark_memory::SqliteStore;
+#[cfg(feature = "sqlite")]
 use tidemark_testkit::workload::replay;
 
 use lockstep::{arb_ops, lockstep, long_run};
@@ -41,6 +43,7 @@ proptest! {
         prop_assert!(outcome.is_ok(), "{}", outcome.unwrap_err());
     }
 
+    #[cfg(feature = "sqlite")]
     #[test]
     fn history_on_sqlite_keeps_step_with_the_reference(ops in arb_ops(1..40)) {
         let store = SqliteStore::open_in_memory().expect("an in-memory database");
@@ -58,17 +61,21 @@ async fn long_runs_undo_and_read_back_in_step_with_the_reference() {
             checked.restores >= 10 && checked.as_of >= 20 && checked.epochs >= 30 && checked.forks >= 1,
             "{checked:?}"
         );
-        let sqlite = SqliteStore::open_in_memory().expect("open");
-        let checked = lockstep(sqlite, &id("long"), &long_run(seed)).await.expect("sqlite");
-        eprintln!("seed {seed} on sqlite: {checked:?}");
-        assert!(
-            checked.restores >= 10 && checked.as_of >= 20 && checked.epochs >= 30 && checked.forks >= 1,
-            "{checked:?}"
-        );
+        #[cfg(feature = "sqlite")]
+        {
+            let sqlite = SqliteStore::open_in_memory().expect("open");
+            let checked = lockstep(sqlite, &id("long"), &long_run(seed)).await.expect("sqlite");
+            eprintln!("seed {seed} on sqlite: {checked:?}");
+            assert!(
+                checked.restores >= 10 && checked.as_of >= 20 && checked.epochs >= 30 && checked.forks >= 1,
+                "{checked:?}"
+            );
+        }
     }
 }
 
 /// The acceptance replay: 2,000 turns (8,000 messages) on an SQLite file, a load after each, 50 of them read again as of their point.
+#[cfg(feature = "sqlite")]
 #[tokio::test]
 async fn as_of_reads_give_back_the_served_prompts_of_a_long_replay() {
     let dir = tempfile::tempdir().expect("a temp dir");

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use tidemark_core::history::{Epoch, EpochLog, HistoryError, check_restorable, fork_plan, never_written};
+use tidemark_core::history::{Epoch, EpochLog, HistoryError, never_written};
 use tidemark_core::recall;
 use tidemark_core::store::{ConversationStats, check_state, claim_lease};
 use tidemark_core::{
@@ -173,12 +173,13 @@ impl ConversationStore for MapStore {
             }
             let empty = Entry::default();
             let from = map.get(source).unwrap_or(&empty);
-            let (epochs, state) = fork_plan(from.history.epochs(), at, from.next)?;
-            let window = from.messages.range(state.watermark..at).count() as u64;
-            let retained = state.retained.iter().filter(|seq| from.messages.contains_key(seq)).count();
-            check_restorable(&state, at, window, retained)?;
+            let (history, state) = from.history.fork(
+                at,
+                from.next,
+                |watermark| from.messages.range(watermark..at).count() as u64,
+                |seq| from.messages.contains_key(&seq),
+            )?;
             let messages = from.messages.range(..at).map(|(seq, stored)| (*seq, stored.clone())).collect();
-            let history = EpochLog::from_epochs(epochs);
             map.insert(target.clone(), Entry { messages, next: at, state: state.clone(), history });
             Ok(state)
         })??;

@@ -1,23 +1,8 @@
 //! `tidemark inspect --dropped`: the identifiers of compacted messages that nothing in view still holds.
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod support;
 
-fn tidemark(args: &[&str], stdin: &[u8], store: &Path) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tidemark"))
-        .args(args)
-        .env("TIDEMARK_STORE", store)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    if let Some(mut input) = child.stdin.take() {
-        let _ = input.write_all(stdin);
-    }
-    child.wait_with_output().expect("the binary finishes")
-}
+use support::tidemark;
 
 #[test]
 fn inspect_dropped_names_what_the_prompt_no_longer_holds() {

@@ -1,23 +1,10 @@
 //! `tidemark undo`, `tidemark load --as-of` and `tidemark inspect --history`: compactions taken back, prompts read as they were served.
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod support;
 
-fn tidemark(args: &[&str], stdin: &[u8], store: &Path) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tidemark"))
-        .args(args)
-        .env("TIDEMARK_STORE", store)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    if let Some(mut input) = child.stdin.take() {
-        let _ = input.write_all(stdin);
-    }
-    child.wait_with_output().expect("the binary finishes")
-}
+use std::process::Output;
+
+use support::tidemark;
 
 fn ok(output: &Output) -> String {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));

@@ -335,15 +335,31 @@ impl EpochLog {
         ));
     }
 
-    /// A log holding `epochs` (ascending by generation), as a fork starts with.
-    pub fn from_epochs(epochs: Vec<Epoch>) -> Self {
-        Self { epochs }
-    }
-
     /// Forget every epoch and record `state` as written by a clear.
     pub fn cleared(&mut self, state: &CompactionState, next_seq: Seq) {
         let epoch = Epoch::new(state.generation, EpochKind::Cleared, None, next_seq, now_ms(), state.clone());
         self.epochs = vec![epoch];
+    }
+
+    /// What a [`fork`](crate::ConversationStore::fork) of this conversation at `at` starts with: its log and its state ([`fork_plan`], checked by [`check_restorable`]).
+    ///
+    /// `stored_below(from)` says how many stored messages have numbers from
+    /// `from` up to `at` (excluded), and `is_stored(seq)` whether one message is stored.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::History`] as [`fork_plan`] and [`check_restorable`] say.
+    pub fn fork(
+        &self,
+        at: Seq,
+        next_seq: Seq,
+        stored_below: impl FnOnce(Seq) -> u64,
+        is_stored: impl Fn(Seq) -> bool,
+    ) -> Result<(EpochLog, CompactionState), StoreError> {
+        let (epochs, state) = fork_plan(&self.epochs, at, next_seq)?;
+        let retained = state.retained.iter().filter(|seq| is_stored(**seq)).count();
+        check_restorable(&state, at, stored_below(state.watermark), retained)?;
+        Ok((Self { epochs }, state))
     }
 
     /// Carry out [`restore_state`](crate::ConversationStore::restore_state) and return the state to store.

@@ -726,7 +726,7 @@ impl PostgresStore {
         state.generation = generation;
         let undo_to = (expected_generation > 0).then_some(expected_generation);
         let epoch = Epoch::new(generation, EpochKind::Saved, undo_to, next_seq, now_ms(), state.clone());
-        history::record(self, &transaction, id, &epoch).await?;
+        history::insert(self, &transaction, id, &epoch, summary.as_deref()).await?;
         transaction.commit().await?;
         Ok(state)
     }

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use tidemark_core::history::{Epoch, EpochLog, HistoryError, check_restorable, fork_plan, never_written};
+use tidemark_core::history::{Epoch, EpochLog, HistoryError, never_written};
 use tidemark_core::recall::{
     Candidate, Embedder, Passage, PassageText, RecallQuery, SIMILAR_PASSAGES, candidate_messages, fuse,
     nearest, passages, rank,
@@ -202,16 +202,14 @@ impl ConversationStore for ReferenceStore {
         // An unknown source is an empty conversation.
         let empty = Conversation::default();
         let from = all.get(source).unwrap_or(&empty);
-        let (epochs, state) = fork_plan(from.history.epochs(), at, from.next_seq)?;
-        let window = from.messages.range(state.watermark..at).count() as u64;
-        let retained = state.retained.iter().filter(|seq| from.messages.contains_key(seq)).count();
-        check_restorable(&state, at, window, retained)?;
-        let fork = Conversation {
-            messages: from.messages.range(..at).map(|(seq, stored)| (*seq, stored.clone())).collect(),
-            next_seq: at,
-            state: state.clone(),
-            history: EpochLog::from_epochs(epochs),
-        };
+        let (history, state) = from.history.fork(
+            at,
+            from.next_seq,
+            |watermark| from.messages.range(watermark..at).count() as u64,
+            |seq| from.messages.contains_key(&seq),
+        )?;
+        let messages = from.messages.range(..at).map(|(seq, stored)| (*seq, stored.clone())).collect();
+        let fork = Conversation { messages, next_seq: at, state: state.clone(), history };
         all.insert(target.clone(), fork);
         drop(all);
         let mut calibrations = self.calibrations.lock().unwrap_or_else(PoisonError::into_inner);

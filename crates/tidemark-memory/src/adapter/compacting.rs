@@ -344,6 +344,22 @@ where
         }
     }
 
+    /// Run `work` holding the conversation's gate and the store's lease, never waiting for either: [`MemoryError::Busy`] when one is held, with `work` never started.
+    pub(super) async fn now_or_busy<T>(
+        &self,
+        id: &ConversationId,
+        work: impl Future<Output = Result<T, MemoryError>>,
+    ) -> Result<T, MemoryError> {
+        let Ok(_flight) = self.gates.claim(id).try_acquire() else { return Err(MemoryError::Busy) };
+        match self.parts.inner.try_lease(id, &self.holder, self.settings.lease_ttl).await? {
+            Lease::Acquired => {}
+            _ => return Err(MemoryError::Busy),
+        }
+        let done = work.await;
+        self.release(id).await;
+        done
+    }
+
     pub(super) async fn release(&self, id: &ConversationId) {
         if let Err(error) = self.parts.inner.release_lease(id, &self.holder).await {
             // The lease expires on its own; releasing it only lets others start sooner.

@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
-use tidemark_core::history::{Epoch, EpochLog, HistoryError, check_restorable, fork_plan, never_written};
+use tidemark_core::history::{Epoch, EpochLog, HistoryError, never_written};
 use tidemark_core::recall::{
     Embedder, Embedding, Passage, PassageText, RARE_MESSAGES, RecallQuery, SIMILAR_PASSAGES, VectorIndex,
     candidate_messages, fuse, passages, rank_borrowed,
@@ -433,10 +433,12 @@ impl ConversationStore for InMemoryStore {
             let held = self.existing(source);
             let empty = Mutex::new(Conversation::default());
             let from = lock(held.as_deref().unwrap_or(&empty));
-            let (epochs, state) = fork_plan(from.history.epochs(), at, from.next_seq())?;
-            let window = (state.watermark.0..at.0).filter(|seq| from.get(Seq(*seq)).is_some()).count() as u64;
-            let retained = state.retained.iter().filter(|seq| from.get(**seq).is_some()).count();
-            check_restorable(&state, at, window, retained)?;
+            let (history, state) = from.history.fork(
+                at,
+                from.next_seq(),
+                |watermark| (watermark.0..at.0).filter(|seq| from.get(Seq(*seq)).is_some()).count() as u64,
+                |seq| from.get(seq).is_some(),
+            )?;
             // The messages are shared, not copied: a slot holds an `Arc`.
             let base = from.base.min(at);
             let keep = usize::try_from(at.0.saturating_sub(base.0)).unwrap_or(usize::MAX);
@@ -445,15 +447,7 @@ impl ConversationStore for InMemoryStore {
                 slots.iter().flatten().fold((0u64, 0u64), |(count, tokens), message| {
                     (count + 1, tokens + u64::from(message.tokens))
                 });
-            Conversation {
-                base,
-                slots,
-                stored,
-                stored_tokens,
-                state,
-                history: EpochLog::from_epochs(epochs),
-                ..Conversation::default()
-            }
+            Conversation { base, slots, stored, stored_tokens, state, history, ..Conversation::default() }
         };
         let state = fork.state.clone();
         {

@@ -616,19 +616,11 @@ fn save_state(
     check_state(&current, next_seq, &state)?;
     let generation =
         expected_generation.checked_add(1).ok_or(DataError::Exhausted { column: "generation" })?;
-    let summary = state.summary.as_ref().map(|summary| to_json(summary, "summary")).transpose()?;
     transaction.prepare_cached(ENSURE_CONVERSATION)?.execute(params![id])?;
-    transaction.prepare_cached(UPSERT_STATE)?.execute(params![
-        id,
-        to_sql(generation, "generation")?,
-        to_sql(state.watermark.0, "watermark")?,
-        to_json(&state.retained, "retained")?,
-        summary,
-    ])?;
     state.generation = generation;
     let undo_to = (expected_generation > 0).then_some(expected_generation);
     let epoch = Epoch::new(generation, EpochKind::Saved, undo_to, next_seq, now_ms(), state.clone());
-    history::record(&transaction, id, &epoch)?;
+    history::save(&transaction, id, &epoch)?;
     transaction.commit()?;
     // The next read of this state finds it by its generation instead of decoding it.
     caches.states.insert(conversation.clone(), Arc::new(state.clone()));

@@ -32,11 +32,22 @@ pub(super) async fn record<C: GenericClient>(
     id: &str,
     epoch: &Epoch,
 ) -> Result<(), StoreFail> {
+    let summary = epoch.state.summary.as_ref().map(|summary| to_json(summary, "summary")).transpose()?;
+    insert(store, client, id, epoch, summary.as_deref()).await
+}
+
+/// Record `epoch` with its summary already in JSON.
+pub(super) async fn insert<C: GenericClient>(
+    store: &PostgresStore,
+    client: &C,
+    id: &str,
+    epoch: &Epoch,
+    summary: Option<&str>,
+) -> Result<(), StoreFail> {
     let restored_from = match epoch.kind {
         EpochKind::Restored { from } => from.map(|from| to_sql(from, "restored_from")).transpose()?,
         _ => None,
     };
-    let summary = epoch.state.summary.as_ref().map(|summary| to_json(summary, "summary")).transpose()?;
     execute(
         client,
         &store.sql(INSERT),
@@ -215,25 +226,37 @@ impl PostgresStore {
         .map_err(StoreError::History)?;
         let generation =
             expected_generation.checked_add(1).ok_or(DataError::Exhausted { column: "generation" })?;
+        state.generation = generation;
+        let summary = self.write_state_row(&transaction, id, &state).await?;
+        let kind = EpochKind::Restored { from: target };
+        let epoch = Epoch::new(generation, kind, undo_to, next_seq, now_ms(), state.clone());
+        insert(self, &transaction, id, &epoch, summary.as_deref()).await?;
+        transaction.commit().await?;
+        Ok(state)
+    }
+
+    /// Write `state` (its generation set) as conversation `id`'s state row, its conversation row locked and
+    /// its generation checked already; returns the summary as JSON.
+    async fn write_state_row<C: GenericClient>(
+        &self,
+        client: &C,
+        id: &str,
+        state: &CompactionState,
+    ) -> Result<Option<String>, StoreFail> {
         let summary = state.summary.as_ref().map(|summary| to_json(summary, "summary")).transpose()?;
         execute(
-            &transaction,
+            client,
             &self.sql(RESTORE_STATE),
             &[
                 &id,
-                &to_sql(generation, "generation")?,
+                &to_sql(state.generation, "generation")?,
                 &to_sql(state.watermark.0, "watermark")?,
                 &seqs_to_sql(&state.retained)?,
                 &summary,
             ],
         )
         .await?;
-        state.generation = generation;
-        let kind = EpochKind::Restored { from: target };
-        let epoch = Epoch::new(generation, kind, undo_to, next_seq, now_ms(), state.clone());
-        record(self, &transaction, id, &epoch).await?;
-        transaction.commit().await?;
-        Ok(state)
+        Ok(summary)
     }
 
     pub(super) async fn fork_conversation(
@@ -275,19 +298,7 @@ impl PostgresStore {
         execute(&transaction, &self.sql(FORK_MESSAGES), &[&target_id, &source_id, &at_raw]).await?;
         execute(&transaction, &self.sql(FORK_PASSAGES), &[&target_id, &source_id, &at_raw]).await?;
         if state.generation > 0 {
-            let summary = state.summary.as_ref().map(|summary| to_json(summary, "summary")).transpose()?;
-            execute(
-                &transaction,
-                &self.sql(RESTORE_STATE),
-                &[
-                    &target_id,
-                    &to_sql(state.generation, "generation")?,
-                    &to_sql(state.watermark.0, "watermark")?,
-                    &seqs_to_sql(&state.retained)?,
-                    &summary,
-                ],
-            )
-            .await?;
+            self.write_state_row(&transaction, target_id, &state).await?;
         }
         for epoch in &kept {
             record(self, &transaction, target_id, epoch).await?;

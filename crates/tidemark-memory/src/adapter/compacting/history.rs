@@ -10,8 +10,8 @@
 
 use tidemark_core::history::{Epoch, HistoryError, state_as_of, undo_target};
 use tidemark_core::{
-    CompactionObserver, Compactor, ConversationId, ConversationStore, Lease, MemoryError, MemoryPolicy,
-    Message, Seq, SeqRange, StoreError,
+    CompactionObserver, Compactor, ConversationId, ConversationStore, MemoryError, MemoryPolicy, Message,
+    Seq, SeqRange, StoreError,
 };
 
 use super::CompactingMemory;
@@ -228,14 +228,7 @@ where
         id: &ConversationId,
         target: impl FnOnce(u64, &[Epoch]) -> Result<Option<u64>, HistoryError>,
     ) -> Result<Undone, MemoryError> {
-        let Ok(_flight) = self.gates.claim(id).try_acquire() else { return Err(MemoryError::Busy) };
-        match self.parts.inner.try_lease(id, &self.holder, self.settings.lease_ttl).await? {
-            Lease::Acquired => {}
-            _ => return Err(MemoryError::Busy),
-        }
-        let done = self.restore_held(id, target).await;
-        self.release(id).await;
-        done
+        self.now_or_busy(id, self.restore_held(id, target)).await
     }
 
     async fn restore_held(

@@ -10,7 +10,7 @@
 
 use tidemark_core::{CompactionObserver, Compactor, ConversationStore, units};
 use tidemark_core::{
-    ConversationId, Lease, MemoryError, MemoryPolicy, Part, Seq, StoreError, StoredSummary, TokenCounter,
+    ConversationId, MemoryError, MemoryPolicy, Part, Seq, StoreError, StoredSummary, TokenCounter,
 };
 
 use super::{CompactingMemory, Step};
@@ -110,14 +110,7 @@ where
     ///
     /// [`MemoryError::Busy`] as above, the compactor's error, or the store's.
     pub async fn new_context(&self, id: &ConversationId, note: &str) -> Result<Reset, MemoryError> {
-        let Ok(_flight) = self.gates.claim(id).try_acquire() else { return Err(MemoryError::Busy) };
-        match self.parts.inner.try_lease(id, &self.holder, self.settings.lease_ttl).await? {
-            Lease::Acquired => {}
-            _ => return Err(MemoryError::Busy),
-        }
-        let done = self.reset_held(id, note).await;
-        self.release(id).await;
-        done
+        self.now_or_busy(id, self.reset_held(id, note)).await
     }
 
     /// Under the gate and the lease: evict everything up to the newest unit, with `note`.

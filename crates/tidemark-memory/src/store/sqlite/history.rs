@@ -20,13 +20,40 @@ const SELECT: &str = "SELECT generation, kind, restored_from, undo_to, next_seq,
                              summary
      FROM epochs WHERE conversation = ?1";
 
+/// Write `epoch`'s state as conversation `id`'s state row and record the epoch, the summary turned into JSON once for both.
+pub(super) fn save(transaction: &Transaction<'_>, id: &str, epoch: &Epoch) -> Result<(), Fail> {
+    let summary = write_state_row(transaction, id, &epoch.state)?;
+    insert(transaction, id, epoch, summary.as_deref())
+}
+
+/// Write `state` (its generation set) as conversation `id`'s state row; returns its summary as JSON.
+pub(super) fn write_state_row(
+    transaction: &Transaction<'_>,
+    id: &str,
+    state: &CompactionState,
+) -> Result<Option<String>, Fail> {
+    let summary = state.summary.as_ref().map(|summary| to_json(summary, "summary")).transpose()?;
+    transaction.prepare_cached(UPSERT_STATE)?.execute(params![
+        id,
+        to_sql(state.generation, "generation")?,
+        to_sql(state.watermark.0, "watermark")?,
+        to_json(&state.retained, "retained")?,
+        summary,
+    ])?;
+    Ok(summary)
+}
+
 /// Record `epoch` of conversation `id`, in the transaction that wrote its state.
 pub(super) fn record(transaction: &Transaction<'_>, id: &str, epoch: &Epoch) -> Result<(), Fail> {
+    let summary = epoch.state.summary.as_ref().map(|summary| to_json(summary, "summary")).transpose()?;
+    insert(transaction, id, epoch, summary.as_deref())
+}
+
+fn insert(transaction: &Transaction<'_>, id: &str, epoch: &Epoch, summary: Option<&str>) -> Result<(), Fail> {
     let restored_from = match epoch.kind {
         EpochKind::Restored { from } => from.map(|from| to_sql(from, "restored_from")).transpose()?,
         _ => None,
     };
-    let summary = epoch.state.summary.as_ref().map(|summary| to_json(summary, "summary")).transpose()?;
     transaction.prepare_cached(INSERT)?.execute(params![
         id,
         to_sql(epoch.generation, "generation")?,
@@ -137,17 +164,9 @@ pub(super) fn restore_state(
     let generation =
         expected_generation.checked_add(1).ok_or(DataError::Exhausted { column: "generation" })?;
     state.generation = generation;
-    let summary = state.summary.as_ref().map(|summary| to_json(summary, "summary")).transpose()?;
-    transaction.prepare_cached(UPSERT_STATE)?.execute(params![
-        id,
-        to_sql(generation, "generation")?,
-        to_sql(state.watermark.0, "watermark")?,
-        to_json(&state.retained, "retained")?,
-        summary,
-    ])?;
     let kind = EpochKind::Restored { from: target };
     let epoch = Epoch::new(generation, kind, undo_to, counts.next_seq, now_ms(), state.clone());
-    record(&transaction, id, &epoch)?;
+    save(&transaction, id, &epoch)?;
     transaction.commit()?;
     caches.states.insert(conversation.clone(), Arc::new(state.clone()));
     Ok(state)
@@ -195,14 +214,7 @@ pub(super) fn fork(
         .query_row(params![target], |row| Ok((row.get(0)?, row.get(1)?)))?;
     transaction.prepare_cached(UPSERT_COUNTS)?.execute(params![target, at_raw, stored, tokens])?;
     if state.generation > 0 {
-        let summary = state.summary.as_ref().map(|summary| to_json(summary, "summary")).transpose()?;
-        transaction.prepare_cached(UPSERT_STATE)?.execute(params![
-            target,
-            to_sql(state.generation, "generation")?,
-            to_sql(state.watermark.0, "watermark")?,
-            to_json(&state.retained, "retained")?,
-            summary,
-        ])?;
+        write_state_row(&transaction, target, &state)?;
     }
     for epoch in &kept {
         record(&transaction, target, epoch)?;

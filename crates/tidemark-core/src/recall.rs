@@ -21,8 +21,9 @@
 //! A store given an [`Embedder`] also recalls by meaning: it keeps an
 //! [`Embedding`] of each passage, takes the passages [`nearest`] to the
 //! query's embedding beside the keyword ranking and merges the two with
-//! [`fuse`], so that a question asked in other words than the passage still
-//! finds it.
+//! [`combine`], so that a question asked in other words than the passage still
+//! finds it: piece by piece when the model has a vector per word
+//! ([`Embedder::pieces`]), by [`fuse`] otherwise.
 //!
 //! [`ConversationStore::search_passages`]: crate::ConversationStore::search_passages
 
@@ -38,8 +39,8 @@ mod tests;
 pub use rank::{TermCounts, rank, rank_borrowed, rank_counted, rank_texts};
 pub use select::{CANDIDATE_MESSAGES, RARE_MESSAGES, candidate_messages};
 pub use similar::{
-    Embedder, Embedding, FIRST_LOOK, FIRST_LOOK_MIN, FUSION_K, MAX_DIMENSIONS, Near, SIMILAR_PASSAGES,
-    VectorIndex, fuse, nearest,
+    Embedder, Embedding, FIRST_LOOK, FIRST_LOOK_MIN, FUSION_K, MAX_DIMENSIONS, MAX_QUERY_PIECES,
+    MEANING_POOL, Near, SIMILAR_PASSAGES, VectorIndex, combine, fuse, keyword_pool, nearest, query_pieces,
 };
 pub use split::{MAX_PASSAGE_BYTES, index_terms, passage_texts, passages};
 pub use terms::{MAX_QUERY_BYTES, MAX_QUERY_TERMS, MAX_TERM_CHARS, query_terms, terms};
@@ -100,7 +101,8 @@ pub struct Passage {
     /// The passage's text.
     pub text: String,
     /// Its score: higher is better, comparable only within one answer. BM25 for a keyword search;
-    /// for a store with an [`Embedder`], the reciprocal-rank score of [`fuse`].
+    /// for a store with an [`Embedder`], the piece-by-piece score of [`combine`] (the reciprocal-rank
+    /// score of [`fuse`] when the model has no pieces).
     pub score: f64,
 }
 

@@ -63,6 +63,58 @@ impl Rows {
     }
 }
 
+impl Rows {
+    /// The squared length of each row, as the cosine of [`cosine`](Rows::cosine) needs it.
+    pub(crate) fn squares(&self) -> Box<[f64]> {
+        (0..self.count)
+            .map(|id| {
+                let start = id * self.dimensions;
+                let end = start + self.dimensions;
+                match &self.values {
+                    Values::Quantized { values, .. } => values.get(start..end).map_or(0.0, |row| {
+                        row.iter().map(|v| f64::from(i32::from(*v) * i32::from(*v))).sum()
+                    }),
+                    Values::Float(values) => values
+                        .get(start..end)
+                        .map_or(0.0, |row| row.iter().map(|v| f64::from(*v).powi(2)).sum()),
+                }
+            })
+            .collect()
+    }
+
+    /// The cosine of rows `a` and `b`, given the [`squares`](Rows::squares); 0 for an id past the last row or a row of zeros.
+    ///
+    /// For eight-bit rows the dot product is an exact integer and the scales
+    /// count only by their sign, so the answer is the same on every machine.
+    pub(crate) fn cosine(&self, a: u32, b: u32, squares: &[f64]) -> f64 {
+        let (Ok(a), Ok(b)) = (usize::try_from(a), usize::try_from(b)) else { return 0.0 };
+        let (Some(square_a), Some(square_b)) = (squares.get(a), squares.get(b)) else { return 0.0 };
+        if *square_a == 0.0 || *square_b == 0.0 {
+            return 0.0;
+        }
+        let row = |id: usize| id * self.dimensions..(id + 1) * self.dimensions;
+        let dot = match &self.values {
+            Values::Quantized { values, scales } => {
+                let (Some(x), Some(y)) = (values.get(row(a)), values.get(row(b))) else { return 0.0 };
+                let sign = match (scales.get(a), scales.get(b)) {
+                    (Some(p), Some(q)) if (*p > 0.0) == (*q > 0.0) => 1.0,
+                    (Some(_), Some(_)) => -1.0,
+                    _ => return 0.0,
+                };
+                // At most 127² per product and 4,096 products: an i32 sum is exact.
+                let sum: i32 = x.iter().zip(y).map(|(p, q)| i32::from(*p) * i32::from(*q)).sum();
+                sign * f64::from(sum)
+            }
+            Values::Float(values) => {
+                let (Some(x), Some(y)) = (values.get(row(a)), values.get(row(b))) else { return 0.0 };
+                x.iter().zip(y).map(|(p, q)| f64::from(*p) * f64::from(*q)).sum()
+            }
+        };
+        let cosine = dot / (square_a * square_b).sqrt();
+        if cosine.is_finite() { cosine.clamp(-1.0, 1.0) } else { 0.0 }
+    }
+}
+
 /// The rows of a safetensors file: a tensor `embeddings` of shape `[rows, dimensions]`, and `scales` of shape `[rows]`.
 ///
 /// `embeddings` may hold `I8` values, which need `scales`, or `F32`, `F16`

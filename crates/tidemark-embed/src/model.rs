@@ -51,6 +51,8 @@ pub struct StaticModel {
     name: String,
     tokenizer: WordPiece,
     rows: Rows,
+    /// Each row's squared length, worked out at the first [`Embedder::piece_similarity`].
+    squares: OnceLock<Box<[f64]>>,
 }
 
 impl StaticModel {
@@ -147,6 +149,17 @@ impl Embedder for StaticModel {
         let values: Vec<f32> = sum.iter().map(|value| (value / peak) as f32).collect();
         Embedding::from_f32(&values)
     }
+
+    /// The token ids of `text` ([`tokens`](StaticModel::tokens)): each a row of the table, so a piece's vector is its row.
+    fn pieces(&self, text: &str) -> Vec<u32> {
+        self.tokens(text)
+    }
+
+    /// The cosine of two rows, exact for an eight-bit table (an integer dot product).
+    fn piece_similarity(&self, a: u32, b: u32) -> f64 {
+        let squares = self.squares.get_or_init(|| self.rows.squares());
+        self.rows.cosine(a, b, squares)
+    }
 }
 
 impl fmt::Debug for StaticModel {
@@ -209,7 +222,7 @@ pub(crate) fn from_bytes(
         }
         Tokenizer::TokenizerJson(bytes) => load::read_tokenizer_json(bytes, tokenizer_path, rows.count)?,
     };
-    Ok(StaticModel { name, tokenizer, rows })
+    Ok(StaticModel { name, tokenizer, rows, squares: OnceLock::new() })
 }
 
 fn from_folder(folder: &Path) -> Result<StaticModel, EmbedError> {

@@ -4,6 +4,8 @@
 //! while sharing few or no words with it. The pairs were written before the
 //! model was run on them and are not tuned to it.
 
+use tidemark_core::recall::{Passage, RecallQuery, combine};
+use tidemark_core::{Role, Seq};
 use tidemark_embed::{Embedder, StaticModel};
 
 const PAIRS: [(&str, &str); 20] = [
@@ -63,4 +65,64 @@ fn questions_find_their_facts() {
     assert!(above_average >= 15, "only {above_average} of 20 questions find their fact above the average");
     // Picking one fact of twenty at random would find the right one once.
     assert!(first >= 4, "only {first} of 20 questions find their fact first");
+}
+
+/// Lines an agent's tool output is full of, none about any fact above: each fact is buried among three of them.
+const FILLER: [&str; 20] = [
+    "build 4812 finished in 3m12s with 0 warnings",
+    "pod api-7f9c restarted 0 times in the last hour",
+    "disk usage on /var is 61% of 200G",
+    "certificate for status page renews in 54 days",
+    "queue depth steady at 12 messages",
+    "npm audit found 0 vulnerabilities in 912 packages",
+    "cache hit ratio 0.93 over the last 15 minutes",
+    "last commit on main: bump lockfile",
+    "terraform plan shows no changes",
+    "cron job cleanup-tmp ran at 03:00 and exited 0",
+    "replica lag is under 200 ms",
+    "load average 0.42 0.51 0.48",
+    "linter passed on 214 files",
+    "swap is disabled on every node",
+    "image size shrank from 412MB to 389MB",
+    "p95 latency 180 ms on the checkout route",
+    "three open pull requests await review",
+    "the nightly report was emailed to finance",
+    "feature flag dark-mode is at 25% rollout",
+    "log volume is 3.1 GB per day",
+];
+
+/// A fact among twenty lines of other output: does a question in other words still find its passage?
+///
+/// One embedding of the whole passage is mostly the filler's; weighing the
+/// question piece by piece against the passage's pieces finds the words that
+/// answer it wherever they stand. This counts both on the twenty pairs above,
+/// each fact placed in its own passage with three filler lines, and asks that
+/// weighing by pieces finds more passages first than the embedding alone.
+#[test]
+fn pieces_find_a_fact_buried_in_a_longer_passage() {
+    let model = StaticModel::bundled();
+    let passages: Vec<Passage> = PAIRS
+        .iter()
+        .enumerate()
+        .map(|(at, (_, fact))| {
+            let filler = [FILLER[at], FILLER[(at + 7) % 20], FILLER[(at + 13) % 20]];
+            let text = format!("{}\n{fact}\n{}\n{}", filler[0], filler[1], filler[2]);
+            Passage::new(Seq(at as u64), Role::Tool, 0, text, 0.0)
+        })
+        .collect();
+    let vectors: Vec<_> =
+        passages.iter().map(|passage| model.embed(&passage.text).expect("known words")).collect();
+    let (mut by_embedding, mut by_pieces) = (0, 0);
+    for (at, (question, _)) in PAIRS.iter().enumerate() {
+        let wanted = model.embed(question).expect("known words");
+        let best = (0..20)
+            .max_by(|a, b| wanted.similarity(&vectors[*a]).total_cmp(&wanted.similarity(&vectors[*b])));
+        by_embedding += usize::from(best == Some(at));
+        let query = RecallQuery::new(*question, Seq(100), 1);
+        let found = combine(&query, Vec::new(), passages.clone(), &*model);
+        by_pieces += usize::from(found.first().map(|passage| passage.seq) == Some(Seq(at as u64)));
+    }
+    eprintln!("found first among 20 buried facts: by one embedding {by_embedding}, by pieces {by_pieces}");
+    assert!(by_pieces > by_embedding, "by pieces {by_pieces} of 20, by one embedding {by_embedding}");
+    assert!(by_pieces >= 10, "by pieces only {by_pieces} of 20");
 }

@@ -59,6 +59,25 @@ proptest! {
         }
     }
 
+    /// Pieces compare as cosines: symmetric, within -1 and 1, 1 with themselves, 0 for ids past the table.
+    #[test]
+    fn piece_similarities_are_cosines(a in awkward_text(), b in awkward_text(), stray in any::<u32>()) {
+        let model = StaticModel::bundled();
+        let (left, right) = (model.pieces(&a), model.pieces(&b));
+        prop_assert_eq!(&left, &model.tokens(&a));
+        for x in left.iter().take(16) {
+            prop_assert!((model.piece_similarity(*x, *x) - 1.0).abs() < 1e-9 || model.piece_similarity(*x, *x) == 0.0);
+            for y in right.iter().take(16) {
+                let similarity = model.piece_similarity(*x, *y);
+                prop_assert!((-1.0..=1.0).contains(&similarity), "{}", similarity);
+                prop_assert_eq!(similarity.to_bits(), model.piece_similarity(*y, *x).to_bits());
+            }
+        }
+        if stray as usize >= model.vocabulary_len() {
+            prop_assert_eq!(model.piece_similarity(stray, 1996), 0.0);
+        }
+    }
+
     /// Tokenizing keeps one word at a time and stops at the cap, so texts of any length are safe.
     #[test]
     fn long_texts_embed_within_the_cap(text in long_text()) {

@@ -54,6 +54,14 @@ impl Embedder for Counting {
         self.calls.fetch_add(1, Ordering::SeqCst);
         self.inner.embed(text)
     }
+
+    fn pieces(&self, text: &str) -> Vec<u32> {
+        self.inner.pieces(text)
+    }
+
+    fn piece_similarity(&self, a: u32, b: u32) -> f64 {
+        self.inner.piece_similarity(a, b)
+    }
 }
 
 /// The model of the fixed tests: enough axes that few words collide, and synonyms no keyword can follow.

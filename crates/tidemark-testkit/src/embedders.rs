@@ -18,6 +18,9 @@ use tidemark_core::recall::{Embedder, Embedding, terms};
 /// let question = embedder.embed("servers?").expect("has a term");
 /// assert!(fact.similarity(&question) > 0.99);
 /// assert!(embedder.embed("?!").is_none());
+/// // Its pieces are terms, and a synonym is its word's piece.
+/// assert_eq!(embedder.pieces("frankfurt"), embedder.pieces("servers"));
+/// assert_eq!(embedder.piece_similarity(embedder.pieces("servers")[0], embedder.pieces("servers")[0]), 1.0);
 /// ```
 #[derive(Clone, Debug)]
 pub struct HashedTerms {
@@ -42,12 +45,17 @@ impl HashedTerms {
         self
     }
 
-    fn axis(&self, term: &str) -> (usize, f32) {
+    /// A term's hash, after its synonym is replaced by the word it stands for.
+    fn hash(&self, term: &str) -> u64 {
         let term = self.synonyms.iter().find(|(synonym, _)| synonym == term).map_or(term, |(_, word)| word);
         // FNV-1a: stable across processes and platforms, unlike the standard library's hasher.
-        let hash = term.bytes().fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| {
+        term.bytes().fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| {
             (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
-        });
+        })
+    }
+
+    fn axis(&self, term: &str) -> (usize, f32) {
+        let hash = self.hash(term);
         let axis = (hash % self.dimensions as u64) as usize;
         let sign = if hash >> 63 == 0 { 1.0 } else { -1.0 };
         (axis, sign)
@@ -66,5 +74,15 @@ impl Embedder for HashedTerms {
             values[axis] += sign;
         }
         Embedding::from_f32(&values)
+    }
+
+    /// Each term is a piece, known by its hash: a synonym is the same piece as its word.
+    fn pieces(&self, text: &str) -> Vec<u32> {
+        terms(text).iter().map(|term| (self.hash(term) >> 32) as u32).collect()
+    }
+
+    /// 1 for the same piece, 0 otherwise: only a term or its synonym is alike.
+    fn piece_similarity(&self, a: u32, b: u32) -> f64 {
+        if a == b { 1.0 } else { 0.0 }
     }
 }

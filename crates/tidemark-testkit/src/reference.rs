@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use tidemark_core::history::{Epoch, EpochLog, HistoryError, never_written};
 use tidemark_core::recall::{
-    Candidate, Embedder, Passage, PassageText, RecallQuery, SIMILAR_PASSAGES, candidate_messages, fuse,
-    nearest, passages, rank,
+    Candidate, Embedder, Passage, PassageText, RecallQuery, SIMILAR_PASSAGES, candidate_messages, combine,
+    keyword_pool, nearest, passages, rank,
 };
 use tidemark_core::store::{ConversationStats, check_state, claim_lease};
 use tidemark_core::{
@@ -292,14 +292,18 @@ impl ConversationStore for ReferenceStore {
             let (role, cut) = cut.get(&seq).cloned().unwrap_or((Role::User, Vec::new()));
             cut.into_iter().map(move |passage| Candidate::new(seq, role, passage))
         });
-        let keyword = rank(query, candidates);
-        // By meaning: every passage below the mark is embedded again, and the nearest ones fused in.
-        let Some(embedder) = &self.embedder else { return Ok(keyword) };
+        // By meaning: every passage below the mark is embedded again, and the nearest ones weighed with
+        // the keyword ranking's best.
+        let Some(embedder) = &self.embedder else { return Ok(rank(query, candidates)) };
+        let mut keyword = rank(&keyword_pool(query), candidates);
         if query.terms().is_empty() {
             // A query without search terms finds nothing, by meaning or otherwise.
             return Ok(keyword);
         }
-        let Some(wanted) = embedder.embed(&query.text) else { return Ok(keyword) };
+        let Some(wanted) = embedder.embed(&query.text) else {
+            keyword.truncate(query.limit);
+            return Ok(keyword);
+        };
         let embedded: Vec<(Seq, Role, PassageText, tidemark_core::recall::Embedding)> = cut
             .iter()
             .flat_map(|(seq, (role, cut))| cut.iter().map(move |passage| (*seq, *role, passage)))
@@ -322,7 +326,7 @@ impl ConversationStore for ReferenceStore {
                 Some(Passage::new(*seq, *role, passage.index, passage.text.clone(), near.similarity))
             })
             .collect();
-        Ok(fuse(keyword, similar, query.limit))
+        Ok(combine(query, keyword, similar, embedder.as_ref()))
     }
 
     async fn calibration(&self, conversation: &ConversationId) -> Result<Calibration, StoreError> {

@@ -73,6 +73,14 @@ impl tidemark_core::recall::Embedder for Bundled {
     fn embed(&self, text: &str) -> Option<tidemark_core::recall::Embedding> {
         tidemark_core::recall::Embedder::embed(&*tidemark_embed::StaticModel::bundled(), text)
     }
+
+    fn pieces(&self, text: &str) -> Vec<u32> {
+        tidemark_core::recall::Embedder::pieces(&*tidemark_embed::StaticModel::bundled(), text)
+    }
+
+    fn piece_similarity(&self, a: u32, b: u32) -> f64 {
+        tidemark_core::recall::Embedder::piece_similarity(&*tidemark_embed::StaticModel::bundled(), a, b)
+    }
 }
 
 /// Whether `location` names a PostgreSQL database rather than a file.

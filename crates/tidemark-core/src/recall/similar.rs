@@ -16,11 +16,13 @@ use super::Passage;
 use crate::id::Seq;
 
 mod index;
+mod pieces;
 
 pub use index::VectorIndex;
+pub use pieces::{MAX_QUERY_PIECES, MEANING_POOL, combine, keyword_pool, query_pieces};
 
 /// How many of the passages nearest to a query join a search's keyword ranking.
-pub const SIMILAR_PASSAGES: usize = 32;
+pub const SIMILAR_PASSAGES: usize = 64;
 
 /// The constant of reciprocal rank fusion: a passage at rank `r` (from zero) of a list scores `1 / (FUSION_K + r + 1)`.
 pub const FUSION_K: f64 = 60.0;
@@ -186,6 +188,25 @@ pub trait Embedder: Send + Sync + fmt::Debug {
 
     /// The embedding of `text`, or `None` when the model finds nothing in it to place (an empty text, only unknown symbols).
     fn embed(&self, text: &str) -> Option<Embedding>;
+
+    /// The pieces of `text` (words or parts of words) the model has a vector of, by id, in any order, repeats allowed.
+    ///
+    /// A model with pieces lets [`combine`] weigh a search's candidates piece
+    /// by piece. The default, none, leaves a search to [`fuse`]. Like
+    /// `embed`, a pure function of the text.
+    fn pieces(&self, text: &str) -> Vec<u32> {
+        let _ = text;
+        Vec::new()
+    }
+
+    /// The cosine of the vectors of two pieces [`pieces`](Embedder::pieces) gave, from -1 to 1; 1 for a piece and itself, 0 for an id the model does not know.
+    ///
+    /// A pure function, symmetric in its arguments. A value outside that range
+    /// or not finite is read as 0.
+    fn piece_similarity(&self, a: u32, b: u32) -> f64 {
+        let _ = (a, b);
+        0.0
+    }
 }
 
 /// A passage and how near it is to a query: one entry of [`nearest`]'s answer.

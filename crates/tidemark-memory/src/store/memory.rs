@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 use tidemark_core::history::{Epoch, EpochLog, HistoryError, never_written};
 use tidemark_core::recall::{
     Embedder, Embedding, Passage, PassageText, RARE_MESSAGES, RecallQuery, SIMILAR_PASSAGES, VectorIndex,
-    candidate_messages, fuse, passages, rank_borrowed,
+    candidate_messages, combine, keyword_pool, passages, rank_borrowed,
 };
 use tidemark_core::store::{ConversationStats, check_state};
 use tidemark_core::{
@@ -206,11 +206,11 @@ impl InMemoryStore {
         Self::default()
     }
 
-    /// The same store, recalling by meaning as well as by keywords (see [`tidemark_core::recall::fuse`]).
+    /// The same store, recalling by meaning as well as by keywords (see [`tidemark_core::recall::combine`]).
     ///
     /// Each passage is embedded once, by the first search that reaches it,
-    /// and a search fuses the keyword ranking with the passages nearest to
-    /// the query. Handles cloned before this call keep searching by keywords only.
+    /// and a search weighs the keyword ranking's best passages and those
+    /// nearest to the query together. Handles cloned before this call keep searching by keywords only.
     ///
     /// ```
     /// use std::sync::Arc;
@@ -586,12 +586,15 @@ impl ConversationStore for InMemoryStore {
             .into_iter()
             .filter_map(|seq| Some((seq, entry.get(seq)?.message.role, entry.passages.get(&seq)?)))
             .flat_map(|(seq, role, cut)| cut.iter().map(move |passage| (seq, role, passage)));
-        let keyword = rank_borrowed(query, candidates);
-        let Some(embedder) = &self.embedder else { return Ok(keyword) };
-        let Some(wanted) = embedder.embed(&query.text) else { return Ok(keyword) };
+        let Some(embedder) = &self.embedder else { return Ok(rank_borrowed(query, candidates)) };
+        let mut keyword = rank_borrowed(&keyword_pool(query), candidates);
+        let Some(wanted) = embedder.embed(&query.text) else {
+            keyword.truncate(query.limit);
+            return Ok(keyword);
+        };
         entry.embed_up_to(query.below, embedder.as_ref());
         let similar = entry.similar(&wanted, query.below);
-        Ok(fuse(keyword, similar, query.limit))
+        Ok(combine(query, keyword, similar, embedder.as_ref()))
     }
 }
 

@@ -6,14 +6,15 @@
 //! each query term the index gives the newest messages below the mark that
 //! hold it ([`RARE_MESSAGES`]` + 1` at most), [`candidate_messages`] picks
 //! among them, and their passages are ranked by [`rank`], as in every store.
-//! A store with an embedder also keeps each passage's embedding and fuses the
-//! nearest passages into the answer ([`similar`]).
+//! A store with an embedder also keeps each passage's embedding and weighs the
+//! nearest passages with the keyword ranking's best ([`similar`]).
 
 mod similar;
 
 use deadpool_postgres::GenericClient;
 use tidemark_core::recall::{
-    Candidate, Embedder, Passage, PassageText, RARE_MESSAGES, RecallQuery, candidate_messages, passages, rank,
+    Candidate, Embedder, Passage, PassageText, RARE_MESSAGES, RecallQuery, candidate_messages, keyword_pool,
+    passages, rank,
 };
 use tidemark_core::{ConversationId, Message, NewMessage, Role, Seq, StoreError};
 
@@ -78,7 +79,7 @@ impl Columns {
     }
 }
 
-/// The best passages of `conversation` for `query`: the keyword ranking, fused with the nearest passages when the store has an embedder.
+/// The best passages of `conversation` for `query`: the keyword ranking, weighed with the nearest passages when the store has an embedder.
 pub(super) async fn search(
     store: &PostgresStore,
     conversation: &ConversationId,
@@ -91,12 +92,14 @@ pub(super) async fn search(
     // No stored number reaches `i64::MAX`, so a mark beyond it means "everything".
     let below = i64::try_from(query_.below.0).unwrap_or(i64::MAX);
     let client = store.client().await?;
-    let keyword = by_keywords(store, &client, conversation, query_, &wanted, below).await?;
     match &store.embedder {
         Some(embedder) => {
+            // A search by meaning weighs more of the keyword ranking than it returns.
+            let pooled = keyword_pool(query_);
+            let keyword = by_keywords(store, &client, conversation, &pooled, &wanted, below).await?;
             similar::fused(store, &client, conversation, query_, below, embedder.as_ref(), keyword).await
         }
-        None => Ok(keyword),
+        None => by_keywords(store, &client, conversation, query_, &wanted, below).await,
     }
 }
 

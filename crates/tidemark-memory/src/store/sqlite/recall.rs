@@ -45,8 +45,8 @@
 //! empties them, and so do `prune` and `clear` here.
 //!
 //! A store with an [`Embedder`] also keeps each passage's embedding, written
-//! by the same catch-ups, and fuses the nearest passages into the keyword
-//! ranking: see [`similar`].
+//! by the same catch-ups, and weighs the nearest passages with the keyword
+//! ranking's best: see [`similar`].
 
 mod similar;
 
@@ -56,8 +56,8 @@ use std::sync::{Arc, MutexGuard, OnceLock, PoisonError};
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 use tidemark_core::recall::{
-    Embedder, Embedding, Passage, RARE_MESSAGES, RecallQuery, TermCounts, candidate_messages, passages,
-    rank_counted,
+    Embedder, Embedding, Passage, RARE_MESSAGES, RecallQuery, TermCounts, candidate_messages, keyword_pool,
+    passages, rank_counted,
 };
 use tidemark_core::store::sql::DataError;
 use tidemark_core::{ConversationId, Message, Role, Seq, StoreError};
@@ -417,8 +417,8 @@ pub(super) fn prune(
 
 /// The best passages of `conversation` for `query`.
 ///
-/// With an `embedder`, the keyword ranking is fused with the passages nearest
-/// to the query (see [`similar`]).
+/// With an `embedder`, the keyword ranking and the passages nearest to the
+/// query are weighed together (see [`similar`]).
 pub(super) fn search(
     connection: &mut Connection,
     caches: &Caches,
@@ -524,8 +524,10 @@ pub(super) fn search(
             cuts.push((seq, cut));
         }
     }
+    // A search by meaning weighs more of the keyword ranking than it returns.
+    let pooled = embedder.map(|_| keyword_pool(query));
     let keyword = rank_counted(
-        query,
+        pooled.as_ref().unwrap_or(query),
         cuts.iter().flat_map(|(seq, cut)| {
             cut.passages
                 .iter()

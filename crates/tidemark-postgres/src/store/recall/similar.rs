@@ -1,11 +1,11 @@
-//! Recall by meaning in PostgreSQL: each passage's embedding kept in its row, the nearest ones found in Rust, fused with the keyword ranking.
+//! Recall by meaning in PostgreSQL: each passage's embedding kept in its row, the nearest ones found in Rust, weighed with the keyword ranking.
 //!
 //! A store with an [`Embedder`] embeds every passage it appends and writes
 //! the bytes into the passage's row together with the model's name. A search
 //! reads the vectors of the conversation's passages below the mark in one
 //! query, finds the [`SIMILAR_PASSAGES`] nearest to the query with
-//! [`nearest`], reads the role and text of only those, and merges them into
-//! the keyword ranking with [`fuse`].
+//! [`nearest`], reads the role and text of only those, and weighs them with
+//! the keyword ranking's best with [`combine`].
 //!
 //! Each row names the model that made its vector, rather than each
 //! conversation naming one, because several processes may share a
@@ -38,7 +38,7 @@ use std::sync::Arc;
 
 use deadpool_postgres::GenericClient;
 use tidemark_core::recall::{
-    Embedder, Embedding, Near, Passage, RecallQuery, SIMILAR_PASSAGES, fuse, nearest,
+    Embedder, Embedding, Near, Passage, RecallQuery, SIMILAR_PASSAGES, combine, nearest,
 };
 use tidemark_core::{ConversationId, Role, Seq};
 
@@ -74,11 +74,11 @@ const CHOSEN: &str = "SELECT p.seq, p.idx, p.role, p.text
      JOIN {s}.passages AS p ON p.conversation = $1 AND p.seq = c.seq AND p.idx = c.idx";
 
 impl PostgresStore {
-    /// The same store, recalling by meaning as well as by keywords with `embedder` (see [`tidemark_core::recall::fuse`]).
+    /// The same store, recalling by meaning as well as by keywords with `embedder` (see [`tidemark_core::recall::combine`]).
     ///
     /// Appends embed each passage and keep the vector, with the model's
-    /// [`name`](Embedder::name), in the passage's row. A search fuses the
-    /// keyword ranking with the passages nearest to the query's embedding.
+    /// [`name`](Embedder::name), in the passage's row. A search weighs the
+    /// keyword ranking's best with the passages nearest to the query's embedding.
     /// Passages without a vector of this model (appended by a store without
     /// an embedder, before this version, or by another model) are embedded
     /// by the first search that reaches them, which writes the vectors back;
@@ -114,7 +114,7 @@ impl PostgresStore {
     }
 }
 
-/// The keyword ranking fused with the passages nearest to the query (the rule of [`fuse`]); the keyword ranking alone when the model cannot place the query.
+/// The keyword ranking and the passages nearest to the query, weighed together (the rule of [`combine`]); the keyword ranking alone when the model cannot place the query.
 pub(super) async fn fused<C: GenericClient>(
     store: &PostgresStore,
     client: &C,
@@ -124,7 +124,11 @@ pub(super) async fn fused<C: GenericClient>(
     embedder: &dyn Embedder,
     keyword: Vec<Passage>,
 ) -> Result<Vec<Passage>, StoreFail> {
-    let Some(wanted) = embedder.embed(&query_.text) else { return Ok(keyword) };
+    let Some(wanted) = embedder.embed(&query_.text) else {
+        let mut keyword = keyword;
+        keyword.truncate(query_.limit);
+        return Ok(keyword);
+    };
     let id = conversation.as_str();
     let name = embedder.name();
     let rows = query(client, &store.sql(VECTORS), &[&id, &below, &name]).await?;
@@ -163,7 +167,7 @@ pub(super) async fn fused<C: GenericClient>(
         SIMILAR_PASSAGES,
     );
     let similar = chosen(store, client, id, &near).await?;
-    Ok(fuse(keyword, similar, query_.limit))
+    Ok(combine(query_, keyword, similar, embedder))
 }
 
 /// The vectors a search made for rows that held none of its model, as the columns of [`FILL`].

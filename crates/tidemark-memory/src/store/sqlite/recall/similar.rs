@@ -1,4 +1,4 @@
-//! Recall by meaning in SQLite: each passage's embedding kept in `recall_vectors`, written by the catch-ups that index, and the nearest passages fused with the keyword ranking.
+//! Recall by meaning in SQLite: each passage's embedding kept in `recall_vectors`, written by the catch-ups that index, and the nearest passages weighed with the keyword ranking.
 //!
 //! The vectors follow the index: the catch-up that writes a message's FTS5
 //! row also writes the vectors of its passages, in the same transaction, so
@@ -21,7 +21,7 @@
 //! embeddings kept in their [`Cut`], so a message waiting for the next
 //! catch-up is embedded once. Then the texts of the chosen passages are
 //! taken from the cut messages (cut again when they are not cached), and the
-//! two rankings are merged with [`fuse`]. The answer is
+//! two rankings are weighed together with [`combine`]. The answer is
 //! `ReferenceStore::with_embedder`'s to the bit: the same passages, the same
 //! exact cosines, the same rules.
 
@@ -29,7 +29,7 @@ use std::sync::Arc;
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use tidemark_core::recall::{
-    Embedder, Embedding, Near, Passage, RecallQuery, SIMILAR_PASSAGES, VectorIndex, fuse, nearest,
+    Embedder, Embedding, Near, Passage, RecallQuery, SIMILAR_PASSAGES, VectorIndex, combine, nearest,
 };
 use tidemark_core::store::sql::{DataError, from_sql, to_sql};
 use tidemark_core::{ConversationId, Seq, StoreError};
@@ -38,14 +38,14 @@ use super::{Caches, Cut, Fail, Holders, Indexed, cut_of, held, next_message, rea
 use crate::store::SqliteStore;
 
 impl SqliteStore {
-    /// The same store, recalling by meaning as well as by keywords with `embedder` (see [`tidemark_core::recall::fuse`]).
+    /// The same store, recalling by meaning as well as by keywords with `embedder` (see [`tidemark_core::recall::combine`]).
     ///
     /// The search that indexes messages (see
     /// [`search_passages`](tidemark_core::ConversationStore::search_passages))
     /// also embeds their passages and keeps the vectors in the file, under
     /// the model's [`name`](Embedder::name), so that a restart does not embed
-    /// the history again. A search then fuses the keyword ranking with the
-    /// passages nearest to the query's embedding. Vectors written under
+    /// the history again. A search then weighs the keyword ranking's best
+    /// with the passages nearest to the query's embedding. Vectors written under
     /// another name are never compared with this model's: the first search
     /// that finds them deletes them and embeds the conversation again.
     ///
@@ -310,7 +310,7 @@ pub(super) fn prune(
     Ok(())
 }
 
-/// The keyword ranking fused with the passages nearest to the query (the rule of [`fuse`]); the keyword ranking alone when the model cannot place the query.
+/// The keyword ranking and the passages nearest to the query, weighed together (the rule of [`combine`]); the keyword ranking alone when the model cannot place the query.
 ///
 /// Runs inside the search's read transaction, after the catch-up, so the
 /// vectors, the index and the messages are one snapshot.
@@ -322,7 +322,11 @@ pub(super) fn fused(
     embedder: &dyn Embedder,
     keyword: Vec<Passage>,
 ) -> Result<Vec<Passage>, Fail> {
-    let Some(wanted) = embedder.embed(&query.text) else { return Ok(keyword) };
+    let Some(wanted) = embedder.embed(&query.text) else {
+        let mut keyword = keyword;
+        keyword.truncate(query.limit);
+        return Ok(keyword);
+    };
     let Searched { conversation, key, indexed, needed, tail, ranked } = searched;
     let bound = needed.min(indexed);
     // Stored vectors count only when this model made them. The catch-up has
@@ -364,7 +368,7 @@ pub(super) fn fused(
         ),
     };
     let similar = chosen(transaction, caches, conversation, key, &near, [tail, &late, ranked])?;
-    Ok(fuse(keyword, similar, query.limit))
+    Ok(combine(query, keyword, similar, embedder))
 }
 
 /// The conversation's stored vectors of the model `name`, up to its mark `embedded`: the ones kept in memory when they are up to date, read from the file otherwise.

@@ -5,7 +5,9 @@
 //! it wants is in the turns that answered it: a tool's result, the reply.
 //! So each found passage comes with up to [`FOLLOW_UPS`] passages of the
 //! turns after it, up to the next user instruction, those that best match
-//! the query first: what a person scrolling the history would read next.
+//! the query first, then the turns that came next, in order, a turn that
+//! calls a tool last (it says what it fetches; its result says what came
+//! back): what a person scrolling the history would read next.
 
 use serde_json::{Value, json};
 use tidemark_core::recall::{RecallQuery, passage_texts, rank_texts};
@@ -94,7 +96,12 @@ impl<S: ConversationStore + FactStore> MemoryTools<S> {
             .map_err(|error| store_error(&error))?;
         // Each turn is scanned whole, as recall scans a message it quotes from.
         let mut texts: Vec<(Seq, Role, u32, String)> = Vec::new();
+        // Turns that call a tool say what they fetch; the result and the reply after it say what came back.
+        let mut calling: Vec<Seq> = Vec::new();
         for turn in stored.iter().take_while(|turn| !opens_exchange(&turn.message)) {
+            if turn.message.parts.iter().any(|part| matches!(part, Part::ToolCall(_))) {
+                calling.push(turn.seq);
+            }
             let mut readable = turn.message.as_ref().clone();
             for part in &mut readable.parts {
                 if let Part::ToolResult(result) = part {
@@ -125,9 +132,12 @@ impl<S: ConversationStore + FactStore> MemoryTools<S> {
             .map(|found| FollowUp { seq: found.seq, role: found.role, text: found.text, score: found.score })
             .collect();
         // Too few match (a question asked in other words shares none): the turns that came next, in order,
-        // one passage each, fill the rest; an answer is most often right after the question.
+        // one passage each, fill the rest; an answer is most often right after the question. A turn that
+        // calls a tool fills only when nothing else is left.
         let mut last = None;
-        for (seq, role, _, text) in &texts {
+        let answering = texts.iter().filter(|(seq, ..)| !calling.contains(seq));
+        let announcing = texts.iter().filter(|(seq, ..)| calling.contains(seq));
+        for (seq, role, _, text) in answering.chain(announcing) {
             if chosen.len() >= FOLLOW_UPS {
                 break;
             }

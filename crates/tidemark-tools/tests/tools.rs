@@ -263,6 +263,56 @@ async fn a_found_question_brings_the_turns_that_answered_it() {
     assert!(then.iter().all(|next| next["turn"].as_u64() < Some(4)), "{found}");
 }
 
+/// A turn that calls a tool announces what it fetches: the result it brought back fills the follow-ups first.
+#[tokio::test]
+async fn follow_ups_prefer_what_a_tool_brought_back_to_the_turn_that_called_it() {
+    let store = InMemoryStore::new();
+    let conversation = id("office/main");
+    let policy = TokenWindow::new(NonZeroU32::new(500).expect("not zero"), HeuristicCounter::default());
+    let memory = CompactingMemory::new(store.clone(), policy, ConcatCompactor::capped(200));
+    let call =
+        tidemark_core::ToolCall::with_raw_arguments("call_7", "purchases", r#"{"since":"2026-10-01"}"#);
+    let mut announcing = Message::assistant("Checking the purchase log.");
+    announcing.parts.push(tidemark_core::Part::ToolCall(call));
+    memory
+        .append(
+            &conversation,
+            vec![
+                Message::user("Which coffee did we order for the office?"),
+                announcing,
+                Message::tool_result("call_7", "item: Yirgacheffe beans\nweight: 2 kg\nordered: 2026-10-14"),
+                Message::assistant("The coffee arrives on Friday."),
+                Message::user("Good. Now the printer toner."),
+            ],
+        )
+        .await
+        .expect("append");
+    for turn in 0..60 {
+        memory
+            .append(
+                &conversation,
+                vec![Message::user(format!("Check invoice {turn}.")), Message::assistant("Done.")],
+            )
+            .await
+            .expect("append");
+        memory.load(&conversation).await.expect("load");
+    }
+    let tools = MemoryTools::new(store);
+    let found = answer(
+        &tools.call(&conversation, "search_history", r#"{"query": "office coffee order", "limit": 1}"#).await,
+    );
+    let first = &found["passages"][0];
+    assert_eq!(first["turn"], 0, "{found}");
+    let then: Vec<u64> = first["then"]
+        .as_array()
+        .expect("follow-ups")
+        .iter()
+        .filter_map(|next| next["turn"].as_u64())
+        .collect();
+    // The reply shares a word with the query; the other follow-up is the result, not the call.
+    assert_eq!(then, [3, 2], "{found}");
+}
+
 #[tokio::test]
 async fn a_user_scope_reaches_the_users_other_conversations_and_no_further() {
     let store = InMemoryStore::new();

@@ -194,6 +194,9 @@ struct Score {
     cross: (usize, usize),
     over_budget: usize,
     loads: usize,
+    /// Questions whose fact is in the load's recall block itself (not the window, the summary or the facts block).
+    block_lexical: (usize, usize),
+    block_paraphrased: (usize, usize),
     /// Questions whose fact `search_history` returned in its top three passages, in the words of the fact and in other words.
     tool_lexical: (usize, usize),
     tool_paraphrased: (usize, usize),
@@ -212,6 +215,8 @@ impl Score {
             (&mut self.paraphrased, other.paraphrased),
             (&mut self.corrections, other.corrections),
             (&mut self.cross, other.cross),
+            (&mut self.block_lexical, other.block_lexical),
+            (&mut self.block_paraphrased, other.block_paraphrased),
             (&mut self.tool_lexical, other.tool_lexical),
             (&mut self.tool_paraphrased, other.tool_paraphrased),
             (&mut self.either_lexical, other.either_lexical),
@@ -288,6 +293,13 @@ async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String
                 let text: String = prompt.iter().map(visible).collect::<Vec<_>>().join("\n");
                 let found = text.contains(&fact.value);
                 let hit = found && stale.is_none_or(|stale| !without(&text, &correction).contains(stale));
+                let in_block = prompt.iter().map(visible).any(|text| {
+                    text.starts_with(tidemark_facts::recall::OPEN) && text.contains(&fact.value)
+                });
+                let block_slot =
+                    if kind == "lexical" { &mut score.block_lexical } else { &mut score.block_paraphrased };
+                block_slot.0 += usize::from(in_block);
+                block_slot.1 += 1;
                 let slot = if kind == "lexical" { &mut score.lexical } else { &mut score.paraphrased };
                 slot.0 += usize::from(hit);
                 slot.1 += 1;
@@ -388,6 +400,8 @@ pub fn run(smoke: bool) -> Result<Section, String> {
         "corrections",
         "other conversation",
         "prompts over budget",
+        "recall block: lexical",
+        "recall block: paraphrased",
         "tool: lexical in top 3",
         "tool: paraphrased in top 3",
         "history or facts tool: lexical",
@@ -415,6 +429,8 @@ pub fn run(smoke: bool) -> Result<Section, String> {
                 cell(score.corrections),
                 cell(score.cross),
                 format!("{} of {}", score.over_budget, score.loads),
+                cell(score.block_lexical),
+                cell(score.block_paraphrased),
                 cell(score.tool_lexical),
                 cell(score.tool_paraphrased),
                 cell(score.either_lexical),
@@ -435,6 +451,8 @@ pub fn run(smoke: bool) -> Result<Section, String> {
             cell(total.corrections),
             cell(total.cross),
             format!("{} of {}", total.over_budget, total.loads),
+            cell(total.block_lexical),
+            cell(total.block_paraphrased),
             cell(total.tool_lexical),
             cell(total.tool_paraphrased),
             cell(total.either_lexical),
@@ -442,6 +460,14 @@ pub fn run(smoke: bool) -> Result<Section, String> {
             cell(total.with_tools_lexical),
             cell(total.with_tools_paraphrased),
         ]);
+        if !smoke {
+            notes.push(format!(
+                "At {budget} tokens, paraphrased questions: `search_history` finds {} in its top 3; the load's recall block quotes {}, the whole prompt (window, summary, facts and recall) holds {}.",
+                cell(total.tool_paraphrased),
+                cell(total.block_paraphrased),
+                cell(total.paraphrased)
+            ));
+        }
         if !smoke && budget == BUDGETS[0] {
             let share = |(hit, asked): (usize, usize)| hit as f64 / asked.max(1) as f64;
             for (goal, measured, at_least) in [

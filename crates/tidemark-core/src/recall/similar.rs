@@ -201,8 +201,8 @@ pub trait Embedder: Send + Sync + fmt::Debug {
 
     /// The cosine of the vectors of two pieces [`pieces`](Embedder::pieces) gave, from -1 to 1; 1 for a piece and itself, 0 for an id the model does not know.
     ///
-    /// A pure function, symmetric in its arguments. A value outside that range
-    /// or not finite is read as 0.
+    /// A pure function, symmetric in its arguments. A value that is not finite
+    /// is read as 0, one below 0 as 0 (no likeness) and one above 1 as 1.
     fn piece_similarity(&self, a: u32, b: u32) -> f64 {
         let _ = (a, b);
         0.0

@@ -138,8 +138,8 @@ pub fn combine(
         .flat_map(|piece| distinct.iter().map(move |other| (*piece, *other)))
         .map(|(piece, other)| {
             let similarity = embedder.piece_similarity(piece, other);
-            // A model's bad value (not finite, out of range) counts as no likeness, never as a NaN in a sum.
-            if similarity > 0.0 { similarity.min(1.0) } else { 0.0 }
+            // A model's bad value counts as no likeness (not finite) or as the most (above 1), never as a NaN in a sum.
+            if similarity.is_finite() && similarity > 0.0 { similarity.min(1.0) } else { 0.0 }
         })
         .collect();
     for (passage, pieces) in pool.iter_mut().zip(&held) {

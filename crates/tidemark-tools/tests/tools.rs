@@ -209,43 +209,40 @@ async fn search_history_finds_turns_below_the_window_with_their_numbers() {
     );
 }
 
+/// `exchange` appended to `conversation`, then sixty short exchanges, each loaded, so that it leaves the window.
+async fn out_of_view(store: &InMemoryStore, conversation: &ConversationId, exchange: Vec<Message>) {
+    let policy = TokenWindow::new(NonZeroU32::new(500).expect("not zero"), HeuristicCounter::default());
+    let memory = CompactingMemory::new(store.clone(), policy, ConcatCompactor::capped(200));
+    memory.append(conversation, exchange).await.expect("append");
+    for turn in 0..60 {
+        memory
+            .append(
+                conversation,
+                vec![Message::user(format!("Run task {turn}.")), Message::assistant("Done.")],
+            )
+            .await
+            .expect("append");
+        memory.load(conversation).await.expect("load");
+    }
+}
+
 #[tokio::test]
 async fn a_found_question_brings_the_turns_that_answered_it() {
     let store = InMemoryStore::new();
     let conversation = id("ops/main");
-    let policy = TokenWindow::new(NonZeroU32::new(500).expect("not zero"), HeuristicCounter::default());
-    let memory = CompactingMemory::new(store.clone(), policy, ConcatCompactor::capped(200));
     let call = tidemark_core::ToolCall::with_raw_arguments(
         "call_1",
         "run_shell",
         r#"{"cmd":"hostinfo bastion-prod"}"#,
     );
-    memory
-        .append(
-            &conversation,
-            vec![
-                Message::user("I need the bastion's instance id for the SSM session."),
-                Message::assistant_tool_calls([call]),
-                Message::tool_result(
-                    "call_1",
-                    "name: bastion-prod\nstate: running\ninstance: i-0b7e4c19a2f35d801",
-                ),
-                Message::assistant("Found it."),
-                Message::user("Thanks. Next, the migrations."),
-            ],
-        )
-        .await
-        .expect("append");
-    for turn in 0..60 {
-        memory
-            .append(
-                &conversation,
-                vec![Message::user(format!("Run migration {turn}.")), Message::assistant("Done.")],
-            )
-            .await
-            .expect("append");
-        memory.load(&conversation).await.expect("load");
-    }
+    let exchange = vec![
+        Message::user("I need the bastion's instance id for the SSM session."),
+        Message::assistant_tool_calls([call]),
+        Message::tool_result("call_1", "name: bastion-prod\nstate: running\ninstance: i-0b7e4c19a2f35d801"),
+        Message::assistant("Found it."),
+        Message::user("Thanks. Next, the migrations."),
+    ];
+    out_of_view(&store, &conversation, exchange).await;
     let tools = MemoryTools::new(store);
     let found = answer(
         &tools.call(&conversation, "search_history", r#"{"query": "bastion instance id", "limit": 1}"#).await,
@@ -268,35 +265,18 @@ async fn a_found_question_brings_the_turns_that_answered_it() {
 async fn follow_ups_prefer_what_a_tool_brought_back_to_the_turn_that_called_it() {
     let store = InMemoryStore::new();
     let conversation = id("office/main");
-    let policy = TokenWindow::new(NonZeroU32::new(500).expect("not zero"), HeuristicCounter::default());
-    let memory = CompactingMemory::new(store.clone(), policy, ConcatCompactor::capped(200));
     let call =
         tidemark_core::ToolCall::with_raw_arguments("call_7", "purchases", r#"{"since":"2026-10-01"}"#);
     let mut announcing = Message::assistant("Checking the purchase log.");
     announcing.parts.push(tidemark_core::Part::ToolCall(call));
-    memory
-        .append(
-            &conversation,
-            vec![
-                Message::user("Which coffee did we order for the office?"),
-                announcing,
-                Message::tool_result("call_7", "item: Yirgacheffe beans\nweight: 2 kg\nordered: 2026-10-14"),
-                Message::assistant("The coffee arrives on Friday."),
-                Message::user("Good. Now the printer toner."),
-            ],
-        )
-        .await
-        .expect("append");
-    for turn in 0..60 {
-        memory
-            .append(
-                &conversation,
-                vec![Message::user(format!("Check invoice {turn}.")), Message::assistant("Done.")],
-            )
-            .await
-            .expect("append");
-        memory.load(&conversation).await.expect("load");
-    }
+    let exchange = vec![
+        Message::user("Which coffee did we order for the office?"),
+        announcing,
+        Message::tool_result("call_7", "item: Yirgacheffe beans\nweight: 2 kg\nordered: 2026-10-14"),
+        Message::assistant("The coffee arrives on Friday."),
+        Message::user("Good. Now the printer toner."),
+    ];
+    out_of_view(&store, &conversation, exchange).await;
     let tools = MemoryTools::new(store);
     let found = answer(
         &tools.call(&conversation, "search_history", r#"{"query": "office coffee order", "limit": 1}"#).await,

@@ -293,9 +293,10 @@ async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String
                 let text: String = prompt.iter().map(visible).collect::<Vec<_>>().join("\n");
                 let found = text.contains(&fact.value);
                 let hit = found && stale.is_none_or(|stale| !without(&text, &correction).contains(stale));
-                let in_block = prompt.iter().map(visible).any(|text| {
-                    text.starts_with(tidemark_facts::recall::OPEN) && text.contains(&fact.value)
-                });
+                let in_block = prompt
+                    .iter()
+                    .map(visible)
+                    .any(|text| text.starts_with(tidemark_facts::recall::OPEN) && text.contains(&fact.value));
                 let block_slot =
                     if kind == "lexical" { &mut score.block_lexical } else { &mut score.block_paraphrased };
                 block_slot.0 += usize::from(in_block);

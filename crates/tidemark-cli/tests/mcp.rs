@@ -3,8 +3,10 @@
 //! Needs `TIDEMARK_MCP_PYTHON`, a Python interpreter with the `mcp` package, which
 //! `cargo xtask ci` installs into a virtual environment and sets.
 
+mod support;
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use serde_json::Value;
 
@@ -14,20 +16,9 @@ fn python() -> String {
     )
 }
 
+/// `tidemark args` against `store`, with `stdin` on its standard input.
 fn tidemark(store: &Path, args: &[&str], stdin: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tidemark"))
-        .args(args)
-        .env("TIDEMARK_STORE", store)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    if let Some(mut input) = child.stdin.take() {
-        let _ = input.write_all(stdin.as_bytes());
-    }
-    child.wait_with_output().expect("the binary finishes")
+    support::tidemark(args, stdin.as_bytes(), store)
 }
 
 /// A store holding a long conversation whose first turns left the window at a compacting load.

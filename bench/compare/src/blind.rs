@@ -185,6 +185,31 @@ fn without(text: &str, statement: &str) -> String {
     pieces.into_iter().fold(text.to_owned(), |text, piece| text.replace(piece, ""))
 }
 
+/// Where in `prompt` the `stale` value still stands once the correcting statement is taken out: the
+/// window, the summary, the facts block or the recall block, so that a miss says which part kept it.
+fn stale_places(prompt: &[Message], stale: &str, correction: &str) -> String {
+    let mut places: Vec<&str> = Vec::new();
+    for message in prompt {
+        let text = visible(message);
+        if !without(&text, correction).contains(stale) {
+            continue;
+        }
+        let place = if message.role != tidemark_core::Role::System {
+            "the window"
+        } else if text.starts_with(tidemark_facts::recall::OPEN) {
+            "the recall block"
+        } else if text.starts_with(tidemark_facts::coordinator::OPEN) {
+            "the facts block"
+        } else {
+            "the summary"
+        };
+        if !places.contains(&place) {
+            places.push(place);
+        }
+    }
+    places.join(" and ")
+}
+
 /// What one set gave at one budget.
 #[derive(Debug, Default, Clone, Copy)]
 struct Score {
@@ -344,7 +369,12 @@ async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String
                 tool_slot.1 += 1;
                 asks.push((fact.kind.clone(), fact.source.clone(), hit));
                 if !hit {
-                    let why = if found { "stale value beside it" } else { "not in the prompt" };
+                    let why = match stale.filter(|_| found) {
+                        Some(stale) => {
+                            format!("stale value beside it, in {}", stale_places(&prompt, stale, &correction))
+                        }
+                        None => "not in the prompt".to_owned(),
+                    };
                     missed.push(format!("{} {kind} at {budget} ({why})", fact.id));
                 }
                 memory

@@ -335,6 +335,7 @@ impl<S: ConversationStore> Recall<S> {
         found: Vec<Found>,
         max_tokens: u32,
         counter: &dyn TokenCounter,
+        window: &[Arc<Topic>],
     ) -> Result<(Vec<Found>, usize), ContextError> {
         let mut estimate = counter.count(&render(&[]));
         let mut chosen: Vec<(Found, Vec<u64>, Arc<Topic>, u32)> = Vec::new();
@@ -373,6 +374,14 @@ impl<S: ConversationStore> Recall<S> {
                 wholes.extend(verdicts.into_iter().map(|(seq, whole)| ((source.clone(), seq), whole)));
             }
             for (passage, stored_cost) in batch {
+                // What the window already says changed rules the passage out. Asked here, of the
+                // passages about to be packed, rather than of every candidate the store found.
+                if !window.is_empty() {
+                    let topic = self.topic(conversation, &passage);
+                    if window.iter().any(|update| update.replaces(&topic)) {
+                        continue;
+                    }
+                }
                 let Some((passage, redacted)) = self.screen(passage, &wholes, conversation, &mut withheld)
                 else {
                     continue;
@@ -420,7 +429,8 @@ impl<S: ConversationStore> Recall<S> {
         if let Some(topic) = locked(&self.topics).get(&key) {
             return Arc::clone(topic);
         }
-        let topic = Arc::new(Topic::of(&found.passage.text));
+        let tool = found.passage.role == tidemark_core::Role::Tool;
+        let topic = Arc::new(Topic::of(&found.passage.text).returned_by_tool(tool));
         locked(&self.topics).insert(key, Arc::clone(&topic));
         topic
     }
@@ -595,16 +605,17 @@ impl<S: ConversationStore> Recall<S> {
 
 impl<S: ConversationStore> ContextSource for Recall<S> {
     async fn context(&self, request: &ContextRequest<'_>) -> Result<Option<Message>, ContextError> {
-        let mut found = self.candidates(request).await?;
+        let found = self.candidates(request).await?;
         // What the window already says changed rules out the passages it replaces.
-        if !found.is_empty() {
-            let conversation = request.conversation();
-            let updates = self.windows.updates(&self.store, conversation, request.below()).await;
-            let updates = updates.map_err(ContextError::new)?;
-            found.retain(|f| updates.iter().all(|update| !update.replaces(&self.topic(conversation, f))));
-        }
-        let (quoted, withheld) =
-            self.pick(request.conversation(), found, request.max_tokens(), request.counter()).await?;
+        let updates = if found.is_empty() {
+            Vec::new()
+        } else {
+            let updates = self.windows.updates(&self.store, request.conversation(), request.below()).await;
+            updates.map_err(ContextError::new)?
+        };
+        let (quoted, withheld) = self
+            .pick(request.conversation(), found, request.max_tokens(), request.counter(), &updates)
+            .await?;
         self.count(request.conversation(), quoted.len(), withheld);
         Ok((!quoted.is_empty()).then(|| render(&quoted)))
     }

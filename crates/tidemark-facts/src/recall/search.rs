@@ -51,7 +51,7 @@ impl<S: ConversationStore> Recall<S> {
             found.retain(|f| updates.iter().all(|update| !update.replaces(&self.topic(conversation, f))));
         }
         found.truncate(limit.saturating_mul(4).max(limit));
-        let (mut quoted, _withheld) = self.pick(conversation, found, max_tokens, counter).await?;
+        let (mut quoted, _withheld) = self.pick(conversation, found, max_tokens, counter, &[]).await?;
         quoted.truncate(limit);
         Ok(quoted
             .into_iter()

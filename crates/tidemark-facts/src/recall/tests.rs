@@ -47,8 +47,11 @@ fn the_block_is_delimited_labelled_and_in_turn_order() {
 
 /// Ten ranked passages, each the whole of its own stored message, over a store holding them.
 async fn ranked_passages() -> (InMemoryStore, Vec<Found>) {
-    let texts: Vec<String> =
-        (0..10).map(|i| format!("passage {i} {}", "word ".repeat(20).trim_end())).collect();
+    // Each about a subject of its own ("kaa", "kab", ...), all of one length: ten passages alike but
+    // for a number would restate one another.
+    let texts: Vec<String> = (b'a'..b'k')
+        .map(|letter| format!("passage {}", format!("ka{} ", char::from(letter)).repeat(20).trim_end()))
+        .collect();
     let store = store_with(texts.iter().map(|text| Message::user(text.clone())).collect()).await;
     let passages = texts
         .into_iter()
@@ -65,7 +68,7 @@ async fn packing_takes_the_best_passages_that_fit() {
     let recall = Recall::new(store);
     for max_tokens in [0, 20, 60, 120, 400, 10_000] {
         let (chosen, withheld) =
-            recall.pick(&id(), passages.clone(), max_tokens, &counter).await.expect("pick");
+            recall.pick(&id(), passages.clone(), max_tokens, &counter, &[]).await.expect("pick");
         assert_eq!(withheld, 0);
         if chosen.is_empty() {
             assert!(max_tokens < 120, "nothing chosen within {max_tokens}");
@@ -75,7 +78,7 @@ async fn packing_takes_the_best_passages_that_fit() {
         // Best first: the chosen are a prefix of the ranking unless a later, shorter one fits.
         assert_eq!(chosen[0].passage.seq, Seq(0));
     }
-    let (all, _) = recall.pick(&id(), passages, 10_000, &counter).await.expect("pick");
+    let (all, _) = recall.pick(&id(), passages, 10_000, &counter, &[]).await.expect("pick");
     assert_eq!(all.len(), 10);
 }
 
@@ -91,7 +94,8 @@ async fn a_load_scans_about_what_it_quotes() {
     };
     let empty = counter.count(&render(&[]));
     // Room for three lines: three messages are scanned, not the ten the store found.
-    let (chosen, _) = recall.pick(&id(), passages.clone(), empty + 3 * one, &counter).await.expect("pick");
+    let (chosen, _) =
+        recall.pick(&id(), passages.clone(), empty + 3 * one, &counter, &[]).await.expect("pick");
     assert_eq!(chosen.len(), 3);
     let scanned = super::locked(&recall.verdicts).len();
     assert_eq!(scanned, 3, "scanned {scanned} messages to quote {}", chosen.len());

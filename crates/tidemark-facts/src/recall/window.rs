@@ -4,11 +4,11 @@
 //! said ([`Topic::replaces`]). The newest statements are often not quoted at
 //! all: they are in the window ("Change of plan for Friday: Bartek takes the
 //! pager instead"), and quoting the old one beside them puts both values in
-//! front of the model. So the window's passages that carry a change marker
-//! count as newer statements too.
+//! front of the model. So the window's passages that could replace one (a
+//! value, and a change marker or a plain statement) count as newer statements too.
 //!
 //! Reading the whole window at every load would cost a read per load; each
-//! conversation keeps the topics of the window passages that carry a marker
+//! conversation keeps the topics of the window passages that hold a value
 //! and how far it has read, so a load reads only the messages appended since
 //! the last one, and forgets the topics of messages that left the window
 //! (recall finds those as passages of their own).
@@ -26,11 +26,11 @@ use super::supersede::Topic;
 struct Seen {
     /// The first sequence number not read yet.
     next: Seq,
-    /// The topics of the window's passages that carry a change marker, by message.
+    /// The topics of the window's passages that hold a value, by message.
     updates: Vec<(Seq, Arc<Topic>)>,
 }
 
-/// The change-bearing topics of each conversation's window, read as the window grows.
+/// The value-bearing topics of each conversation's window, read as the window grows.
 pub(super) struct Windows(Mutex<Cache<ConversationId, Seen>>);
 
 impl Windows {
@@ -38,7 +38,7 @@ impl Windows {
         Self(Mutex::new(Cache::new(conversations)))
     }
 
-    /// The topics of the passages at or above `below` (the window) that carry a change marker.
+    /// The topics of the passages at or above `below` (the window) that hold a value.
     pub(super) async fn updates<S: ConversationStore>(
         &self,
         store: &S,
@@ -55,7 +55,8 @@ impl Windows {
         let messages = store.load_range(conversation, SeqRange::from(seen.next.max(below))).await?;
         for stored in &messages {
             for (_, text) in passage_texts(&stored.message) {
-                if let Some(topic) = Topic::of_change(&text) {
+                let tool = stored.message.role == tidemark_core::Role::Tool;
+                if let Some(topic) = Topic::of_change(&text, tool) {
                     seen.updates.push((stored.seq, Arc::new(topic)));
                 }
             }

@@ -8,7 +8,7 @@
 //! value, and a change marker or a plain statement) count as newer statements too.
 //!
 //! Reading the whole window at every load would cost a read per load; each
-//! conversation keeps the topics of the window passages that hold a value
+//! conversation keeps the topics of the window passages that could replace one
 //! and how far it has read, so a load reads only the messages appended since
 //! the last one, and forgets the topics of messages that left the window
 //! (recall finds those as passages of their own).
@@ -26,11 +26,11 @@ use super::supersede::Topic;
 struct Seen {
     /// The first sequence number not read yet.
     next: Seq,
-    /// The topics of the window's passages that hold a value, by message.
+    /// The topics of the window's passages that could replace a quoted one, by message.
     updates: Vec<(Seq, Arc<Topic>)>,
 }
 
-/// The value-bearing topics of each conversation's window, read as the window grows.
+/// The topics of each conversation's window that could replace a quoted passage, read as the window grows.
 pub(super) struct Windows(Mutex<Cache<ConversationId, Seen>>);
 
 impl Windows {
@@ -38,7 +38,7 @@ impl Windows {
         Self(Mutex::new(Cache::new(conversations)))
     }
 
-    /// The topics of the passages at or above `below` (the window) that hold a value.
+    /// The topics of the passages at or above `below` (the window) that could replace a quoted one ([`Topic::of_change`]).
     pub(super) async fn updates<S: ConversationStore>(
         &self,
         store: &S,

@@ -72,6 +72,12 @@ pub(crate) fn cargo(args: &[&str]) -> Command {
     if std::io::stdout().is_terminal() && std::env::var_os("CARGO_TERM_COLOR").is_none() {
         command.env("CARGO_TERM_COLOR", "always");
     }
+    // A CI run builds every profile once from an empty target directory, so incremental
+    // compilation only fills the disk (about a third of the target directory) without ever
+    // being reused. A developer's own setting still wins.
+    if std::env::var_os("CI").is_some() && std::env::var_os("CARGO_INCREMENTAL").is_none() {
+        command.env("CARGO_INCREMENTAL", "0");
+    }
     command
 }
 

@@ -68,16 +68,30 @@ static MARKER_WORDS: LazyLock<Vec<String>> =
 /// could not be built, and then each marker is looked for in turn.
 static MARKER_FINDER: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| AhoCorasick::new(MARKERS).ok());
 
+/// The [`ADDING`] words in one automaton, as [`MARKER_FINDER`] holds the markers.
+static ADDING_FINDER: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| AhoCorasick::new(ADDING).ok());
+
 /// Whether `lower` carries a change marker at word boundaries.
 fn says_changed(lower: &str) -> bool {
-    match MARKER_FINDER.as_ref() {
+    has_any(MARKER_FINDER.as_ref(), MARKERS, lower)
+}
+
+/// Whether `lower` says it adds to what came before ([`ADDING`]) at word boundaries.
+fn says_adding(lower: &str) -> bool {
+    has_any(ADDING_FINDER.as_ref(), ADDING, lower)
+}
+
+/// Whether one of `phrases` occurs in `lower` at word boundaries, read in one pass by `finder` (the
+/// phrases' automaton), or phrase by phrase when there is none.
+fn has_any(finder: Option<&AhoCorasick>, phrases: &[&str], lower: &str) -> bool {
+    match finder {
         // Overlapping, so that a match a boundary turns away does not hide one that starts inside it.
         Some(finder) => finder.find_overlapping_iter(lower).any(|found| {
-            MARKERS
+            phrases
                 .get(found.pattern().as_usize())
-                .is_some_and(|marker| apart_at(lower, found.start(), marker))
+                .is_some_and(|phrase| apart_at(lower, found.start(), phrase))
         }),
-        None => MARKERS.iter().any(|marker| has_phrase(lower, marker)),
+        None => phrases.iter().any(|phrase| has_phrase(lower, phrase)),
     }
 }
 
@@ -95,6 +109,7 @@ pub(crate) struct Topic {
     /// Its terms that are not values, sorted and distinct.
     words: Vec<String>,
     /// Whether it says it adds to what came before ("also", "again", "then"): it restates nothing.
+    /// Only worked out for a plain statement (`tool` false); anything else restates nothing anyway.
     adds: bool,
     /// Whether it is not a plain statement: a question, a record (`key=value`, JSON, a tool call) or
     /// what a tool returned. It is neither restated nor restates (the next invoice does not correct the last).
@@ -116,21 +131,28 @@ impl Topic {
     }
 
     pub(crate) fn of(text: &str) -> Self {
+        let lower = text.to_lowercase();
+        let updates = says_changed(&lower);
+        Self::read(text, &lower, updates)
+    }
+
+    /// The topic of `text`, whose lower-case form is `lower` and which carries a change marker when
+    /// `updates` is true: the work [`Topic::of`] and [`Topic::of_change`] share.
+    fn read(text: &str, lower: &str, updates: bool) -> Self {
         let sequence: Vec<String> =
             query_terms(text).into_iter().map(stem).filter(|term| !MARKER_WORDS.contains(term)).collect();
         let mut terms = sequence.clone();
         terms.sort_unstable();
         terms.dedup();
-        let lower = text.to_lowercase();
-        let updates = says_changed(&lower);
         let mut values: Vec<String> =
             terms.iter().filter(|term| term.chars().any(|c| c.is_ascii_digit())).cloned().collect();
         values.extend(names(text).into_iter().map(stem));
         values.sort_unstable();
         values.dedup();
-        let adds = ADDING.iter().any(|word| has_phrase(&lower, word));
         // A question states nothing, and a record (`key=value`, JSON, a tool call) is one of many alike.
         let tool = text.contains(['?', '=', '{']);
+        // Only a restatement reads it, and what is not a plain statement restates nothing.
+        let adds = !tool && says_adding(lower);
         let words = terms.iter().filter(|term| values.binary_search(term).is_err()).cloned().collect();
         Self { terms, updates, values, sequence, words, adds, tool }
     }
@@ -149,10 +171,12 @@ impl Topic {
         let plain = !tool
             && !text.contains(['?', '=', '{'])
             && text.split_whitespace().nth(RESTATED_MAX_TERMS * 3).is_none();
-        if !plain && !says_changed(&text.to_lowercase()) {
+        let lower = text.to_lowercase();
+        let updates = says_changed(&lower);
+        if !plain && !updates {
             return None;
         }
-        let topic = Self::of(text).returned_by_tool(tool);
+        let topic = Self::read(text, &lower, updates).returned_by_tool(tool);
         let restating = !topic.adds && !topic.tool && topic.terms.len() <= RESTATED_MAX_TERMS;
         (!topic.values.is_empty() && (topic.updates || restating)).then_some(topic)
     }
@@ -224,26 +248,17 @@ impl Topic {
     /// place, the same terms on both sides of it: "add a flag to the auth module" and "… the metrics
     /// module" are two requests, whatever number each carries.
     fn substitutes(&self, older: &Topic, differs: &dyn Fn(&String) -> bool) -> bool {
-        fn context<'a>(
-            sequence: &'a [String],
-            at: usize,
-            differs: &dyn Fn(&String) -> bool,
-        ) -> (Option<&'a String>, Option<&'a String>) {
-            let before = sequence[..at].iter().rev().find(|term| !differs(term));
-            let after = sequence[at + 1..].iter().find(|term| !differs(term));
-            (before, after)
-        }
         // The places of the older's words this passage lacks.
         let theirs: Vec<_> = (0..older.sequence.len())
             .filter(|&at| {
                 let term = &older.sequence[at];
                 older.words.binary_search(term).is_ok() && self.terms.binary_search(term).is_err()
             })
-            .map(|at| context(&older.sequence, at, differs))
+            .map(|at| neighbours(&older.sequence, at, differs))
             .collect();
         // A word of this passage in one of those places (a shared word may stand there: terms are kept once).
         (0..self.sequence.len()).any(|at| {
-            let mine = context(&self.sequence, at, differs);
+            let mine = neighbours(&self.sequence, at, differs);
             self.words.binary_search(&self.sequence[at]).is_ok()
                 && (mine.0.is_some() || mine.1.is_some())
                 && theirs.contains(&mine)
@@ -259,12 +274,23 @@ const RESTATED_TERMS: usize = 2;
 /// sentence or two, and long tool output shares words and values with everything.
 const RESTATED_MAX_TERMS: usize = 40;
 
-/// The terms right before and right after `value` in `sequence`, skipping the values only one passage holds.
+/// The terms right before and right after `value`'s first place in `sequence`, skipping the values only one passage holds.
 fn beside<'a>(sequence: &'a [String], value: &String, differs: &dyn Fn(&String) -> bool) -> Vec<&'a String> {
     let Some(at) = sequence.iter().position(|term| term == value) else { return Vec::new() };
-    let before = sequence[..at].iter().rev().find(|term| !differs(term));
-    let after = sequence[at + 1..].iter().find(|term| !differs(term));
+    let (before, after) = neighbours(sequence, at, differs);
     before.into_iter().chain(after).collect()
+}
+
+/// The nearest terms before and after place `at` of `sequence` (none past either end), skipping the
+/// terms `differs` says yes to: the values only one of two passages holds.
+fn neighbours<'a>(
+    sequence: &'a [String],
+    at: usize,
+    differs: &dyn Fn(&String) -> bool,
+) -> (Option<&'a String>, Option<&'a String>) {
+    let before = sequence.get(..at).unwrap_or_default().iter().rev().find(|term| !differs(term));
+    let after = sequence.get(at + 1..).unwrap_or_default().iter().find(|term| !differs(term));
+    (before, after)
 }
 
 impl Topic {
@@ -536,6 +562,21 @@ mod tests {
         ) {
             let lower = pieces.concat();
             prop_assert_eq!(says_changed(&lower), MARKERS.iter().any(|marker| has_phrase(&lower, marker)));
+        }
+
+        /// The same for the words that say a turn adds to what came before.
+        #[test]
+        fn the_automaton_finds_what_each_adding_word_finds(
+            pieces in prop::collection::vec(
+                prop_oneof![
+                    prop::sample::select(ADDING.to_vec()).prop_map(str::to_owned),
+                    "[a-z :.é]{0,6}",
+                ],
+                0..8,
+            )
+        ) {
+            let lower = pieces.concat();
+            prop_assert_eq!(says_adding(&lower), ADDING.iter().any(|word| has_phrase(&lower, word)));
         }
     }
 

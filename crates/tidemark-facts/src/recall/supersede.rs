@@ -9,8 +9,10 @@
 //! markers' own words aside, common English endings taken off) and the older passage holds a value (a
 //! term with a digit: a time, a date, an amount, a version; or a capitalised
 //! word inside a sentence: a person, a place) while the newer one holds a
-//! value the older does not: the same subject, said again with another
-//! value. The older passage then leaves the block, and its room goes to the
+//! value the older does not, in the marker's sentence or the one after it:
+//! the same subject, said again with another value. A marker in one sentence
+//! and a new value in another ("… allows 2.25 GiB … That matches OOM kills
+//! rather than a slow leak.") compare rather than change. The older passage then leaves the block, and its room goes to the
 //! next candidate. Without the value condition, later turns of a dialogue that
 //! add to what was said were taken for changes (LoCoMo evidence recall fell
 //! from 62.8% to 56.6% at 4,000 tokens); with it, that cost is two questions of 760.
@@ -23,7 +25,7 @@
 use std::sync::LazyLock;
 
 use aho_corasick::AhoCorasick;
-use tidemark_core::recall::query_terms;
+use tidemark_core::recall::{query_terms, terms};
 
 /// How many search terms two passages must share for the newer to replace the older.
 pub(super) const SHARED_TERMS: usize = 3;
@@ -102,6 +104,9 @@ pub(crate) struct Topic {
     terms: Vec<String>,
     /// Whether it carries a change marker.
     updates: bool,
+    /// Its values said in a sentence that carries a change marker or in the sentence right after
+    /// one, sorted and distinct: where a change gives its new value.
+    changed: Vec<String>,
     /// Its terms with a digit in them (times, dates, amounts, versions, codes) and its names, sorted and distinct.
     values: Vec<String>,
     /// Its terms in the order they come, stop words and the markers' words aside.
@@ -123,9 +128,12 @@ impl Topic {
     /// The topic of a stated fact, or of a turn that may change one: recall's markers and [`FACT_MARKERS`].
     pub(crate) fn of_statement(text: &str) -> Self {
         let mut topic = Self::of(text);
-        if !topic.updates {
-            let lower = text.to_lowercase();
-            topic.updates = FACT_MARKERS.iter().any(|marker| has_phrase(&lower, marker));
+        let says_fact_changed = |lower: &str| FACT_MARKERS.iter().any(|marker| has_phrase(lower, marker));
+        if says_fact_changed(&text.to_lowercase()) {
+            topic.updates = true;
+            topic.changed = values_near_marker(text, &topic.values, &|lower| {
+                says_changed(lower) || says_fact_changed(lower)
+            });
         }
         topic
     }
@@ -154,7 +162,8 @@ impl Topic {
         // Only a restatement reads it, and what is not a plain statement restates nothing.
         let adds = !tool && says_adding(lower);
         let words = terms.iter().filter(|term| values.binary_search(term).is_err()).cloned().collect();
-        Self { terms, updates, values, sequence, words, adds, tool }
+        let changed = if updates { values_near_marker(text, &values, &says_changed) } else { Vec::new() };
+        Self { terms, updates, changed, values, sequence, words, adds, tool }
     }
 
     /// The same topic, of a passage a tool returned when `tool` is true.
@@ -178,7 +187,7 @@ impl Topic {
         }
         let topic = Self::read(text, &lower, updates).returned_by_tool(tool);
         let restating = !topic.adds && !topic.tool && topic.terms.len() <= RESTATED_MAX_TERMS;
-        (!topic.values.is_empty() && (topic.updates || restating)).then_some(topic)
+        (!topic.values.is_empty() && (!topic.changed.is_empty() || restating)).then_some(topic)
     }
 
     /// Whether it carries a change marker.
@@ -187,13 +196,14 @@ impl Topic {
     }
 
     /// Whether this passage, the newer, replaces `older`: it says something changed about the same
-    /// subject and gives a value the older did not, or it [restates](Topic::restates) the older with
-    /// another value in the same place.
+    /// subject and gives a value the older did not where it says so (in the marker's sentence or the
+    /// next), or it [restates](Topic::restates) the older with another value in the same place.
     pub(crate) fn replaces(&self, older: &Topic) -> bool {
         if older.values.is_empty() || self.values.iter().all(|value| older.values.contains(value)) {
             return false;
         }
-        (self.updates && super::shared(&self.terms, &older.terms) >= SHARED_TERMS) || self.restates(older)
+        let changed = self.changed.iter().any(|value| !older.values.contains(value));
+        (changed && super::shared(&self.terms, &older.terms) >= SHARED_TERMS) || self.restates(older)
     }
 
     /// Whether this passage, the newer, says what `older` said with another value in the same place,
@@ -337,23 +347,53 @@ pub(crate) fn statement(text: &str) -> &str {
 /// A change of a remembered value ("From January my day rate goes up to
 /// £460.") is the fact's new value, whether or not the extractor kept it.
 pub(crate) fn change_sentence(text: &str, max_chars: usize) -> Option<String> {
-    let mut start = 0;
-    let mut sentences = Vec::new();
-    for (at, c) in text.char_indices() {
-        let next = text[at + c.len_utf8()..].chars().next();
-        if matches!(c, '.' | '!' | '?' | '\n') && next.is_none_or(char::is_whitespace) {
-            sentences.push(&text[start..at + c.len_utf8()]);
-            start = at + c.len_utf8();
-        }
-    }
-    sentences.push(&text[start..]);
     let sentence =
-        sentences.into_iter().map(str::trim).find(|sentence| Topic::of_statement(sentence).updates)?;
+        sentences(text).into_iter().map(str::trim).find(|sentence| Topic::of_statement(sentence).updates)?;
     let topic = Topic::of(sentence);
     if topic.values.is_empty() {
         return None;
     }
     Some(sentence.chars().take(max_chars).collect())
+}
+
+/// The sentences of `text`, in order: each ends after a `.`, `!`, `?` or line break followed by white space or the end.
+fn sentences(text: &str) -> Vec<&str> {
+    let mut start = 0;
+    let mut found = Vec::new();
+    for (at, c) in text.char_indices() {
+        let end = at + c.len_utf8();
+        let next = text.get(end..).and_then(|rest| rest.chars().next());
+        if matches!(c, '.' | '!' | '?' | '\n') && next.is_none_or(char::is_whitespace) {
+            found.push(text.get(start..end).unwrap_or_default());
+            start = end;
+        }
+    }
+    found.push(text.get(start..).unwrap_or_default());
+    found
+}
+
+/// The `values` (sorted) of `text` said in a sentence that `marked` finds a change marker in (given
+/// the sentence in lower case), or in the sentence right after one ("Update on the offsite. It is in
+/// Lisbon now."), sorted and distinct.
+///
+/// A marker in one sentence and a new value in another, far from it, are not a change of that value:
+/// "The heap flag allows 2.25 GiB … That matches OOM kills rather than a slow leak." compares, and
+/// changes nothing a tool's output said.
+fn values_near_marker(text: &str, values: &[String], marked: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let mut near = Vec::new();
+    let mut after_marker = false;
+    for sentence in sentences(text) {
+        let marker = marked(&sentence.to_lowercase());
+        if marker || after_marker {
+            near.extend(
+                terms(sentence).into_iter().map(stem).filter(|term| values.binary_search(term).is_ok()),
+            );
+        }
+        after_marker = marker;
+    }
+    near.sort_unstable();
+    near.dedup();
+    near
 }
 
 /// A term with the commonest English endings taken off, so that "snapshots" and "snapshot", "copied" and "copies" meet.
@@ -578,6 +618,22 @@ mod tests {
             let lower = pieces.concat();
             prop_assert_eq!(says_adding(&lower), ADDING.iter().any(|word| has_phrase(&lower, word)));
         }
+    }
+
+    /// The new value must be said where the change is: in the marker's sentence or the one after it.
+    #[test]
+    fn a_marker_changes_only_the_values_said_beside_it() {
+        let values = Topic::of(
+            "# deploy/helm/api/values-prod.yaml\nresources:\n  limits:\n    memory: 2816Mi\nenv:\n  PDF_RENDERER_URL: http://pdf-renderer.prod.svc:8080",
+        )
+        .returned_by_tool(true);
+        let comment = "The heap flag allows 2.25 GiB of V8 old space, which leaves little headroom for PDF \
+                       streams and native memory before the limit. That matches OOM kills rather than a slow leak.";
+        assert!(!Topic::of(comment).replaces(&values));
+        let change = "Change of plan: the api memory limit in values-prod.yaml goes up to 3072Mi.";
+        assert!(Topic::of(change).replaces(&values));
+        let offsite = Topic::of("The team offsite is in Porto on 12 May.");
+        assert!(Topic::of("Update on the team offsite. It is in Lisbon on 12 May now.").replaces(&offsite));
     }
 
     #[test]

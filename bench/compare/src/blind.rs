@@ -267,6 +267,9 @@ fn cell((hit, asked): (usize, usize)) -> String {
 /// One question asked: the fact's kind and source, and whether it was answered.
 type Ask = (String, String, bool);
 
+/// The variable naming one question (`<fact id>-<lexical|paraphrased>-<budget>`) whose prompt and search a run prints.
+const DUMP_VAR: &str = "TIDEMARK_BLIND_DUMP";
+
 /// Replays `set` at `budget` in a fresh SQLite file under `dir`.
 async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String>, Vec<Ask>), String> {
     let path = dir.join(format!("{}-{budget}.db", set.name));
@@ -316,6 +319,17 @@ async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String
                 score.loads += 1;
                 score.over_budget += usize::from(counter.count_prompt(&prompt) > budget);
                 let text: String = prompt.iter().map(visible).collect::<Vec<_>>().join("\n");
+                // A diagnosis of one question: `TIDEMARK_BLIND_DUMP=a-09-lexical-8000` prints its prompt
+                // and the 20 best passages of `search_history` to standard error (see bench/blind/README.md).
+                if std::env::var(DUMP_VAR).is_ok_and(|want| want == format!("{}-{kind}-{budget}", fact.id)) {
+                    let arguments = json!({"query": question, "limit": 20}).to_string();
+                    let searched = tools.call(&id, "search_history", &arguments).await;
+                    eprintln!(
+                        "== prompt for {} {kind} at {budget}\n{text}\n== search_history, limit 20",
+                        fact.id
+                    );
+                    eprintln!("{}", searched.content);
+                }
                 let found = text.contains(&fact.value);
                 let hit = found && stale.is_none_or(|stale| !without(&text, &correction).contains(stale));
                 let in_block = prompt

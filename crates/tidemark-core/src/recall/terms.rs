@@ -27,6 +27,9 @@ const STOP_WORDS: &[&str] = &[
 /// A term is a run of letters and digits (in any script), lowercased. Words
 /// joined by `-`, `_`, `.` or `/` form an identifier, which yields itself
 /// whole and then each of its parts, so that a search finds it by either.
+/// A word (or part) written in camel case yields itself and then its words
+/// (`UnblendedCost`: `unblendedcost`, `unblended`, `cost`), so that a question
+/// in plain words finds the key of a tool's JSON or YAML output.
 /// Joiners at the ends of a word (a full stop, a leading dash) are not part
 /// of it. Every other character separates terms, and a term longer than
 /// [`MAX_TERM_CHARS`] characters is cut to that length.
@@ -38,6 +41,8 @@ const STOP_WORDS: &[&str] = &[
 /// assert_eq!(terms("INC-20931"), ["inc-20931", "inc", "20931"]);
 /// assert_eq!(terms("fix/retry-backoff-7781"), ["fix/retry-backoff-7781", "fix", "retry", "backoff", "7781"]);
 /// assert_eq!(terms("call snake_case_name()"), ["call", "snake_case_name", "snake", "case", "name"]);
+/// assert_eq!(terms("\"UnblendedCost\": 2816Mi"), ["unblendedcost", "unblended", "cost", "2816mi"]);
+/// assert_eq!(terms("pod OOMKilled, the APIs"), ["pod", "oomkilled", "oom", "killed", "the", "apis"]);
 /// assert_eq!(terms("Größe: ÉTÉ"), ["größe", "été"]);
 /// assert!(terms(" \"*\" NEAR( -- ").iter().all(|term| term == "near"));
 /// ```
@@ -59,14 +64,49 @@ pub(super) fn each_term(text: &str, mut visit: impl FnMut(&str)) {
         let mut parts = word.split(|c: char| JOINERS.contains(&c)).filter(|part| !part.is_empty());
         let first = parts.next().unwrap_or(word);
         match parts.next() {
-            None => emit(first),
+            None => {
+                emit(first);
+                each_hump(first, &mut emit);
+            }
             Some(second) => {
                 emit(word);
-                emit(first);
-                emit(second);
-                parts.for_each(&mut emit);
+                for part in [first, second].into_iter().chain(parts) {
+                    emit(part);
+                    each_hump(part, &mut emit);
+                }
             }
         }
+    }
+}
+
+/// Call `visit` with each word of a camel-case identifier (`UnblendedCost`, `initialDelaySeconds`,
+/// `OOMKilled`, `HTTPServer`), when it has two words or more and each has two characters or more;
+/// otherwise not at all.
+///
+/// A word starts at a capital that follows a small letter, or at a capital that follows a capital
+/// and comes before two small letters or more (so `HTTPServer` is `HTTP` and `Server`, while the
+/// plural `APIs` stays whole). A number and its unit stay one word (`2816Mi`), and so do words with
+/// a part of one letter (`iPhone`, `PhD`), which would find too much.
+fn each_hump(word: &str, visit: impl FnMut(&str)) {
+    let chars: Vec<(usize, char)> = word.char_indices().collect();
+    let mut starts = vec![0];
+    for (place, &(at, c)) in chars.iter().enumerate().skip(1) {
+        if !c.is_uppercase() {
+            continue;
+        }
+        let before = chars[place - 1].1;
+        let small_after = chars[place + 1..].iter().take_while(|(_, c)| c.is_lowercase()).count();
+        if before.is_lowercase() || (before.is_uppercase() && small_after >= 2) {
+            starts.push(at);
+        }
+    }
+    if starts.len() < 2 {
+        return;
+    }
+    let ends = starts.iter().skip(1).copied().chain([word.len()]);
+    let humps: Vec<&str> = starts.iter().zip(ends).filter_map(|(&start, end)| word.get(start..end)).collect();
+    if humps.iter().all(|hump| hump.chars().nth(1).is_some()) {
+        humps.into_iter().for_each(visit);
     }
 }
 

@@ -20,6 +20,27 @@ fn identifiers_yield_themselves_and_their_parts() {
 }
 
 #[test]
+fn camel_case_words_yield_their_words_too() {
+    check_terms("UnblendedCost", &["unblendedcost", "unblended", "cost"]);
+    check_terms("initialDelaySeconds", &["initialdelayseconds", "initial", "delay", "seconds"]);
+    check_terms("HTTPServer", &["httpserver", "http", "server"]);
+    check_terms("pod/OOMKilled", &["pod/oomkilled", "pod", "oomkilled", "oom", "killed"]);
+    check_terms("ÉtéLong", &["étélong", "été", "long"]);
+    // Plurals of capitals, numbers with their units and one-letter words stay whole.
+    for whole in ["APIs", "2816Mi", "v1Beta", "iPhone", "PhD", "getX", "NODE_ENV", "Deploy"] {
+        assert_eq!(terms(whole)[0], whole.to_lowercase(), "{whole}");
+        assert!(
+            terms(whole).iter().all(|term| !term.is_empty() && whole.to_lowercase().contains(term.as_str()))
+        );
+    }
+    assert_eq!(terms("APIs"), ["apis"]);
+    assert_eq!(terms("2816Mi"), ["2816mi"]);
+    assert_eq!(terms("iPhone"), ["iphone"]);
+    // A query in plain words finds the key.
+    assert_eq!(query_terms("unblended cost"), ["unblended", "cost"]);
+}
+
+#[test]
 fn long_words_and_long_queries_are_bounded() {
     let long = "x".repeat(500);
     assert_eq!(terms(&long)[0].chars().count(), MAX_TERM_CHARS);
@@ -126,6 +147,9 @@ mod rankings_agree {
             "ok",
             "42",
             "x",
+            "UnblendedCost",
+            "OOMKilled",
+            "ÉtéLong",
         ]);
         let glue = prop::sample::select(vec![" ", "\n", "-", ". ", ", ", "/"]);
         prop::collection::vec((word, glue), 0..40)

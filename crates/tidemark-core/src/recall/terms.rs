@@ -88,6 +88,10 @@ pub(super) fn each_term(text: &str, mut visit: impl FnMut(&str)) {
 /// plural `APIs` stays whole). A number and its unit stay one word (`2816Mi`), and so do words with
 /// a part of one letter (`iPhone`, `PhD`), which would find too much.
 fn each_hump(word: &str, visit: impl FnMut(&str)) {
+    // Most words have no capital past their first letter: they are read once, without allocating.
+    if !word.chars().skip(1).any(char::is_uppercase) {
+        return;
+    }
     let chars: Vec<(usize, char)> = word.char_indices().collect();
     let mut starts = vec![0];
     for (place, &(at, c)) in chars.iter().enumerate().skip(1) {

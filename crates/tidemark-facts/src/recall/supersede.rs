@@ -12,8 +12,8 @@
 //! value the older does not, in the marker's sentence or the one after it:
 //! the same subject, said again with another value. A marker in one sentence
 //! and a new value in another ("… allows 2.25 GiB … That matches OOM kills
-//! rather than a slow leak.") compare rather than change. The older passage then leaves the block, and its room goes to the
-//! next candidate. Without the value condition, later turns of a dialogue that
+//! rather than a slow leak.") compare rather than change. The older passage
+//! then leaves the block, and its room goes to the next candidate. Without the value condition, later turns of a dialogue that
 //! add to what was said were taken for changes (LoCoMo evidence recall fell
 //! from 62.8% to 56.6% at 4,000 tokens); with it, that cost is two questions of 760.
 //!
@@ -173,7 +173,8 @@ impl Topic {
     }
 
     /// The topic of `text` (a tool's output when `tool` is true) if it could replace a passage: it holds
-    /// a value, and carries a change marker or could [restate](Topic::restates) one; `None` otherwise.
+    /// a value, and carries a change marker with a value in its sentence or the next, or could
+    /// [restate](Topic::restates) one; `None` otherwise.
     pub(crate) fn of_change(text: &str, tool: bool) -> Option<Self> {
         // Most of a window is tool output and long turns: only a marker lets those replace anything,
         // and one pass over the text finds it, where working out the topic reads the text many times.

@@ -619,6 +619,28 @@ mod tests {
             let lower = pieces.concat();
             prop_assert_eq!(says_adding(&lower), ADDING.iter().any(|word| has_phrase(&lower, word)));
         }
+
+        /// Sentences cut a text without losing or repeating any of it, and the values a marker
+        /// changes are values of the text, found only when it carries a marker.
+        #[test]
+        fn sentences_cover_the_text_and_changed_values_are_its_values(
+            pieces in prop::collection::vec(
+                prop_oneof![
+                    prop::sample::select(MARKERS.to_vec()).prop_map(str::to_owned),
+                    prop::sample::select(vec!["Lisbon", "Porto", "06:00", "v1.2", "2816Mi"]).prop_map(str::to_owned),
+                    "[a-zA-Z0-9 .!?\n:é]{0,12}",
+                ],
+                0..12,
+            )
+        ) {
+            let text = pieces.join(" ");
+            prop_assert_eq!(sentences(&text).concat(), text.clone());
+            let topic = Topic::of(&text);
+            prop_assert!(topic.changed.iter().all(|value| topic.values.binary_search(value).is_ok()));
+            prop_assert!(topic.updates || topic.changed.is_empty());
+            let statement = Topic::of_statement(&text);
+            prop_assert!(statement.changed.iter().all(|value| statement.values.binary_search(value).is_ok()));
+        }
     }
 
     /// The new value must be said where the change is: in the marker's sentence or the one after it.

@@ -587,37 +587,27 @@ mod tests {
         );
     }
 
+    /// Lower-case text made of `phrases` and bits of words, spaces and stops around them.
+    fn text_with(phrases: &'static [&'static str]) -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop_oneof![prop::sample::select(phrases.to_vec()).prop_map(str::to_owned), "[a-z :.é]{0,6}"],
+            0..8,
+        )
+        .prop_map(|pieces| pieces.concat())
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(512))]
 
-        /// The one automaton finds a marker exactly when looking for each marker in turn does.
+        /// Each automaton finds one of its phrases exactly when looking for each phrase in turn does:
+        /// the markers, and the words that say a turn adds to what came before.
         #[test]
-        fn the_automaton_finds_what_each_marker_finds(
-            pieces in prop::collection::vec(
-                prop_oneof![
-                    prop::sample::select(MARKERS.to_vec()).prop_map(str::to_owned),
-                    "[a-z :.é]{0,6}",
-                ],
-                0..8,
-            )
+        fn each_automaton_finds_what_each_phrase_finds(
+            marked in text_with(MARKERS),
+            adding in text_with(ADDING),
         ) {
-            let lower = pieces.concat();
-            prop_assert_eq!(says_changed(&lower), MARKERS.iter().any(|marker| has_phrase(&lower, marker)));
-        }
-
-        /// The same for the words that say a turn adds to what came before.
-        #[test]
-        fn the_automaton_finds_what_each_adding_word_finds(
-            pieces in prop::collection::vec(
-                prop_oneof![
-                    prop::sample::select(ADDING.to_vec()).prop_map(str::to_owned),
-                    "[a-z :.é]{0,6}",
-                ],
-                0..8,
-            )
-        ) {
-            let lower = pieces.concat();
-            prop_assert_eq!(says_adding(&lower), ADDING.iter().any(|word| has_phrase(&lower, word)));
+            prop_assert_eq!(says_changed(&marked), MARKERS.iter().any(|marker| has_phrase(&marked, marker)));
+            prop_assert_eq!(says_adding(&adding), ADDING.iter().any(|word| has_phrase(&adding, word)));
         }
 
         /// Sentences cut a text without losing or repeating any of it, and the values a marker

@@ -53,6 +53,33 @@ pub struct StaticModel {
     rows: Rows,
     /// Each row's squared length, worked out at the first [`Embedder::piece_similarity`].
     squares: OnceLock<Box<[f64]>>,
+    /// The pieces of texts [`Embedder::pieces`] was asked for lately, by text: a search weighs
+    /// much the same passages turn after turn, and cutting each of them again would cost more
+    /// than the rest of the weighing.
+    seen: PiecesSeen,
+}
+
+/// Texts and their pieces, at most [`PIECES_SEEN_BYTES`] of them, each text at most [`PIECES_SEEN_TEXT`] bytes.
+type PiecesSeen = quick_cache::sync::Cache<Box<str>, Arc<[u32]>, ByBytes>;
+
+/// How many bytes of texts and pieces a model keeps for [`Embedder::pieces`].
+const PIECES_SEEN_BYTES: u64 = 4 << 20;
+
+/// The longest text whose pieces a model keeps: a passage is shorter, and a longer text is rarely asked twice.
+const PIECES_SEEN_TEXT: usize = 2 << 10;
+
+/// Weighs a kept text by its bytes and those of its pieces.
+#[derive(Clone, Copy, Debug)]
+struct ByBytes;
+
+impl quick_cache::Weighter<Box<str>, Arc<[u32]>> for ByBytes {
+    fn weight(&self, text: &Box<str>, pieces: &Arc<[u32]>) -> u64 {
+        (text.len() + 4 * pieces.len() + 64) as u64
+    }
+}
+
+fn pieces_seen() -> PiecesSeen {
+    quick_cache::sync::Cache::with_weighter(8_192, PIECES_SEEN_BYTES, ByBytes)
 }
 
 impl StaticModel {
@@ -151,14 +178,30 @@ impl Embedder for StaticModel {
     }
 
     /// The token ids of `text` ([`tokens`](StaticModel::tokens)): each a row of the table, so a piece's vector is its row.
+    /// The same ids as [`tokens`](StaticModel::tokens); those of a text asked for lately are kept, not cut again.
     fn pieces(&self, text: &str) -> Vec<u32> {
-        self.tokens(text)
+        if text.len() > PIECES_SEEN_TEXT {
+            return self.tokens(text);
+        }
+        if let Some(pieces) = self.seen.get(text) {
+            return pieces.to_vec();
+        }
+        let pieces = self.tokens(text);
+        self.seen.insert(text.into(), pieces.as_slice().into());
+        pieces
     }
 
     /// The cosine of two rows, exact for an eight-bit table (an integer dot product).
     fn piece_similarity(&self, a: u32, b: u32) -> f64 {
         let squares = self.squares.get_or_init(|| self.rows.squares());
         self.rows.cosine(a, b, squares)
+    }
+
+    /// The same cosines as [`piece_similarity`](Embedder::piece_similarity), with the rows of `others` fetched together first.
+    fn piece_similarities(&self, piece: u32, others: &[u32]) -> Vec<f64> {
+        let squares = self.squares.get_or_init(|| self.rows.squares());
+        self.rows.touch(others, squares);
+        others.iter().map(|other| self.rows.cosine(piece, *other, squares)).collect()
     }
 }
 
@@ -222,7 +265,7 @@ pub(crate) fn from_bytes(
         }
         Tokenizer::TokenizerJson(bytes) => load::read_tokenizer_json(bytes, tokenizer_path, rows.count)?,
     };
-    Ok(StaticModel { name, tokenizer, rows, squares: OnceLock::new() })
+    Ok(StaticModel { name, tokenizer, rows, squares: OnceLock::new(), seen: pieces_seen() })
 }
 
 fn from_folder(folder: &Path) -> Result<StaticModel, EmbedError> {

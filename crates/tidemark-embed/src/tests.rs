@@ -131,3 +131,47 @@ proptest! {
         );
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The pieces of a text are its tokens, whether they were cut now or kept from an earlier ask,
+    /// and a kept text never answers for another.
+    #[test]
+    fn kept_pieces_are_the_tokens(
+        texts in prop::collection::vec(
+            prop_oneof![
+                4 => "[a-zA-Z0-9 .,'éü-]{0,60}",
+                1 => "[a-z ]{1,8}".prop_map(|word| word.repeat(400)),
+            ],
+            1..12,
+        ),
+        rounds in 1usize..4,
+    ) {
+        let model = StaticModel::bundled();
+        for _ in 0..rounds {
+            for text in &texts {
+                prop_assert_eq!(model.pieces(text), model.tokens(text), "{:?}", text);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Asked together, the pieces' likenesses are the ones asked one by one, ids past the vocabulary included.
+    #[test]
+    fn likenesses_together_are_likenesses_one_by_one(
+        piece in prop_oneof![0u32..30_522, Just(u32::MAX)],
+        others in prop::collection::vec(prop_oneof![8 => 0u32..30_522, 1 => 30_522u32..=u32::MAX], 0..64),
+    ) {
+        let model = StaticModel::bundled();
+        let together = model.piece_similarities(piece, &others);
+        let one_by_one: Vec<f64> = others.iter().map(|other| model.piece_similarity(piece, *other)).collect();
+        prop_assert_eq!(
+            together.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            one_by_one.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+        );
+    }
+}

@@ -135,28 +135,36 @@ impl Embedding {
 
     /// The cosine of the angle between the two, from -1 to 1; 0 when their dimensions differ.
     pub fn similarity(&self, other: &Embedding) -> f64 {
-        if self.bytes.len() != other.bytes.len() {
-            return 0.0;
-        }
-        // Each product is at most 127², which fits an i16, and there are at most MAX_DIMENSIONS of
-        // them: 66 million, so an i32 sum is exact. Sixteen products at a time, each widened only
-        // when added, is a shape the compiler turns into wide multiply-adds.
-        let (mine, theirs) = (self.bytes.chunks_exact(16), other.bytes.chunks_exact(16));
-        let rest: i32 = mine.remainder().iter().zip(theirs.remainder()).map(|(a, b)| product(*a, *b)).sum();
-        let dot: i32 = mine
-            .zip(theirs)
-            .map(|(a, b)| {
-                let mut lanes = [0i32; 16];
-                for (lane, (a, b)) in lanes.iter_mut().zip(a.iter().zip(b)) {
-                    *lane = product(*a, *b);
-                }
-                lanes.iter().sum::<i32>()
-            })
-            .sum::<i32>()
-            + rest;
-        // Each square is below 2^27, so their product is exact in f64 and the answer is the same everywhere.
-        (f64::from(dot) / ((self.square as f64) * (other.square as f64)).sqrt()).clamp(-1.0, 1.0)
+        cosine(&self.bytes, self.square, &other.bytes, other.square)
     }
+}
+
+/// The cosine of two embeddings given by their values and their sums of squares, from -1 to 1; 0 when their dimensions differ.
+///
+/// The one rule of [`Embedding::similarity`], also applied by [`VectorIndex`]
+/// to the values it keeps side by side, so both give the same bits.
+fn cosine(mine: &[u8], my_square: u64, theirs: &[u8], their_square: u64) -> f64 {
+    if mine.len() != theirs.len() {
+        return 0.0;
+    }
+    // Each product is at most 127², which fits an i16, and there are at most MAX_DIMENSIONS of
+    // them: 66 million, so an i32 sum is exact. Sixteen products at a time, each widened only
+    // when added, is a shape the compiler turns into wide multiply-adds.
+    let (mine, theirs) = (mine.chunks_exact(16), theirs.chunks_exact(16));
+    let rest: i32 = mine.remainder().iter().zip(theirs.remainder()).map(|(a, b)| product(*a, *b)).sum();
+    let dot: i32 = mine
+        .zip(theirs)
+        .map(|(a, b)| {
+            let mut lanes = [0i32; 16];
+            for (lane, (a, b)) in lanes.iter_mut().zip(a.iter().zip(b)) {
+                *lane = product(*a, *b);
+            }
+            lanes.iter().sum::<i32>()
+        })
+        .sum::<i32>()
+        + rest;
+    // Each square is below 2^27, so their product is exact in f64 and the answer is the same everywhere.
+    (f64::from(dot) / ((my_square as f64) * (their_square as f64)).sqrt()).clamp(-1.0, 1.0)
 }
 
 /// The product of the `i8` values two bytes hold (at most 127² in size, so exact in an i16).
@@ -206,6 +214,15 @@ pub trait Embedder: Send + Sync + fmt::Debug {
     fn piece_similarity(&self, a: u32, b: u32) -> f64 {
         let _ = (a, b);
         0.0
+    }
+
+    /// [`piece_similarity`](Embedder::piece_similarity) of `piece` with each of `others`, in their order.
+    ///
+    /// The default asks for each in turn. A model whose vectors sit in a
+    /// large table may answer faster by reading them together; its answers
+    /// must be the ones `piece_similarity` gives, to the bit.
+    fn piece_similarities(&self, piece: u32, others: &[u32]) -> Vec<f64> {
+        others.iter().map(|other| self.piece_similarity(piece, *other)).collect()
     }
 }
 

@@ -1,11 +1,12 @@
 //! [`VectorIndex`]: a conversation's passage embeddings laid out so that [`nearest`](super::nearest)'s rule runs at memory speed.
 
 use std::cmp::Ordering;
+use std::fmt;
 
-use super::{Embedding, FIRST_LOOK, FIRST_LOOK_MIN, Near, nearer};
+use super::{Embedding, FIRST_LOOK, FIRST_LOOK_MIN, Near, cosine, nearer};
 use crate::id::Seq;
 
-/// The embeddings of a conversation's passages, by message and then passage, with their sign bits side by side.
+/// The embeddings of a conversation's passages, by message and then passage, their values in one array and their sign bits side by side.
 ///
 /// [`nearest`](super::nearest) reads each candidate through an iterator
 /// of tuples; a store that keeps tens of thousands of passages pays for
@@ -13,8 +14,11 @@ use crate::id::Seq;
 /// bytes of sign bits that the first look reads in one array, and picks the
 /// first look by counting how many passages reach each agreement, so a
 /// search reads 16 bytes per passage and sorts only the few it looks at
-/// closely. The answer is [`nearest`](super::nearest)'s over the same
-/// passages, to the bit (a property test checks it).
+/// closely. The values of every passage sit in one more array, so the exact
+/// cosines of those few read their values straight from where they are,
+/// without going through a pointer per passage. The answer is
+/// [`nearest`](super::nearest)'s over the same passages, to the bit (a
+/// property test checks it).
 ///
 /// ```
 /// use tidemark_core::Seq;
@@ -27,16 +31,32 @@ use crate::id::Seq;
 /// index.push(Seq(3), 0, e(&[-1.0, 0.0]));
 /// let query = e(&[1.0, 0.1]);
 /// let found = index.nearest(&query, Seq(10), 5);
-/// assert_eq!(found, nearest(&query, Seq(10), index.iter(), 5));
+/// let kept: Vec<(Seq, u32, Embedding)> = index.iter().collect();
+/// assert_eq!(found, nearest(&query, Seq(10), kept.iter().map(|(s, i, e)| (*s, *i, e)), 5));
 /// assert_eq!(found.iter().map(|near| near.seq).collect::<Vec<_>>(), [Seq(1), Seq(2)]);
 /// ```
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Default)]
 pub struct VectorIndex {
     /// Each passage's message and place, ascending.
     places: Vec<(Seq, u32)>,
     /// The sign bits of each passage's first 128 values, as [`Embedding`] keeps them.
     signs: Vec<[u64; 2]>,
-    embeddings: Vec<Embedding>,
+    /// Each passage's sum of squared values, as [`Embedding`] keeps it.
+    squares: Vec<u64>,
+    /// Where each passage's values start in `values`, and how many there are.
+    spans: Vec<(usize, usize)>,
+    /// The values of every passage, each an `i8` kept as its byte; a passage added out of order or
+    /// replaced has its values at the end, and the bytes it left are counted in `loose`.
+    values: Vec<u8>,
+    /// How many bytes of `values` no passage uses any more.
+    loose: usize,
+}
+
+/// A passage the first look keeps: one of the index's, by position, or one of the extra ones.
+#[derive(Clone, Copy)]
+enum Look<'a> {
+    Kept(usize),
+    Extra(Seq, u32, &'a Embedding),
 }
 
 impl VectorIndex {
@@ -55,27 +75,40 @@ impl VectorIndex {
         self.places.is_empty()
     }
 
+    /// About how many bytes it keeps in memory.
+    pub fn bytes(&self) -> usize {
+        // A place, its signs, its square and its span, beside the values.
+        self.values.capacity() + self.places.capacity() * (16 + 16 + 8 + 16)
+    }
+
     /// Add the embedding of passage `index` of message `seq`, replacing the one it had.
     ///
     /// Passages usually come in order (by message, then place) and are added
     /// at the end; one out of order is put in its place.
     pub fn push(&mut self, seq: Seq, index: u32, embedding: Embedding) {
         let place = (seq, index);
+        let span = (self.values.len(), embedding.bytes.len());
+        self.values.extend_from_slice(&embedding.bytes);
         if self.places.last().is_none_or(|last| *last < place) {
             self.places.push(place);
             self.signs.push(embedding.signs);
-            self.embeddings.push(embedding);
+            self.squares.push(embedding.square);
+            self.spans.push(span);
             return;
         }
         match self.places.binary_search(&place) {
             Ok(at) => {
+                self.loose += self.spans[at].1;
                 self.signs[at] = embedding.signs;
-                self.embeddings[at] = embedding;
+                self.squares[at] = embedding.square;
+                self.spans[at] = span;
+                self.tighten();
             }
             Err(at) => {
                 self.places.insert(at, place);
                 self.signs.insert(at, embedding.signs);
-                self.embeddings.insert(at, embedding);
+                self.squares.insert(at, embedding.square);
+                self.spans.insert(at, span);
             }
         }
     }
@@ -88,18 +121,28 @@ impl VectorIndex {
             if keep(seq, index) {
                 self.places.swap(at, read);
                 self.signs.swap(at, read);
-                self.embeddings.swap(at, read);
+                self.squares.swap(at, read);
+                self.spans.swap(at, read);
                 at += 1;
+            } else {
+                self.loose += self.spans[read].1;
             }
         }
         self.places.truncate(at);
         self.signs.truncate(at);
-        self.embeddings.truncate(at);
+        self.squares.truncate(at);
+        self.spans.truncate(at);
+        self.tighten();
     }
 
     /// Every passage, by message and then place: the candidates [`nearest`](super::nearest) takes.
-    pub fn iter(&self) -> impl Iterator<Item = (Seq, u32, &Embedding)> + '_ {
-        self.places.iter().zip(&self.embeddings).map(|((seq, index), embedding)| (*seq, *index, embedding))
+    pub fn iter(&self) -> impl Iterator<Item = (Seq, u32, Embedding)> + '_ {
+        (0..self.places.len()).map(|at| {
+            let (seq, index) = self.places[at];
+            let embedding =
+                Embedding { bytes: self.row(at).into(), square: self.squares[at], signs: self.signs[at] };
+            (seq, index, embedding)
+        })
     }
 
     /// The `count` passages nearest to `query` below `below`, nearest first: [`nearest`](super::nearest)'s answer over [`iter`](Self::iter).
@@ -127,14 +170,37 @@ impl VectorIndex {
             return Vec::new();
         }
         let room = count.saturating_mul(FIRST_LOOK).max(FIRST_LOOK_MIN);
-        let looked: Vec<(Seq, u32, &Embedding)> = if end + extra.len() <= room {
-            (0..end).map(|at| self.at(at)).chain(extra.iter().copied()).collect()
+        let looked: Vec<Look<'_>> = if end + extra.len() <= room {
+            (0..end)
+                .map(Look::Kept)
+                .chain(extra.iter().map(|(seq, index, embedding)| Look::Extra(*seq, *index, embedding)))
+                .collect()
         } else {
             self.first_look(query, end, room, extra)
         };
+        // The values of the passages looked at lie anywhere in a large array. Reading one byte at each
+        // end of each first lets the processor fetch them side by side, rather than one after the
+        // other as each cosine waits for its own.
+        let touched = looked.iter().fold(0u8, |touched, look| match look {
+            Look::Kept(at) => {
+                let row = self.row(*at);
+                touched ^ row.first().copied().unwrap_or(0) ^ row.last().copied().unwrap_or(0)
+            }
+            Look::Extra(..) => touched,
+        });
+        std::hint::black_box(touched);
         let mut found: Vec<Near> = looked
             .into_iter()
-            .map(|(seq, index, embedding)| Near { seq, index, similarity: query.similarity(embedding) })
+            .map(|look| match look {
+                Look::Kept(at) => {
+                    let (seq, index) = self.places[at];
+                    let similarity = cosine(query.as_bytes(), query.square, self.row(at), self.squares[at]);
+                    Near { seq, index, similarity }
+                }
+                Look::Extra(seq, index, embedding) => {
+                    Near { seq, index, similarity: query.similarity(embedding) }
+                }
+            })
             .filter(|near| near.similarity > 0.0)
             .collect();
         found.sort_by(nearer);
@@ -142,10 +208,33 @@ impl VectorIndex {
         found
     }
 
-    /// The passage at position `at`.
-    fn at(&self, at: usize) -> (Seq, u32, &Embedding) {
-        let (seq, index) = self.places[at];
-        (seq, index, &self.embeddings[at])
+    /// The values of the passage at position `at`.
+    fn row(&self, at: usize) -> &[u8] {
+        let (start, len) = self.spans[at];
+        &self.values[start..start + len]
+    }
+
+    /// The place of what `look` points at.
+    fn place(&self, look: Look<'_>) -> (Seq, u32) {
+        match look {
+            Look::Kept(at) => self.places[at],
+            Look::Extra(seq, index, _) => (seq, index),
+        }
+    }
+
+    /// Once more than half of `values` is loose, lay the values out again in passage order.
+    fn tighten(&mut self) {
+        if self.loose * 2 <= self.values.len() {
+            return;
+        }
+        let mut values = Vec::with_capacity(self.values.len() - self.loose);
+        for span in &mut self.spans {
+            let (start, len) = *span;
+            *span = (values.len(), len);
+            values.extend_from_slice(&self.values[start..start + len]);
+        }
+        self.values = values;
+        self.loose = 0;
     }
 
     /// The `room` passages, of the positions below `end` and `extra`, whose signs agree most with
@@ -154,12 +243,12 @@ impl VectorIndex {
     /// Only the passages at or above the cut are touched beyond their signs: the rest of the
     /// index is one pass over its sign words and one over their agreement counts.
     fn first_look<'a>(
-        &'a self,
+        &self,
         query: &Embedding,
         end: usize,
         room: usize,
         extra: &[(Seq, u32, &'a Embedding)],
-    ) -> Vec<(Seq, u32, &'a Embedding)> {
+    ) -> Vec<Look<'a>> {
         let extra_signs: Vec<[u64; 2]> = extra.iter().map(|(_, _, embedding)| embedding.signs).collect();
         let extra_agreements = agreements(query, &extra_signs);
         let agreements = agreements(query, &self.signs[..end]);
@@ -168,29 +257,31 @@ impl VectorIndex {
         let mut ties = Vec::new();
         for (at, agreement) in agreements.iter().enumerate() {
             match usize::from(*agreement).cmp(&cut) {
-                Ordering::Greater => looked.push(self.at(at)),
+                Ordering::Greater => looked.push(Look::Kept(at)),
                 Ordering::Equal => ties.push(at),
                 Ordering::Less => {}
             }
         }
         let mut extra_ties = Vec::new();
-        for (passage, agreement) in extra.iter().zip(&extra_agreements) {
+        for ((seq, index, embedding), agreement) in extra.iter().zip(&extra_agreements) {
+            let look = Look::Extra(*seq, *index, embedding);
             match usize::from(*agreement).cmp(&cut) {
-                Ordering::Greater => looked.push(*passage),
-                Ordering::Equal => extra_ties.push(*passage),
+                Ordering::Greater => looked.push(look),
+                Ordering::Equal => extra_ties.push(look),
                 Ordering::Less => {}
             }
         }
         // The ties that fill the rest, newer message first, then earlier passage: the index's in
         // that order without a sort (places ascend, so whole messages come from the back, each
         // from its first passage), merged with the few extra ones, sorted.
-        extra_ties.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let newer_first = |a: &(Seq, u32), b: &(Seq, u32)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+        extra_ties.sort_by(|a, b| newer_first(&self.place(*a), &self.place(*b)));
         let mut index_ties = ties.chunk_by(|a, b| self.places[*a].0 == self.places[*b].0).rev().flatten();
         let mut extra_ties = extra_ties.into_iter().peekable();
-        let mut next_index = index_ties.next().map(|at| self.at(*at));
+        let mut next_index = index_ties.next().map(|at| Look::Kept(*at));
         while looked.len() < room {
-            let take_extra = match (&next_index, extra_ties.peek()) {
-                (Some(mine), Some(theirs)) => theirs.0.cmp(&mine.0).then(mine.1.cmp(&theirs.1)).is_gt(),
+            let take_extra = match (next_index, extra_ties.peek()) {
+                (Some(mine), Some(theirs)) => newer_first(&self.place(mine), &self.place(*theirs)).is_gt(),
                 (None, Some(_)) => true,
                 (Some(_), None) => false,
                 (None, None) => break,
@@ -199,10 +290,25 @@ impl VectorIndex {
                 looked.extend(extra_ties.next());
             } else {
                 looked.extend(next_index.take());
-                next_index = index_ties.next().map(|at| self.at(*at));
+                next_index = index_ties.next().map(|at| Look::Kept(*at));
             }
         }
         looked
+    }
+}
+
+impl PartialEq for VectorIndex {
+    /// The same passages with the same embeddings, however their values are laid out.
+    fn eq(&self, other: &Self) -> bool {
+        self.places == other.places
+            && self.squares == other.squares
+            && (0..self.len()).all(|at| self.row(at) == other.row(at))
+    }
+}
+
+impl fmt::Debug for VectorIndex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VectorIndex").field("len", &self.len()).finish_non_exhaustive()
     }
 }
 
@@ -243,6 +349,36 @@ mod tests {
         super::super::tests::arb_embedding_within(3, dimensions)
     }
 
+    /// Mostly six values, now and then five: a passage of another model's width is never near.
+    fn arb_kept() -> impl Strategy<Value = Embedding> {
+        prop_oneof![12 => arb_embedding(6), 1 => arb_embedding(5)]
+    }
+
+    /// Values left behind by replaced and removed passages are let go, and what is kept stays true.
+    #[test]
+    fn replaced_and_removed_values_are_let_go() {
+        let e = |v: &[f32]| Embedding::from_f32(v).expect("not zero");
+        let mut index = VectorIndex::new();
+        for seq in 0..4 {
+            index.push(Seq(seq), 0, e(&[1.0, seq as f32, 0.5]));
+        }
+        for round in 0..40 {
+            index.push(Seq(1), 0, e(&[round as f32, 1.0, -1.0]));
+        }
+        assert!(index.values.len() <= 2 * 4 * 3, "{} bytes for 4 passages", index.values.len());
+        let last = e(&[39.0, 1.0, -1.0]);
+        assert_eq!(index.iter().nth(1), Some((Seq(1), 0, last)));
+        index.retain(|seq, _| seq.0 >= 3);
+        assert_eq!(index.values.len(), 3);
+        let query = e(&[1.0, 3.0, 0.5]);
+        let kept: Vec<(Seq, u32, Embedding)> = index.iter().collect();
+        assert_eq!(
+            index.nearest(&query, Seq(9), 5),
+            nearest(&query, Seq(9), kept.iter().map(|(s, i, e)| (*s, *i, e)), 5)
+        );
+        assert_eq!(kept.len(), 1);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -250,7 +386,7 @@ mod tests {
         #[test]
         fn the_index_answers_as_nearest_does(
             query in arb_embedding(6),
-            kept in prop::collection::vec((0u64..400, 0u32..3, arb_embedding(6)), 0..700),
+            kept in prop::collection::vec((0u64..400, 0u32..3, arb_kept()), 0..700),
             below in 0u64..420,
             count in 0usize..40,
             dropped in 0u64..7,
@@ -265,7 +401,13 @@ mod tests {
                 last.insert((Seq(*seq), *place), embedding.clone());
             }
             prop_assert_eq!(index.len(), last.len());
-            prop_assert!(index.iter().map(|(s, i, _)| (s, i)).eq(last.keys().copied()));
+            // Each place gives back the embedding last pushed there, however the values were laid out.
+            prop_assert!(index.iter().map(|(s, i, e)| ((s, i), e)).eq(last.clone()));
+            let mut in_order = VectorIndex::new();
+            for ((seq, place), embedding) in &last {
+                in_order.push(*seq, *place, embedding.clone());
+            }
+            prop_assert_eq!(&in_order, &index);
             let expected = nearest(&query, Seq(below), last.iter().map(|((s, i), e)| (*s, *i, e)), count);
             prop_assert_eq!(index.nearest(&query, Seq(below), count), expected.clone());
             // Passages outside the index, above its bound, answer as if they were in it.
@@ -289,6 +431,7 @@ mod tests {
             prop_assert_eq!(even.nearest_with(&query, Seq(below), count, &odd), expected);
             index.retain(|seq, _| seq.0 % 7 != dropped);
             last.retain(|(seq, _), _| seq.0 % 7 != dropped);
+            prop_assert!(index.iter().map(|(s, i, e)| ((s, i), e)).eq(last.clone()));
             let expected = nearest(&query, Seq(below), last.iter().map(|((s, i), e)| (*s, *i, e)), count);
             prop_assert_eq!(index.nearest(&query, Seq(below), count), expected);
         }

@@ -135,12 +135,15 @@ pub fn combine(
     distinct.dedup();
     let likeness: Vec<f64> = wanted
         .iter()
-        .flat_map(|piece| distinct.iter().map(move |other| (*piece, *other)))
-        .map(|(piece, other)| {
-            let similarity = embedder.piece_similarity(piece, other);
-            // A model's bad value counts as no likeness (not finite) or as the most (above 1), never as a NaN in a sum.
-            if similarity.is_finite() && similarity > 0.0 { similarity.min(1.0) } else { 0.0 }
+        .flat_map(|piece| {
+            let mut row = embedder.piece_similarities(*piece, &distinct);
+            // A model that answers for more or fewer pieces than asked is read as if it had
+            // answered 0 for the missing ones.
+            row.resize(distinct.len(), 0.0);
+            row
         })
+        // A model's bad value counts as no likeness (not finite) or as the most (above 1), never as a NaN in a sum.
+        .map(|similarity| if similarity.is_finite() && similarity > 0.0 { similarity.min(1.0) } else { 0.0 })
         .collect();
     for (passage, pieces) in pool.iter_mut().zip(&held) {
         let places: Vec<usize> =
@@ -302,6 +305,44 @@ mod tests {
         let order: Vec<u64> = found.iter().map(|passage| passage.seq.0).collect();
         assert_eq!(order, [1, 2, 3]);
         assert!(found[0].score > found[1].score && found[1].score > 0.0 && found[2].score == 0.0);
+    }
+
+    /// A model that answers for fewer or more pieces than asked neither panics nor shifts one piece's likeness onto another.
+    #[test]
+    fn a_model_answering_the_wrong_count_is_read_safely() {
+        #[derive(Debug)]
+        struct Short(usize);
+        impl Embedder for Short {
+            fn name(&self) -> &str {
+                "short"
+            }
+            fn embed(&self, _text: &str) -> Option<Embedding> {
+                Embedding::from_f32(&[1.0])
+            }
+            fn pieces(&self, text: &str) -> Vec<u32> {
+                Table(vec![0.0; 144]).pieces(text)
+            }
+            fn piece_similarity(&self, a: u32, b: u32) -> f64 {
+                if a == b { 1.0 } else { 0.0 }
+            }
+            fn piece_similarities(&self, piece: u32, others: &[u32]) -> Vec<f64> {
+                let mut answer: Vec<f64> =
+                    others.iter().map(|other| self.piece_similarity(piece, *other)).collect();
+                answer.resize(self.0, 1.0);
+                answer
+            }
+        }
+        let p = |seq, text: &str| Passage::new(Seq(seq), Role::User, 0, text, 0.0);
+        let query = RecallQuery::new("w1", Seq(10), 3);
+        let pool = || vec![p(1, "w1 w5"), p(2, "w2 w6"), p(3, "w7")];
+        // Too many answers: the extra ones are dropped, so only the passage holding w1 scores.
+        let found = combine(&query, pool(), Vec::new(), &Short(50));
+        assert_eq!(found[0].seq, Seq(1));
+        assert!(found[0].score > 0.0 && found[1..].iter().all(|passage| passage.score == 0.0));
+        // None at all: every score is 0, and the answer is still the whole pool, newest first.
+        let found = combine(&query, pool(), Vec::new(), &Short(0));
+        assert!(found.iter().all(|passage| passage.score == 0.0));
+        assert_eq!(found.iter().map(|passage| passage.seq.0).collect::<Vec<_>>(), [3, 2, 1]);
     }
 
     /// The query's identifiers count by their parts; their joiners are never weighed.

@@ -125,8 +125,7 @@ pub(super) struct Vectors {
 impl Vectors {
     /// About how many bytes they hold.
     fn bytes(&self) -> u64 {
-        let list: usize = self.list.iter().map(|(_, _, embedding)| embedding.dimensions() + 64).sum();
-        (list + self.model.len()) as u64 + 64
+        (self.list.bytes() + self.model.len()) as u64 + 64
     }
 }
 

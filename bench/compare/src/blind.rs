@@ -18,10 +18,11 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tidemark_core::{ConversationId, ConversationMemory, Message, Part, TokenCounter};
+use tidemark_core::{ConversationId, ConversationMemory, FactFilter, FactStore, Message, Part, TokenCounter};
 use tidemark_facts::{FactCoordinator, Recall};
 use tidemark_memory::{CompactingMemory, HeuristicCounter, SqliteStore, TokenWindow};
 use tidemark_providers::wire::from_wire;
+use tidemark_testkit::judge::{Statement, is_real};
 use tidemark_testkit::planted::turns;
 use tidemark_testkit::reference::ConcatCompactor;
 use tidemark_tools::MemoryTools;
@@ -231,6 +232,10 @@ struct Score {
     /// The value in the window's own turns (not the summary or a block) or found by either tool: what a model with the tools reads.
     with_tools_lexical: (usize, usize),
     with_tools_paraphrased: (usize, usize),
+    /// Stored facts that `tidemark_testkit::judge` traces to a planted fact's statement, of all stored.
+    stored_real: (usize, usize),
+    /// Planted facts whose value some stored fact holds, of the planted facts with a stating turn.
+    planted_stored: (usize, usize),
 }
 
 impl Score {
@@ -248,6 +253,8 @@ impl Score {
             (&mut self.either_paraphrased, other.either_paraphrased),
             (&mut self.with_tools_lexical, other.with_tools_lexical),
             (&mut self.with_tools_paraphrased, other.with_tools_paraphrased),
+            (&mut self.stored_real, other.stored_real),
+            (&mut self.planted_stored, other.planted_stored),
         ] {
             mine.0 += theirs.0;
             mine.1 += theirs.1;
@@ -269,6 +276,9 @@ type Ask = (String, String, bool);
 
 /// The variable naming one question (`<fact id>-<lexical|paraphrased>-<budget>`) whose prompt and search a run prints.
 const DUMP_VAR: &str = "TIDEMARK_BLIND_DUMP";
+
+/// The variable naming one set and budget (`<set name>-<budget>`) whose stored facts a run prints with the judge's verdicts.
+const FACTS_VAR: &str = "TIDEMARK_BLIND_FACTS";
 
 /// Replays `set` at `budget` in a fresh SQLite file under `dir`.
 async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String>, Vec<Ask>), String> {
@@ -398,6 +408,29 @@ async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String
             }
         }
     }
+    // The strict judge of the recall benchmark, with each planted fact's stating turn as its statement
+    // and the fact's value as its key. The writers' conversations hold facts they did not plant, and a
+    // stored one of those counts as not real: the share is a lower bound on precision.
+    let statements: Vec<Statement> = set
+        .facts
+        .iter()
+        .filter_map(|fact| Some(Statement::keyed(stated(set, fact)?, fact.value.clone())))
+        .collect();
+    let stored = store.list(&FactFilter::default()).await.map_err(|e| format!("listing facts: {e}"))?;
+    // A diagnosis of a set's stored facts: `TIDEMARK_BLIND_FACTS=set-a-8000` prints each with the
+    // judge's verdict to standard error (see bench/blind/README.md).
+    if std::env::var(FACTS_VAR).is_ok_and(|want| want == format!("{}-{budget}", set.name)) {
+        for fact in &stored {
+            let verdict = if is_real(&fact.text, &statements) { "real" } else { "not traced" };
+            eprintln!("[{verdict}] {}", fact.text);
+        }
+    }
+    score.stored_real = (stored.iter().filter(|fact| is_real(&fact.text, &statements)).count(), stored.len());
+    let planted: Vec<&Fact> = set.facts.iter().filter(|fact| stated(set, fact).is_some()).collect();
+    score.planted_stored = (
+        planted.iter().filter(|fact| stored.iter().any(|kept| kept.text.contains(&fact.value))).count(),
+        planted.len(),
+    );
     Ok((score, missed, asks))
 }
 
@@ -453,6 +486,8 @@ pub fn run(smoke: bool) -> Result<Section, String> {
         "history or facts tool: paraphrased",
         "window or tools: lexical",
         "window or tools: paraphrased",
+        "stored facts traced to a planted statement (strict)",
+        "planted values stored",
     ]);
     let mut notes = Vec::new();
     let mut targets = Vec::new();
@@ -482,6 +517,8 @@ pub fn run(smoke: bool) -> Result<Section, String> {
                 cell(score.either_paraphrased),
                 cell(score.with_tools_lexical),
                 cell(score.with_tools_paraphrased),
+                cell(score.stored_real),
+                cell(score.planted_stored),
             ]);
             if !missed.is_empty() {
                 notes.push(format!("{}, missed at {budget} tokens: {}.", set.name, missed.join("; ")));
@@ -504,6 +541,8 @@ pub fn run(smoke: bool) -> Result<Section, String> {
             cell(total.either_paraphrased),
             cell(total.with_tools_lexical),
             cell(total.with_tools_paraphrased),
+            cell(total.stored_real),
+            cell(total.planted_stored),
         ]);
         if !smoke {
             notes.push(format!(
@@ -539,6 +578,13 @@ pub fn run(smoke: bool) -> Result<Section, String> {
                 ),
                 measured: cell(total.tool_paraphrased),
                 met: share(total.tool_paraphrased) >= share(total.paraphrased),
+            });
+            targets.push(Target {
+                goal: format!(
+                    "blind planted facts at {budget} tokens: stored-fact precision ≥ 90% by a strict judge (a lower bound: a stored fact the writers did not plant counts as not real)"
+                ),
+                measured: cell(total.stored_real),
+                met: share(total.stored_real) >= 0.9,
             });
             targets.push(Target {
                 goal: format!("blind planted facts at {budget} tokens: no prompt over budget"),

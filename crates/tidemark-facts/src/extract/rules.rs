@@ -5,7 +5,9 @@ use std::sync::LazyLock;
 use regex::{Captures, Regex};
 
 use super::CandidateKind;
-use super::words::{NOT_BUT_HEDGES, NOT_NAMES, POINTERS, claim_stands_alone, has_content, object_ok, words};
+use super::words::{
+    NOT_BUT_HEDGES, NOT_NAMES, POINTERS, carries_value, claim_stands_alone, has_content, object_ok, words,
+};
 
 /// What a match must pass besides its pattern.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +28,9 @@ pub(super) enum Check {
     NotBut,
     /// The `obj` group of "…, not Y" is short and not a hedge ("not sure why").
     CommaNot,
+    /// A claim after a bare "no" names a value ("No, the deadline is Friday."): without one, the
+    /// "no" answers a question ("No, they only want the total.") rather than correcting anything.
+    Valued,
 }
 
 /// A compiled pattern and its check.
@@ -365,7 +370,7 @@ pub(super) fn correction_specs() -> Vec<(String, Check)> {
     let rest = r"\b [\s,:;.!—–-]* (?P<claim>.*) $";
     vec![
         (format!(r"(?ix) ^ actually {rest}"), Check::None),
-        (r"(?ix) ^ (?: no (?:pe)? \s* [,:;.!—–-]+ \s* )+ (?P<claim>.*) $".into(), Check::None),
+        (r"(?ix) ^ (?: no (?:pe)? \s* [,:;.!—–-]+ \s* )+ (?P<claim>.*) $".into(), Check::Valued),
         (
             format!(
                 r"(?ix) ^ (?: that (?: 's | \s+is ) | this\s+is | it (?: 's | \s+is ) | you (?: 're |
@@ -566,6 +571,11 @@ impl Rules {
                 !NOT_BUT_HEDGES.contains(&first_word("obj").as_str())
                     && !matches!(first_word("after").as_str(), "i" | "we" | "you" | "there" | "also")
                     && !POINTERS.contains(&first_word("after").as_str())
+            }
+            Check::Valued => {
+                let claim = group("claim");
+                // A bare "No." leaves the claim to the next sentence, which is judged there.
+                !claim.chars().any(char::is_alphanumeric) || carries_value(claim)
             }
             Check::CommaNot => {
                 let object = group("obj");

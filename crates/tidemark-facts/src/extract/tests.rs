@@ -215,6 +215,32 @@ fn corrections_carry_the_corrected_claim() {
     }
 }
 
+/// A bare "no" corrects only with a value after it; otherwise it answers a question.
+#[test]
+fn a_no_without_a_value_answers_rather_than_corrects() {
+    for text in [
+        "Did you see the football last night? No, of course you didn't.",
+        "No, they only want the total.",
+        "No, we still have to decide that.",
+        "Nope, not really sure yet.",
+    ] {
+        assert!(
+            from_user(text).iter().all(|candidate| candidate.kind != CandidateKind::Correction),
+            "{text:?}"
+        );
+    }
+    for (text, expected) in [
+        ("No, the vendor call is on Wednesday.", "The vendor call is on Wednesday."),
+        ("Nope — eu-west-1 is where it runs.", "Eu-west-1 is where it runs."),
+        ("No, the limit is 512 MiB now.", "The limit is 512 MiB now."),
+        ("No. The invoice goes to accounts@example.com.", "The invoice goes to accounts@example.com."),
+    ] {
+        let candidate = one(text);
+        assert_eq!(candidate.kind, CandidateKind::Correction, "{text:?}");
+        assert_eq!(candidate.text, format!("Correction from the user: \"{expected}\""));
+    }
+}
+
 #[test]
 fn reactions_are_not_corrections() {
     for text in [

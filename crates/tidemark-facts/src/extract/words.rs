@@ -296,16 +296,32 @@ pub(super) const MAX_ANSWER_CHARS: usize = 160;
 pub(super) fn states_value(sentence: &str) -> bool {
     let sentence = sentence.trim();
     let complete = sentence.ends_with(['.', '!']) && !sentence.ends_with("...");
-    complete
-        && sentence.chars().count() <= MAX_ANSWER_CHARS
-        && sentence.split_whitespace().skip(1).any(|raw| {
-            let token = raw.trim_matches(|c: char| matches!(c, ',' | ';' | '.' | '!' | ')' | '(' | ':'));
-            token.chars().any(|c| c.is_ascii_digit())
-                || token.contains('@')
-                || super::details::identifier(token)
-                || token.starts_with(['"', '`', '\'', '“']) && token.chars().count() > 2
-                || (token.chars().next().is_some_and(char::is_uppercase) && token != "I" && token.len() > 1)
-        })
+    complete && sentence.chars().count() <= MAX_ANSWER_CHARS && names_value(sentence)
+}
+
+/// Whether a word of `text` after its first is a value: it holds a digit or an `@`, is an
+/// identifier, opens a quote, or is capitalized (a name; not "I"), as in "the deadline is Friday".
+fn names_value(text: &str) -> bool {
+    text.split_whitespace().skip(1).any(|raw| value_word(raw, true))
+}
+
+/// Whether `text` names a value ([`names_value`]), its first word counting too unless only by
+/// its capital, which a sentence's first word has anyway ("5433.", "eu-west-1 instead.").
+pub(super) fn carries_value(text: &str) -> bool {
+    text.split_whitespace().next().is_some_and(|first| value_word(first, false)) || names_value(text)
+}
+
+/// Whether the word `raw` is a value (see [`names_value`]); a capital counts only with `capital`.
+fn value_word(raw: &str, capital: bool) -> bool {
+    let token = raw.trim_matches(|c: char| matches!(c, ',' | ';' | '.' | '!' | ')' | '(' | ':'));
+    token.chars().any(|c| c.is_ascii_digit())
+        || token.contains('@')
+        || super::details::identifier(token)
+        || token.starts_with(['"', '`', '\'', '“']) && token.chars().count() > 2
+        || (capital
+            && token.chars().next().is_some_and(char::is_uppercase)
+            && token != "I"
+            && token.len() > 1)
 }
 
 /// Pleasantries that open an answer without answering.

@@ -411,11 +411,10 @@ async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String
     // The strict judge of the recall benchmark, with each planted fact's stating turn as its statement
     // and the fact's value as its key. The writers' conversations hold facts they did not plant, and a
     // stored one of those counts as not real: the share is a lower bound on precision.
-    let statements: Vec<Statement> = set
-        .facts
-        .iter()
-        .filter_map(|fact| Some(Statement::keyed(stated(set, fact)?, fact.value.clone())))
-        .collect();
+    let planted: Vec<(&Fact, String)> =
+        set.facts.iter().filter_map(|fact| Some((fact, stated(set, fact)?))).collect();
+    let statements: Vec<Statement> =
+        planted.iter().map(|(fact, text)| Statement::keyed(text.clone(), fact.value.clone())).collect();
     let stored = store.list(&FactFilter::default()).await.map_err(|e| format!("listing facts: {e}"))?;
     // A diagnosis of a set's stored facts: `TIDEMARK_BLIND_FACTS=set-a-8000` prints each with the
     // judge's verdict to standard error (see bench/blind/README.md).
@@ -426,9 +425,8 @@ async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String
         }
     }
     score.stored_real = (stored.iter().filter(|fact| is_real(&fact.text, &statements)).count(), stored.len());
-    let planted: Vec<&Fact> = set.facts.iter().filter(|fact| stated(set, fact).is_some()).collect();
     score.planted_stored = (
-        planted.iter().filter(|fact| stored.iter().any(|kept| kept.text.contains(&fact.value))).count(),
+        planted.iter().filter(|(fact, _)| stored.iter().any(|kept| kept.text.contains(&fact.value))).count(),
         planted.len(),
     );
     Ok((score, missed, asks))

@@ -208,11 +208,16 @@ fn corrections_carry_the_corrected_claim() {
             "I need the CSV export, not the PDF.",
         ),
     ] {
-        let candidate = one(text);
-        assert_eq!(candidate.kind, CandidateKind::Correction, "{text:?}");
-        assert_eq!(candidate.tier, Tier::AgentNotes);
-        assert_eq!(candidate.text, format!("Correction from the user: \"{expected}\""));
+        assert_eq!(correction(text, expected).tier, Tier::AgentNotes);
     }
+}
+
+/// The one candidate of the user's `text`, checked to be a correction whose claim is `expected`.
+fn correction(text: &str, expected: &str) -> Candidate {
+    let candidate = one(text);
+    assert_eq!(candidate.kind, CandidateKind::Correction, "{text:?}");
+    assert_eq!(candidate.text, format!("Correction from the user: \"{expected}\""));
+    candidate
 }
 
 /// A bare "no" corrects only with a value after it; otherwise it answers a question.
@@ -235,9 +240,7 @@ fn a_no_without_a_value_answers_rather_than_corrects() {
         ("No, the limit is 512 MiB now.", "The limit is 512 MiB now."),
         ("No. The invoice goes to accounts@example.com.", "The invoice goes to accounts@example.com."),
     ] {
-        let candidate = one(text);
-        assert_eq!(candidate.kind, CandidateKind::Correction, "{text:?}");
-        assert_eq!(candidate.text, format!("Correction from the user: \"{expected}\""));
+        correction(text, expected);
     }
 }
 

@@ -109,6 +109,10 @@ pub(crate) struct Topic {
     changed: Vec<String>,
     /// Its terms with a digit in them (times, dates, amounts, versions, codes) and its names, sorted and distinct.
     values: Vec<String>,
+    /// Its values that say when (a clock time, a date, a day or month named), sorted and distinct.
+    when: Vec<String>,
+    /// Its values with a digit said other than as a time or date (amounts, versions, codes), sorted and distinct.
+    counted: Vec<String>,
     /// Its terms in the order they come, stop words and the markers' words aside.
     sequence: Vec<String>,
     /// Its terms that are not values, sorted and distinct.
@@ -163,7 +167,8 @@ impl Topic {
         let adds = !tool && says_adding(lower);
         let words = terms.iter().filter(|term| values.binary_search(term).is_err()).cloned().collect();
         let changed = if updates { values_near_marker(text, &values, &says_changed) } else { Vec::new() };
-        Self { terms, updates, changed, values, sequence, words, adds, tool }
+        let (when, counted) = value_kinds(text, &values);
+        Self { terms, updates, changed, values, when, counted, sequence, words, adds, tool }
     }
 
     /// The same topic, of a passage a tool returned when `tool` is true.
@@ -191,6 +196,14 @@ impl Topic {
         (!topic.values.is_empty() && (!topic.changed.is_empty() || restating)).then_some(topic)
     }
 
+    /// The kinds `value`, one of its values, is said as: a term may be a day in one place and an amount in another.
+    fn kinds(&self, value: &String) -> Kinds {
+        let when = self.when.binary_search(value).is_ok();
+        let counted = self.counted.binary_search(value).is_ok();
+        let named = !when && !value.chars().any(|c| c.is_ascii_digit());
+        Kinds { when, counted, named }
+    }
+
     /// Whether it carries a change marker.
     pub(crate) fn updates(&self) -> bool {
         self.updates
@@ -199,11 +212,16 @@ impl Topic {
     /// Whether this passage, the newer, replaces `older`: it says something changed about the same
     /// subject and gives a value the older did not where it says so (in the marker's sentence or the
     /// next), or it [restates](Topic::restates) the older with another value in the same place.
+    ///
+    /// The new value must be of a kind the older holds (see [`Kinds`]): "the window is now Sunday
+    /// 06:00" changes a time or a day, not "the contract promises 99.95% uptime" beside it.
     pub(crate) fn replaces(&self, older: &Topic) -> bool {
         if older.values.is_empty() || self.values.iter().all(|value| older.values.contains(value)) {
             return false;
         }
-        let changed = self.changed.iter().any(|value| !older.values.contains(value));
+        let held = older.values.iter().fold(Kinds::default(), |kinds, value| kinds | older.kinds(value));
+        let changed =
+            self.changed.iter().any(|value| !older.values.contains(value) && self.kinds(value).meets(held));
         (changed && super::shared(&self.terms, &older.terms) >= SHARED_TERMS) || self.restates(older)
     }
 
@@ -395,6 +413,116 @@ fn values_near_marker(text: &str, values: &[String], marked: &dyn Fn(&str) -> bo
     near.sort_unstable();
     near.dedup();
     near
+}
+
+/// The kinds of value a term is said as: a time or a date, an amount or a code, a name.
+///
+/// A change gives a new value of the kind it replaces: a time for a time, a
+/// name for a name. The kinds are broad on purpose ("12 May" is an amount and
+/// a month; "7 pm" an amount), so that only values that cannot be the same
+/// thing, such as a percentage and a weekday, keep a change from replacing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Kinds {
+    when: bool,
+    counted: bool,
+    named: bool,
+}
+
+impl Kinds {
+    /// Whether the two share a kind.
+    fn meets(self, other: Kinds) -> bool {
+        (self.when && other.when) || (self.counted && other.counted) || (self.named && other.named)
+    }
+}
+
+impl std::ops::BitOr for Kinds {
+    type Output = Kinds;
+
+    fn bitor(self, other: Kinds) -> Kinds {
+        Kinds {
+            when: self.when | other.when,
+            counted: self.counted | other.counted,
+            named: self.named | other.named,
+        }
+    }
+}
+
+/// Days and months by name, lower case: a value that says when, not who.
+const CALENDAR_NAMES: &[&str] = &[
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+/// The `values` (sorted) of `text` said as a time or date, and those with a digit said otherwise, each sorted and distinct.
+///
+/// A word of `text` (letters, digits and the `-`, `_`, `/`, `.` and `:` between them) says when if it is a clock time (`06:00`, `22:30:15`), a
+/// date of digits (`2027-03-18`, `18/03/2027`) or a day or month named (in
+/// the plural too); its values are then times, and the digits of every other
+/// word are amounts.
+fn value_kinds(text: &str, values: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut when = Vec::new();
+    let mut counted = Vec::new();
+    // A word of a record (`date=2027-02-15`, `"at": "06:00"`) is read apart from its key.
+    for word in text.split(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '/' | '.' | ':'))) {
+        let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
+        if bare.is_empty() {
+            continue;
+        }
+        let lower = bare.to_lowercase();
+        let named_day =
+            CALENDAR_NAMES.iter().any(|name| lower == *name || lower.strip_suffix('s') == Some(name));
+        let has_digit = bare.chars().any(|c| c.is_ascii_digit());
+        if !named_day && !has_digit {
+            continue;
+        }
+        let timely = named_day || says_time(bare);
+        for term in terms(bare).into_iter().map(stem) {
+            if values.binary_search(&term).is_ok() {
+                if timely { when.push(term) } else { counted.push(term) }
+            }
+        }
+    }
+    for kind in [&mut when, &mut counted] {
+        kind.sort_unstable();
+        kind.dedup();
+    }
+    (when, counted)
+}
+
+/// Whether `word` (without the punctuation around it) is a clock time or a date written in digits.
+fn says_time(word: &str) -> bool {
+    let digits = |part: &str| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit());
+    let parts = |joiner: char| word.split(joiner).collect::<Vec<_>>();
+    let clock = parts(':');
+    if clock.len() >= 2
+        && clock.iter().take(3).all(|part| digits(part.trim_end_matches(|c: char| c.is_ascii_alphabetic())))
+    {
+        return true;
+    }
+    ['-', '/', '.'].into_iter().any(|joiner| {
+        let date = parts(joiner);
+        date.len() == 3
+            && date.iter().all(|part| digits(part))
+            && date.iter().any(|part| part.len() == 4)
+            && date.iter().filter(|part| part.len() <= 2).count() == 2
+    })
 }
 
 /// A term with the commonest English endings taken off, so that "snapshots" and "snapshot", "copied" and "copies" meet.
@@ -610,15 +738,15 @@ mod tests {
             prop_assert_eq!(says_adding(&adding), ADDING.iter().any(|word| has_phrase(&adding, word)));
         }
 
-        /// Sentences cut a text without losing or repeating any of it, and the values a marker
-        /// changes are values of the text, found only when it carries a marker.
+        /// Sentences cut a text without losing or repeating any of it, the values a marker
+        /// changes are values of the text, found only when it carries a marker, and every value has a kind.
         #[test]
         fn sentences_cover_the_text_and_changed_values_are_its_values(
             pieces in prop::collection::vec(
                 prop_oneof![
                     prop::sample::select(MARKERS.to_vec()).prop_map(str::to_owned),
-                    prop::sample::select(vec!["Lisbon", "Porto", "06:00", "v1.2", "2816Mi"]).prop_map(str::to_owned),
-                    "[a-zA-Z0-9 .!?\n:é]{0,12}",
+                    prop::sample::select(vec!["Lisbon", "Porto", "06:00", "v1.2", "2816Mi", "Sundays", "at=2027-02-15", "fix_7781"]).prop_map(str::to_owned),
+                    "[a-zA-Z0-9 .!?\n:é_=/-]{0,12}",
                 ],
                 0..12,
             )
@@ -628,6 +756,9 @@ mod tests {
             let topic = Topic::of(&text);
             prop_assert!(topic.changed.iter().all(|value| topic.values.binary_search(value).is_ok()));
             prop_assert!(topic.updates || topic.changed.is_empty());
+            // Every value has a kind, and the kinds name only values.
+            prop_assert!(topic.when.iter().chain(&topic.counted).all(|value| topic.values.binary_search(value).is_ok()));
+            prop_assert!(topic.values.iter().all(|value| topic.kinds(value) != Kinds::default()));
             let statement = Topic::of_statement(&text);
             prop_assert!(statement.changed.iter().all(|value| statement.values.binary_search(value).is_ok()));
         }
@@ -664,6 +795,47 @@ mod tests {
         assert!(
             change
                 .replaces_clearly(&Topic::of("my day rate is £425 for animation and £360 for illustration"))
+        );
+    }
+
+    /// A change replaces only a passage holding a value of the kind it changes: a new time or day
+    /// leaves a percentage, an amount or a name of the same subject in the block.
+    #[test]
+    fn a_change_replaces_a_value_of_its_own_kind() {
+        let promise = Topic::of(
+            "Why I guard every downtime window: the Harbourline contract guarantees 99.9% monthly availability.",
+        );
+        let window = Topic::of("The downtime window for Harbourline is Wednesday 23:00.");
+        let change = Topic::of(
+            "Harbourline vetoed Wednesdays for the downtime window, so it is now Saturday 05:30 instead.",
+        );
+        assert!(change.replaces(&window), "a day and a time for a day and a time");
+        assert!(!change.replaces(&promise), "a day and a time do not replace a percentage");
+        // A record's values are read apart from their keys: a date in a booking replaces a date.
+        let trip = Topic::of("The survey trip starts 2027-04-06 and lasts three days.");
+        let booking = Topic::of(
+            "trip=survey\nstart=2027-04-13\nnote=requested start 2027-04-06 was full; moved to the next week",
+        )
+        .returned_by_tool(true);
+        assert!(booking.replaces(&trip));
+        // An amount replaces an amount, a name a name.
+        let rate = Topic::of("The survey boat costs 1200 dollars a day for the trip.");
+        assert!(Topic::of("Update on the survey boat: it costs 1350 dollars a day now.").replaces(&rate));
+        let skipper = Topic::of("The survey boat skipper for the trip is Maren.");
+        assert!(
+            Topic::of("Change of plan for the survey boat: the skipper for the trip is Joss instead.")
+                .replaces(&skipper)
+        );
+        assert!(
+            !Topic::of("Change of plan for the survey boat skipper: the trip now leaves at 06:15 instead.")
+                .replaces(&skipper),
+            "a time does not replace a name"
+        );
+        assert!(
+            says_time("06:00") && says_time("10:15am") && says_time("2027-02-15") && says_time("15/02/2027")
+        );
+        assert!(
+            !says_time("4.19.1") && !says_time("http://host:8080") && !says_time("99.95") && !says_time("06")
         );
     }
 

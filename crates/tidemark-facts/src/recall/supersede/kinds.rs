@@ -61,23 +61,29 @@ const CALENDAR_NAMES: &[&str] = &[
 
 /// The `values` (sorted) of `text` said as a time or date, and those with a digit said otherwise, each sorted and distinct.
 ///
-/// A word of `text` (letters, digits and the `-`, `_`, `/`, `.` and `:` between them) says when if it is a clock time (`06:00`, `22:30:15`), a
+/// A word of `text` (letters, digits and the `-`, `_`, `/`, `.` and `:`
+/// between them) says when if it is a clock time (`06:00`, `22:30:15`), a
 /// date of digits (`2027-03-18`, `18/03/2027`) or a day or month named (in
 /// the plural too); its values are then times, and the digits of every other
 /// word are amounts.
 pub(super) fn value_kinds(text: &str, values: &[String]) -> (Vec<String>, Vec<String>) {
     let mut when = Vec::new();
     let mut counted = Vec::new();
+    if values.is_empty() {
+        return (when, counted);
+    }
     // A word of a record (`date=2027-02-15`, `"at": "06:00"`) is read apart from its key.
     for word in text.split(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '/' | '.' | ':'))) {
         let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
         if bare.is_empty() {
             continue;
         }
-        let lower = bare.to_lowercase();
-        let named_day =
-            CALENDAR_NAMES.iter().any(|name| lower == *name || lower.strip_suffix('s') == Some(name));
         let has_digit = bare.chars().any(|c| c.is_ascii_digit());
+        // The longest name, in the plural, is ten letters.
+        let named_day = !has_digit && (3..=10).contains(&bare.len()) && {
+            let lower = bare.to_lowercase();
+            CALENDAR_NAMES.iter().any(|name| lower == *name || lower.strip_suffix('s') == Some(name))
+        };
         if !named_day && !has_digit {
             continue;
         }

@@ -29,6 +29,7 @@
 //! (evicted before a restart, or past [`Recall::PREPARED_BYTES`] in one
 //! eviction) is judged when first quoted, with the same verdict.
 
+mod follow;
 mod search;
 pub(crate) mod supersede;
 #[cfg(test)]
@@ -47,6 +48,7 @@ use tidemark_core::{
     StoredMessage, TokenCounter,
 };
 
+pub use self::follow::{answers, exchange};
 pub use self::search::Recalled;
 use self::supersede::Topic;
 use crate::scan::{Scanner, Verdict};
@@ -113,6 +115,8 @@ pub struct Recall<S> {
     topics: Mutex<Cache<(ConversationId, Seq, u32), Arc<Topic>>>,
     /// The changes each conversation's window states, which rule out the passages they replace.
     windows: window::Windows,
+    /// The passages of the exchanges that answered found questions, once read whole (stored turns never change).
+    exchanges: follow::Exchanges,
 }
 
 /// What judging a message found: the verdict on it whole, and its passages' verdicts known so far.
@@ -183,6 +187,7 @@ impl<S> Recall<S> {
             passage_verdicts: Mutex::new(Cache::new(Self::PASSAGE_VERDICTS)),
             topics: Mutex::new(Cache::new(Self::PASSAGE_VERDICTS)),
             windows: window::Windows::new(Self::COUNTED_CONVERSATIONS),
+            exchanges: follow::Exchanges::new(),
         }
     }
 
@@ -195,8 +200,7 @@ impl<S> Recall<S> {
 
     /// The same source searching with the last assistant reply as well as the latest user message (off by default).
     ///
-    /// It helps when the user answers a question ("yes, that one"), at the
-    /// cost of matching what the assistant just said.
+    /// It helps when the user answers a question ("yes, that one"), at the cost of matching what the assistant just said.
     #[must_use]
     pub fn with_last_reply(mut self, last_reply: bool) -> Self {
         self.last_reply = last_reply;
@@ -205,13 +209,12 @@ impl<S> Recall<S> {
 
     /// The same source searching `user`'s other conversations too, so that what the user said in one conversation can be quoted in the next.
     ///
-    /// Each conversation this source loads is recorded as the user's in the
-    /// store ([`ConversationStore::set_user`], once per conversation and
-    /// process), and a load searches, besides the conversation's own earlier
-    /// turns, every stored turn of the user's [`OTHER_CONVERSATIONS`](Self::OTHER_CONVERSATIONS)
-    /// most recently loaded other conversations. Passages of all of them compete
-    /// by score for the one allowance; those of another conversation are
-    /// labelled with its id. Passages are scanned as the conversation's own are.
+    /// Each conversation this source loads is recorded as the user's in the store
+    /// ([`ConversationStore::set_user`], once per conversation and process), and a load searches,
+    /// besides the conversation's own earlier turns, every stored turn of the user's
+    /// [`OTHER_CONVERSATIONS`](Self::OTHER_CONVERSATIONS) most recently loaded other conversations.
+    /// Passages of all of them compete by score for the one allowance; those of another
+    /// conversation are labelled with its id and scanned as the conversation's own are.
     ///
     /// Build one source per user: the scope is the source's, never the query's.
     #[must_use]
@@ -606,6 +609,7 @@ impl<S: ConversationStore> Recall<S> {
 impl<S: ConversationStore> ContextSource for Recall<S> {
     async fn context(&self, request: &ContextRequest<'_>) -> Result<Option<Message>, ContextError> {
         let found = self.candidates(request).await?;
+        let found = self.with_answers(request, found).await?;
         // What the window already says changed rules out the passages it replaces.
         let updates = if found.is_empty() {
             Vec::new()

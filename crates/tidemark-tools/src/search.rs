@@ -10,9 +10,10 @@
 //! back): what a person scrolling the history would read next.
 
 use serde_json::{Value, json};
-use tidemark_core::recall::{RecallQuery, passage_texts, rank_texts};
+use tidemark_core::recall::passage_texts;
 use tidemark_core::{ConversationId, ConversationStore, FactStore, Message, Part, Role, Seq, SeqRange};
 use tidemark_facts::Recalled;
+use tidemark_facts::recall::{answers, exchange};
 use tidemark_facts::scan::Verdict;
 
 use crate::{MemoryTools, ToolOutput, store_error};
@@ -28,11 +29,6 @@ struct FollowUp {
     role: Role,
     text: String,
     score: f64,
-}
-
-/// Whether `message` opens a new exchange: a user message with something besides tool results.
-fn opens_exchange(message: &Message) -> bool {
-    message.role == Role::User && message.parts.iter().any(|part| !matches!(part, Part::ToolResult(_)))
 }
 
 impl<S: ConversationStore + FactStore> MemoryTools<S> {
@@ -96,9 +92,8 @@ impl<S: ConversationStore + FactStore> MemoryTools<S> {
             .map_err(|error| store_error(&error))?;
         // Each turn is scanned whole, as recall scans a message it quotes from.
         let mut texts: Vec<(Seq, Role, u32, String)> = Vec::new();
-        // Turns that call a tool say what they fetch; the result and the reply after it say what came back.
         let mut calling: Vec<Seq> = Vec::new();
-        for turn in stored.iter().take_while(|turn| !opens_exchange(&turn.message)) {
+        for turn in exchange(&stored) {
             if turn.message.parts.iter().any(|part| matches!(part, Part::ToolCall(_))) {
                 calling.push(turn.seq);
             }
@@ -121,32 +116,10 @@ impl<S: ConversationStore + FactStore> MemoryTools<S> {
                     .map(|(index, text)| (turn.seq, turn.message.role, index, text)),
             );
         }
-        let ranked = rank_texts(
-            &RecallQuery::new(query, Seq(u64::MAX), FOLLOW_UPS),
-            texts.iter().map(|(seq, role, index, text)| (*seq, *role, *index, text.as_str())),
-        );
-        let mut chosen: Vec<FollowUp> = ranked
+        let mut chosen: Vec<FollowUp> = answers(&texts, &calling, query, FOLLOW_UPS)
             .into_iter()
-            .filter(|found| found.score > 0.0 && !(found.seq == passage.seq && found.text == passage.text))
-            .take(FOLLOW_UPS)
             .map(|found| FollowUp { seq: found.seq, role: found.role, text: found.text, score: found.score })
             .collect();
-        // Too few match (a question asked in other words shares none): the turns that came next, in order,
-        // one passage each, fill the rest; an answer is most often right after the question. A turn that
-        // calls a tool fills only when nothing else is left.
-        let mut last = None;
-        let answering = texts.iter().filter(|(seq, ..)| !calling.contains(seq));
-        let announcing = texts.iter().filter(|(seq, ..)| calling.contains(seq));
-        for (seq, role, _, text) in answering.chain(announcing) {
-            if chosen.len() >= FOLLOW_UPS {
-                break;
-            }
-            if last == Some(*seq) || chosen.iter().any(|taken| taken.seq == *seq) {
-                continue;
-            }
-            last = Some(*seq);
-            chosen.push(FollowUp { seq: *seq, role: *role, text: text.clone(), score: 0.0 });
-        }
         chosen.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.seq.cmp(&b.seq)));
         Ok(chosen)
     }

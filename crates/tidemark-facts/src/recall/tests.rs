@@ -20,10 +20,21 @@ async fn store_with(messages: Vec<Message>) -> InMemoryStore {
 
 /// Ask `recall` with `query`, the window starting at `below`, within `max_tokens`.
 async fn ask(recall: &Recall<InMemoryStore>, query: &str, below: u64, max_tokens: u32) -> Option<String> {
+    ask_pinned(recall, query, below, &[], max_tokens).await
+}
+
+/// [`ask`], with the messages `pinned` in the prompt too.
+async fn ask_pinned(
+    recall: &Recall<InMemoryStore>,
+    query: &str,
+    below: u64,
+    pinned: &[Seq],
+    max_tokens: u32,
+) -> Option<String> {
     let counter = HeuristicCounter::default();
     let conversation = id();
     let request =
-        ContextRequest::new(&conversation, query, max_tokens, &counter).with_window(Seq(below), &[]);
+        ContextRequest::new(&conversation, query, max_tokens, &counter).with_window(Seq(below), pinned);
     let block = recall.context(&request).await.expect("recall never fails on an in-memory store");
     block.map(|block| {
         assert_eq!(block.role, Role::System);
@@ -259,7 +270,7 @@ async fn bad_queries_never_fail() {
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
 
-    /// Any stored messages and any query: recall answers, within its allowance, delimited once, quoting only turns below the window, and the same whether or not the messages were scanned ahead at their eviction.
+    /// Any stored messages and any query: recall answers, within its allowance, delimited once, quoting only turns below the window and not pinned in the prompt (what answered a question included), and the same whether or not the messages were scanned ahead at their eviction.
     #[test]
     fn any_history_and_query_give_a_bounded_block_or_none(
         history in proptest::collection::vec(tidemark_testkit::strategies::arb_message(), 0..30),
@@ -267,6 +278,7 @@ proptest::proptest! {
         below in 0..40u64,
         max_tokens in 0..600u32,
         pick in proptest::option::of(0..30usize),
+        pinned in proptest::collection::vec(0..40u64, 0..4),
     ) {
         // Half the time the query is one of the stored messages, so that there are hits.
         let query = match pick {
@@ -276,11 +288,15 @@ proptest::proptest! {
         let runtime = tokio::runtime::Builder::new_current_thread().build().expect("runtime");
         let (text, ahead) = runtime.block_on(async {
             let store = store_with(history).await;
-            let lazy = ask(&Recall::new(store.clone()), &query, below, max_tokens).await;
+            // Ascending, as a memory gives them.
+            let mut pinned: Vec<Seq> = pinned.iter().copied().map(Seq).collect();
+            pinned.sort_unstable();
+            pinned.dedup();
+            let lazy = ask_pinned(&Recall::new(store.clone()), &query, below, &pinned, max_tokens).await;
             // Told of an eviction first, recall quotes exactly what it would have quoted.
             let prepared = Recall::new(store.clone());
             prepared.on_evicted(&id(), &everything(&store).await).await;
-            (lazy, ask(&prepared, &query, below, max_tokens).await)
+            (lazy, ask_pinned(&prepared, &query, below, &pinned, max_tokens).await)
         });
         proptest::prop_assert_eq!(&text, &ahead);
         if let Some(text) = text {
@@ -291,7 +307,7 @@ proptest::proptest! {
             proptest::prop_assert_eq!(text.matches(CLOSE).count(), 1);
             for line in text.lines().filter_map(|line| line.strip_prefix("- turn ")) {
                 let turn: u64 = line.split(' ').next().and_then(|n| n.parse().ok()).expect("a label");
-                proptest::prop_assert!(turn < below);
+                proptest::prop_assert!(turn < below && !pinned.contains(&turn));
             }
         }
     }
@@ -421,4 +437,63 @@ async fn a_change_in_the_window_rules_out_the_passage_it_replaces() {
     add(&store, id().as_str(), vec![Message::user("Friday: Bartek asked about the pager budget.")]).await;
     let quoted = ask(&recall, "who takes the pager on friday", 2, 400).await.expect("a block");
     assert!(quoted.contains("Ifeoma"), "{quoted}");
+}
+
+/// A quoted question brings the turns that answered it, out of view only; a statement brings none.
+#[tokio::test]
+async fn a_quoted_question_brings_what_answered_it() {
+    let exchange = |opening: &str| {
+        let call = tidemark_core::ToolCall::new(
+            "call_1",
+            "billing_report",
+            serde_json::json!({"period": "2026-10"}),
+        );
+        vec![
+            Message::user(opening),
+            Message::assistant("Pulling the report.").with_part(tidemark_core::Part::ToolCall(call)),
+            Message::tool_result("call_1", "{\"Amount\": \"11482.17\", \"Unit\": \"USD\"}"),
+            Message::assistant("That period came to about 11.5k USD, final."),
+            Message::user("Thanks. Now rotate the staging keys."),
+            Message::assistant("Rotated."),
+        ]
+    };
+    let query = "What did the cloud bill come to last month?";
+    let asked =
+        Recall::new(store_with(exchange("Finance wants last month's cloud bill: can you pull it?")).await);
+    let text = ask(&asked, query, 6, 400).await.expect("the question is found");
+    assert!(text.contains("turn 0 (user)") && text.contains("11482.17"), "{text}");
+    // Its answers left the window only in part: what is in view is not quoted again.
+    let text = ask(&asked, query, 3, 400).await.expect("the question is found");
+    assert!(text.contains("turn 0 (user)") && !text.contains("turn 3") && !text.contains("11.5k"), "{text}");
+    assert!(text.contains("11482.17"), "the result below the window still answers: {text}");
+    // Nor is a pinned answer.
+    let text = ask_pinned(&asked, query, 6, &[Seq(2)], 400).await.expect("the question is found");
+    assert!(!text.contains("11482.17") && text.contains("11.5k"), "{text}");
+    let stated =
+        Recall::new(store_with(exchange("Finance wants last month's cloud bill pulled today.")).await);
+    let text = ask(&stated, query, 6, 400).await.expect("the statement is found");
+    assert!(!text.contains("11482.17"), "a statement brings no answer: {text}");
+}
+
+#[test]
+fn answers_match_first_then_follow_in_order_with_tool_calls_last() {
+    use super::answers;
+    let texts = [
+        (Seq(5), Role::Assistant, 0, "billing_report {\"period\": \"2026-10\"}".to_owned()),
+        (Seq(6), Role::Tool, 0, "Amount 11482.17 USD".to_owned()),
+        (Seq(6), Role::Tool, 1, "Estimated false".to_owned()),
+        (Seq(7), Role::Assistant, 0, "The cloud bill came to 11.5k USD.".to_owned()),
+    ];
+    let seqs = |found: Vec<Passage>| {
+        found.into_iter().map(|passage| (passage.seq, passage.index)).collect::<Vec<_>>()
+    };
+    // A match first, then the next turn, one passage each.
+    assert_eq!(seqs(answers(&texts, &[Seq(5)], "cloud bill", 2)), [(Seq(7), 0), (Seq(6), 0)]);
+    // Nothing matches: the turns in order, the call last.
+    assert_eq!(
+        seqs(answers(&texts, &[Seq(5)], "how much was it", 3)),
+        [(Seq(6), 0), (Seq(7), 0), (Seq(5), 0)]
+    );
+    assert!(answers(&texts, &[], "cloud bill", 0).is_empty());
+    assert!(answers(&[], &[], "cloud bill", 2).is_empty());
 }

@@ -3,12 +3,14 @@
 //! The passage that matches a question is often the question asked the first
 //! time ("what did AWS cost us in October?"), and the value wanted is in the
 //! turns that answered it: a tool's result, the reply. So the best
-//! [`ASKED`] candidates a user said bring, right after them in rank order, up
-//! to [`ANSWERS`] passages of the turns that followed, up to the next user
-//! instruction: those that match the query best first, then the turns that
+//! [`ASKED`] candidates that are a user's questions (a passage with a `?`)
+//! bring, right after them in rank order, up to [`ANSWERS`] passages of the
+//! turns that followed, up to the next user instruction and out of the
+//! prompt's view: those that match the query best first, then the turns that
 //! came next, one passage each, a turn that calls a tool last. They then
 //! compete for the block's room like any candidate, screened and packed the
-//! same way.
+//! same way. A statement brings nothing: what follows it is most often an
+//! acknowledgement, which may repeat a value a later turn changes.
 
 use std::sync::{Arc, Mutex};
 
@@ -21,7 +23,7 @@ use tidemark_core::{
 
 use super::{Found, Recall, locked};
 
-/// How many of the best candidates a user said bring what followed them.
+/// How many of the best candidates that are a user's questions bring what followed them.
 pub(super) const ASKED: usize = 2;
 /// How many turns after such a candidate are read for its answer.
 const SPAN: u64 = 4;

@@ -94,7 +94,7 @@ impl<S: ConversationStore + FactStore> MemoryTools<S> {
         let mut texts: Vec<(Seq, Role, u32, String)> = Vec::new();
         let mut calling: Vec<Seq> = Vec::new();
         for turn in exchange(&stored) {
-            if turn.message.parts.iter().any(|part| matches!(part, Part::ToolCall(_))) {
+            if turn.message.tool_calls().next().is_some() {
                 calling.push(turn.seq);
             }
             let mut readable = turn.message.as_ref().clone();
@@ -116,7 +116,9 @@ impl<S: ConversationStore + FactStore> MemoryTools<S> {
                     .map(|(index, text)| (turn.seq, turn.message.role, index, text)),
             );
         }
-        let mut chosen: Vec<FollowUp> = answers(&texts, &calling, query, FOLLOW_UPS)
+        let borrowed: Vec<(Seq, Role, u32, &str)> =
+            texts.iter().map(|(seq, role, index, text)| (*seq, *role, *index, text.as_str())).collect();
+        let mut chosen: Vec<FollowUp> = answers(&borrowed, &calling, query, FOLLOW_UPS)
             .into_iter()
             .map(|found| FollowUp { seq: found.seq, role: found.role, text: found.text, score: found.score })
             .collect();

@@ -55,22 +55,17 @@ pub fn exchange(turns: &[StoredMessage]) -> &[StoredMessage] {
 /// use tidemark_facts::recall::answers;
 ///
 /// let texts = [
-///     (Seq(8), Role::Assistant, 0, "cost_explorer {\"month\": \"2026-10\"}".to_owned()),
-///     (Seq(9), Role::Tool, 0, "{\"Amount\": \"11482.17\", \"Unit\": \"USD\"}".to_owned()),
-///     (Seq(10), Role::Assistant, 0, "October came to about 11.5k USD.".to_owned()),
+///     (Seq(8), Role::Assistant, 0, "cost_explorer {\"month\": \"2026-10\"}"),
+///     (Seq(9), Role::Tool, 0, "{\"Amount\": \"11482.17\", \"Unit\": \"USD\"}"),
+///     (Seq(10), Role::Assistant, 0, "October came to about 11.5k USD."),
 /// ];
 /// let found = answers(&texts, &[Seq(8)], "How much did Amazon charge us for October?", 2);
 /// assert_eq!(found.iter().map(|passage| passage.seq).collect::<Vec<_>>(), [Seq(10), Seq(9)]);
 /// ```
-pub fn answers(
-    texts: &[(Seq, Role, u32, String)],
-    calling: &[Seq],
-    query: &str,
-    limit: usize,
-) -> Vec<Passage> {
+pub fn answers(texts: &[(Seq, Role, u32, &str)], calling: &[Seq], query: &str, limit: usize) -> Vec<Passage> {
     let ranked = rank_texts(
         &RecallQuery::new(query, Seq(u64::MAX), limit),
-        texts.iter().map(|(seq, role, index, text)| (*seq, *role, *index, text.as_str())),
+        texts.iter().map(|(seq, role, index, text)| (*seq, *role, *index, *text)),
     );
     let mut chosen: Vec<Passage> = ranked.into_iter().filter(|found| found.score > 0.0).take(limit).collect();
     let answering = texts.iter().filter(|(seq, ..)| !calling.contains(seq));
@@ -84,14 +79,9 @@ pub fn answers(
             continue;
         }
         last = Some(*seq);
-        chosen.push(Passage::new(*seq, *role, *index, text.clone(), 0.0));
+        chosen.push(Passage::new(*seq, *role, *index, *text, 0.0));
     }
     chosen
-}
-
-/// Whether `message` calls a tool.
-pub(crate) fn calls_tool(message: &Message) -> bool {
-    message.parts.iter().any(|part| matches!(part, Part::ToolCall(_)))
 }
 
 /// The passages of one exchange, as [`answers`] reads them: `(seq, role, index, text)`, and the turns that call a tool.
@@ -126,7 +116,11 @@ impl Exchange {
     fn read(turns: &[StoredMessage]) -> (Self, bool) {
         let exchange = exchange(turns);
         let whole = exchange.len() < turns.len() || turns.len() as u64 >= SPAN;
-        let calling = exchange.iter().filter(|turn| calls_tool(&turn.message)).map(|turn| turn.seq).collect();
+        let calling = exchange
+            .iter()
+            .filter(|turn| turn.message.tool_calls().next().is_some())
+            .map(|turn| turn.seq)
+            .collect();
         let texts = exchange
             .iter()
             .flat_map(|turn| {
@@ -183,8 +177,12 @@ impl<S: ConversationStore> Recall<S> {
                         other.from == from && other.passage.seq == seq && other.passage.index == index
                     })
             };
-            let texts: Vec<(Seq, Role, u32, String)> =
-                read.texts.iter().filter(|(seq, _, index, _)| !known(*seq, *index)).cloned().collect();
+            let texts: Vec<(Seq, Role, u32, &str)> = read
+                .texts
+                .iter()
+                .filter(|(seq, _, index, _)| !known(*seq, *index))
+                .map(|(seq, role, index, text)| (*seq, *role, *index, text.as_str()))
+                .collect();
             let score = question.passage.score;
             let answered: Vec<Found> = answers(&texts, &read.calling, request.query(), ANSWERS)
                 .into_iter()

@@ -479,10 +479,10 @@ async fn a_quoted_question_brings_what_answered_it() {
 fn answers_match_first_then_follow_in_order_with_tool_calls_last() {
     use super::answers;
     let texts = [
-        (Seq(5), Role::Assistant, 0, "billing_report {\"period\": \"2026-10\"}".to_owned()),
-        (Seq(6), Role::Tool, 0, "Amount 11482.17 USD".to_owned()),
-        (Seq(6), Role::Tool, 1, "Estimated false".to_owned()),
-        (Seq(7), Role::Assistant, 0, "The cloud bill came to 11.5k USD.".to_owned()),
+        (Seq(5), Role::Assistant, 0, "billing_report {\"period\": \"2026-10\"}"),
+        (Seq(6), Role::Tool, 0, "Amount 11482.17 USD"),
+        (Seq(6), Role::Tool, 1, "Estimated false"),
+        (Seq(7), Role::Assistant, 0, "The cloud bill came to 11.5k USD."),
     ];
     let seqs = |found: Vec<Passage>| {
         found.into_iter().map(|passage| (passage.seq, passage.index)).collect::<Vec<_>>()

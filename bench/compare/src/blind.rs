@@ -232,6 +232,12 @@ struct Score {
     /// The value in the window's own turns (not the summary or a block) or found by either tool: what a model with the tools reads.
     with_tools_lexical: (usize, usize),
     with_tools_paraphrased: (usize, usize),
+    /// `tool_lexical` and `tool_paraphrased` over the questions whose value is not in the window's own turns
+    /// when asked: what `search_history`, which searches below the window, is for.
+    tool_out_lexical: (usize, usize),
+    tool_out_paraphrased: (usize, usize),
+    /// The load's whole prompt over those same paraphrased questions.
+    load_out_paraphrased: (usize, usize),
     /// Stored facts that `tidemark_testkit::judge` traces to a planted fact's statement, of all stored.
     stored_real: (usize, usize),
     /// Planted facts whose value some stored fact holds, of the planted facts with a stating turn.
@@ -253,6 +259,9 @@ impl Score {
             (&mut self.either_paraphrased, other.either_paraphrased),
             (&mut self.with_tools_lexical, other.with_tools_lexical),
             (&mut self.with_tools_paraphrased, other.with_tools_paraphrased),
+            (&mut self.tool_out_lexical, other.tool_out_lexical),
+            (&mut self.tool_out_paraphrased, other.tool_out_paraphrased),
+            (&mut self.load_out_paraphrased, other.load_out_paraphrased),
             (&mut self.stored_real, other.stored_real),
             (&mut self.planted_stored, other.planted_stored),
         ] {
@@ -390,6 +399,19 @@ async fn replay(set: &Set, budget: u32, dir: &Path) -> Result<(Score, Vec<String
                 };
                 with_tools_slot.0 += usize::from(in_view || either);
                 with_tools_slot.1 += 1;
+                if !in_view {
+                    let out_slot = if kind == "lexical" {
+                        &mut score.tool_out_lexical
+                    } else {
+                        &mut score.tool_out_paraphrased
+                    };
+                    out_slot.0 += usize::from(top.contains(&fact.value));
+                    out_slot.1 += 1;
+                    if kind == "paraphrased" {
+                        score.load_out_paraphrased.0 += usize::from(hit);
+                        score.load_out_paraphrased.1 += 1;
+                    }
+                }
                 tool_slot.1 += 1;
                 asks.push((fact.kind.clone(), fact.source.clone(), hit));
                 if !hit {
@@ -480,6 +502,8 @@ pub fn run(smoke: bool) -> Result<Section, String> {
         "recall block: paraphrased",
         "tool: lexical in top 3",
         "tool: paraphrased in top 3",
+        "tool, fact out of view: lexical in top 3",
+        "tool, fact out of view: paraphrased in top 3",
         "history or facts tool: lexical",
         "history or facts tool: paraphrased",
         "window or tools: lexical",
@@ -511,6 +535,8 @@ pub fn run(smoke: bool) -> Result<Section, String> {
                 cell(score.block_paraphrased),
                 cell(score.tool_lexical),
                 cell(score.tool_paraphrased),
+                cell(score.tool_out_lexical),
+                cell(score.tool_out_paraphrased),
                 cell(score.either_lexical),
                 cell(score.either_paraphrased),
                 cell(score.with_tools_lexical),
@@ -535,6 +561,8 @@ pub fn run(smoke: bool) -> Result<Section, String> {
             cell(total.block_paraphrased),
             cell(total.tool_lexical),
             cell(total.tool_paraphrased),
+            cell(total.tool_out_lexical),
+            cell(total.tool_out_paraphrased),
             cell(total.either_lexical),
             cell(total.either_paraphrased),
             cell(total.with_tools_lexical),
@@ -564,18 +592,25 @@ pub fn run(smoke: bool) -> Result<Section, String> {
                     met: share(measured) >= at_least,
                 });
             }
+            // search_history searches below the window by design: a fact still in the window's own turns is
+            // in the model's view, and the tool is measured on the others (the table has both figures).
             targets.push(Target {
-                goal: format!("blind planted facts at {budget} tokens, search_history: lexical question in the top 3 ≥ 95%"),
-                measured: cell(total.tool_lexical),
-                met: share(total.tool_lexical) >= 0.95,
+                goal: format!(
+                    "blind planted facts at {budget} tokens, search_history: lexical question in the top 3 ≥ 95%, of the facts out of the window when asked (all facts: {})",
+                    cell(total.tool_lexical)
+                ),
+                measured: cell(total.tool_out_lexical),
+                met: share(total.tool_out_lexical) >= 0.95,
             });
             targets.push(Target {
                 goal: format!(
-                    "blind planted facts at {budget} tokens, search_history: paraphrased question in the top 3 at least as often as recall at load ({})",
+                    "blind planted facts at {budget} tokens, search_history: paraphrased question in the top 3, of the facts out of the window when asked, at least as often as the load's prompt holds them ({}; all facts: tool {}, load {})",
+                    cell(total.load_out_paraphrased),
+                    cell(total.tool_paraphrased),
                     cell(total.paraphrased)
                 ),
-                measured: cell(total.tool_paraphrased),
-                met: share(total.tool_paraphrased) >= share(total.paraphrased),
+                measured: cell(total.tool_out_paraphrased),
+                met: share(total.tool_out_paraphrased) >= share(total.load_out_paraphrased),
             });
             targets.push(Target {
                 goal: format!(

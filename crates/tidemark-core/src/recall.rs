@@ -42,7 +42,7 @@ pub use similar::{
     Embedder, Embedding, FIRST_LOOK, FIRST_LOOK_MIN, FUSION_K, MAX_DIMENSIONS, MAX_QUERY_PIECES,
     MEANING_POOL, Near, SIMILAR_PASSAGES, VectorIndex, combine, fuse, keyword_pool, nearest, query_pieces,
 };
-pub use split::{MAX_PASSAGE_BYTES, index_terms, passage_texts, passages};
+pub use split::{MAX_PASSAGE_BYTES, PASSAGE_RULES, index_terms, passage_texts, passages};
 pub use terms::{MAX_QUERY_BYTES, MAX_QUERY_TERMS, MAX_TERM_CHARS, query_terms, terms};
 
 use crate::id::Seq;

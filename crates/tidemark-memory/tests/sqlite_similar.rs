@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use proptest::prelude::*;
 use rusqlite::Connection;
-use tidemark_core::recall::{Embedder, Embedding, Passage, RecallQuery, passages};
+use tidemark_core::recall::{Embedder, Embedding, PASSAGE_RULES, Passage, RecallQuery, passages};
 use tidemark_core::{CompactionState, ConversationId, ConversationStore, Message, NewMessage, Role, Seq};
 use tidemark_memory::store::SqliteStore;
 use tidemark_testkit::conformance::store;
@@ -174,6 +174,18 @@ async fn vectors_survive_reopening_and_are_not_made_again() {
     assert_eq!(again.calls(), 1, "only the query is embedded after a restart");
     assert_eq!(exact(&search(&store, &conversation, &query).await), expected);
     assert_eq!(again.calls(), 2);
+    drop(store);
+
+    // Vectors recorded under other passage rules (an earlier release recorded the bare model name) may
+    // belong to other passages of the same index now: they are all made again.
+    side_door(&path)
+        .execute("UPDATE recall_models SET embedder = ?1", [model().name()])
+        .expect("an older record");
+    let upgraded = Counting::new(model());
+    let store = SqliteStore::open(&path).expect("reopen").with_embedder(upgraded.clone());
+    assert_eq!(exact(&search(&store, &conversation, &query).await), expected);
+    assert_eq!(upgraded.calls() as i64, stored + 1, "every passage embedded again, and the query");
+    assert_eq!(count(&path, "SELECT count(*) FROM recall_vectors"), stored);
 }
 
 #[tokio::test]
@@ -218,7 +230,8 @@ async fn another_model_embeds_the_history_again() {
     let name = |path: &Path| -> String {
         side_door(path).query_row("SELECT embedder FROM recall_models", [], |row| row.get(0)).expect("name")
     };
-    assert_eq!(name(&path), old.name());
+    let recorded = |name: &str| format!("{name} | passages {PASSAGE_RULES}");
+    assert_eq!(name(&path), recorded(old.name()));
 
     let reference = ReferenceStore::new().with_embedder(Arc::new(new.inner.clone()));
     reference.append(&conversation, news(&texts)).await.expect("append");
@@ -228,7 +241,7 @@ async fn another_model_embeds_the_history_again() {
     assert!(found.iter().any(|p| p.seq == Seq(2)), "only the new model knows the schedule: {found:?}");
     let stored = placed(&texts, &new.inner);
     assert_eq!(new.calls() as i64, stored + 1, "every passage embedded again, and the query");
-    assert_eq!(name(&path), new.name());
+    assert_eq!(name(&path), recorded(new.name()));
     assert_eq!(count(&path, "SELECT count(*) FROM recall_vectors"), stored);
     // A second search uses what the first one wrote.
     assert_eq!(exact(&search(&store, &conversation, &query).await), exact(&found));

@@ -9,6 +9,15 @@ use crate::message::{Message, Part};
 /// The longest passage, in bytes of UTF-8.
 pub const MAX_PASSAGE_BYTES: usize = 384;
 
+/// The version of the rules by which [`passages`] cuts a message.
+///
+/// A store that keeps something per passage index without the passage's text
+/// (SQLite keeps each passage's embedding and cuts the text again when it
+/// reads) records this number with it, and makes it again when the number
+/// changes: the same index may name another passage under other rules.
+/// Version 2 keeps a hard-wrapped sentence with the line that goes on with it.
+pub const PASSAGE_RULES: u32 = 2;
+
 /// The passages of `message`, each with its index, in the order of the message's content.
 ///
 /// Text parts, tool results and tool calls (the tool's name, then its
@@ -16,7 +25,11 @@ pub const MAX_PASSAGE_BYTES: usize = 384;
 /// Each part is cut on its own: consecutive lines are packed into one
 /// passage while it stays within [`MAX_PASSAGE_BYTES`], and a longer line is
 /// cut after a sentence or between words (inside a word only when one word is
-/// longer than a passage, and never inside a character). Passages without
+/// longer than a passage, and never inside a character). When a passage is
+/// full and its last line is hard-wrapped prose that breaks off mid-sentence
+/// (several words, ending in a word or a comma, and the next line starting
+/// with a letter or a digit), that line opens the next passage instead, so
+/// that a sentence and what it goes on to say stay together. Passages without
 /// any search term (blank lines, punctuation) are left out, and a NUL
 /// character is quoted as U+FFFD, which every database can store.
 ///
@@ -114,7 +127,20 @@ fn cut(text: &str, found: &mut Vec<String>) {
             continue;
         }
         if !window.is_empty() && window.len() + 1 + line.len() > MAX_PASSAGE_BYTES {
+            // A wrapped sentence is not cut at the wrap: its broken-off line moves on with the line that continues it.
+            let carried = window.rfind('\n').map(|at| at + 1).filter(|&at| {
+                breaks_off(&window[at..], line) && window.len() - at + 1 + line.len() <= MAX_PASSAGE_BYTES
+            });
+            let tail = carried.map(|at| {
+                let tail = window.split_off(at);
+                // The newline that joined the moved line to the passage.
+                window.pop();
+                tail
+            });
             flush(&mut window, found);
+            if let Some(tail) = tail {
+                window = tail;
+            }
         }
         if line.len() > MAX_PASSAGE_BYTES {
             flush(&mut window, found);
@@ -135,6 +161,23 @@ fn cut(text: &str, found: &mut Vec<String>) {
         window.push_str(line);
     }
     flush(&mut window, found);
+}
+
+/// The fewest spaces in a line that reads as wrapped prose rather than a log line or a record.
+const PROSE_SPACES: usize = 4;
+
+/// Whether `line` breaks off in the middle of a sentence that `next` goes on with: a line of
+/// several words that ends in a word or a comma, followed by a line that starts with a letter or a digit.
+///
+/// Hard-wrapped text (mail, commit messages, documents) breaks its sentences at a fixed width,
+/// and a passage that ends at such a break loses what the sentence goes on to say: "… now begins
+/// on" without the date on the next line.
+fn breaks_off(line: &str, next: &str) -> bool {
+    let ends_open =
+        line.trim_end().chars().next_back().is_some_and(|last| last.is_alphanumeric() || last == ',');
+    ends_open
+        && line.trim().matches(' ').count() >= PROSE_SPACES
+        && next.trim_start().chars().next().is_some_and(char::is_alphanumeric)
 }
 
 /// Where to cut a line longer than a passage: after the last sentence in its second half, else at the last space, else at a character boundary.

@@ -207,3 +207,82 @@ mod rankings_agree {
         }
     }
 }
+
+#[test]
+fn a_wrapped_sentence_stays_with_the_line_that_goes_on_with_it() {
+    let head = "From: Ines <ines@example.pt>\nTo: hello@example.studio\nSubject: schedule change for your workshop\n\n";
+    let body = "Apologies for the shuffle: the city moved our main venue booking, so the whole\n\
+                workshop programme shifts by one week. Your two-day workshop now begins on\n\
+                2027-03-18 (same hours, 10:00 to 16:00 both days, room B).\n";
+    // A line before the sentence, so that the first passage is full right where the sentence wraps:
+    // the lines up to "now begins on" fit in it (332 bytes), the date's line does not (391).
+    let filler = "We also have a few notes on the catering order for the opening night of the fair.\n";
+    let mail = format!("{head}{filler}{body}");
+    let upto_wrap = mail.lines().filter(|line| !line.is_empty()).take(6).collect::<Vec<_>>().join("\n");
+    assert!(upto_wrap.len() <= MAX_PASSAGE_BYTES && upto_wrap.len() + 60 > MAX_PASSAGE_BYTES);
+    let cut = passages(&Message::tool_result("call_1", mail.clone()));
+    assert!(cut.len() > 1, "the mail fills more than one passage: {cut:?}");
+    let dated = cut.iter().find(|passage| passage.text.contains("2027-03-18")).expect("the date is kept");
+    assert!(dated.text.contains("now begins on\n2027-03-18"), "the sentence was cut at the wrap: {cut:?}");
+    assert!(
+        cut.iter().all(|passage| passage.text.len() <= MAX_PASSAGE_BYTES && !passage.text.ends_with('\n'))
+    );
+    // Log lines and records are not prose: they are packed as before.
+    let log: String = (0..60).map(|i| format!("step {i} ok\n")).collect();
+    let cut = passages(&Message::tool_result("call_2", log.clone()));
+    let mut packed = String::new();
+    let mut expected = Vec::new();
+    for line in log.lines() {
+        if !packed.is_empty() && packed.len() + 1 + line.len() > MAX_PASSAGE_BYTES {
+            expected.push(std::mem::take(&mut packed));
+        }
+        if !packed.is_empty() {
+            packed.push('\n');
+        }
+        packed.push_str(line);
+    }
+    expected.push(packed);
+    assert_eq!(cut.iter().map(|passage| passage.text.clone()).collect::<Vec<_>>(), expected);
+}
+
+mod cutting {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Lines of prose, records and log output, each shorter than a passage, some ending mid-sentence.
+    fn arb_lines() -> impl Strategy<Value = Vec<String>> {
+        let word = prop::sample::select(vec![
+            "the",
+            "workshop",
+            "now",
+            "begins",
+            "on",
+            "2027-03-18",
+            "Olá",
+            "key=v",
+        ]);
+        let end = prop::sample::select(vec!["", ",", ".", ":", " "]);
+        let line = (prop::collection::vec(word, 1..14), end, 0usize..3)
+            .prop_map(|(words, end, indent)| format!("{}{}{end}", "  ".repeat(indent), words.join(" ")));
+        prop::collection::vec(line, 0..40)
+    }
+
+    proptest! {
+        /// Lines shorter than a passage are never cut, lost, doubled or reordered, whatever moves
+        /// between passages, and no passage is longer than the bound or starts or ends a line with a newline.
+        #[test]
+        fn short_lines_are_kept_whole_and_in_order(lines in arb_lines()) {
+            let text = lines.join("\n");
+            let cut = passages(&Message::user(text.as_str()));
+            let kept: Vec<&str> = cut.iter().flat_map(|passage| passage.text.lines()).collect();
+            let expected: Vec<&str> =
+                text.lines().map(str::trim_end).filter(|line| line.chars().any(char::is_alphanumeric)).collect();
+            prop_assert_eq!(kept, expected);
+            for passage in &cut {
+                prop_assert!(passage.text.len() <= MAX_PASSAGE_BYTES);
+                prop_assert!(!passage.text.starts_with('\n') && !passage.text.ends_with('\n'));
+            }
+        }
+    }
+}

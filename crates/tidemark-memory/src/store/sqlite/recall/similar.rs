@@ -29,7 +29,8 @@ use std::sync::Arc;
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use tidemark_core::recall::{
-    Embedder, Embedding, Near, Passage, RecallQuery, SIMILAR_PASSAGES, VectorIndex, combine, nearest,
+    Embedder, Embedding, Near, PASSAGE_RULES, Passage, RecallQuery, SIMILAR_PASSAGES, VectorIndex, combine,
+    nearest,
 };
 use tidemark_core::store::sql::{DataError, from_sql, to_sql};
 use tidemark_core::{ConversationId, Seq, StoreError};
@@ -179,6 +180,16 @@ struct Model {
     embedded: i64,
 }
 
+/// What `recall_models` records for `embedder`'s vectors: its name and the rules that cut the passages they belong to.
+///
+/// This store cuts a message's text again when it reads, so a vector stored
+/// for a passage index under other rules ([`PASSAGE_RULES`]) may belong to
+/// another passage now: a new rule counts as a new model, and everything is
+/// embedded again.
+pub(super) fn recorded(embedder: &dyn Embedder) -> String {
+    format!("{} | passages {PASSAGE_RULES}", embedder.name())
+}
+
 fn model(connection: &Connection, key: i64, name: &str) -> Result<Option<Model>, Fail> {
     Ok(connection
         .prepare_cached(SELECT_MODEL)?
@@ -196,7 +207,7 @@ pub(super) fn behind(
     if bound <= 0 {
         return Ok(false);
     }
-    Ok(match model(connection, key, embedder.name())? {
+    Ok(match model(connection, key, &recorded(embedder))? {
         Some(Model { same: true, embedded }) => embedded < bound,
         _ => true,
     })
@@ -216,7 +227,8 @@ pub(super) fn catch_up(
     indexed: &[Indexed],
     embedder: &dyn Embedder,
 ) -> Result<Option<Made>, Fail> {
-    let name = embedder.name();
+    let name = recorded(embedder);
+    let name = name.as_str();
     let from = match model(transaction, key, name)? {
         Some(Model { same: true, embedded }) if embedded >= top => return Ok(None),
         Some(Model { same: true, embedded }) => embedded.max(0),
@@ -331,9 +343,10 @@ pub(super) fn fused(
     // Stored vectors count only when this model made them. The catch-up has
     // just brought them up to the index, unless another connection changed
     // the file since: messages they do not reach are embedded here.
-    let (reach, stored) = match model(transaction, key, embedder.name())? {
+    let name = recorded(embedder);
+    let (reach, stored) = match model(transaction, key, &name)? {
         Some(Model { same: true, embedded }) if embedded > 0 && bound > 0 => {
-            (embedded.min(bound), Some(stored(transaction, caches, key, embedder.name(), embedded)?))
+            (embedded.min(bound), Some(stored(transaction, caches, key, &name, embedded)?))
         }
         _ => (0, None),
     };

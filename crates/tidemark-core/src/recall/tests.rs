@@ -218,8 +218,10 @@ fn a_wrapped_sentence_stays_with_the_line_that_goes_on_with_it() {
     // the lines up to "now begins on" fit in it (332 bytes), the date's line does not (391).
     let filler = "We also have a few notes on the catering order for the opening night of the fair.\n";
     let mail = format!("{head}{filler}{body}");
-    let upto_wrap = mail.lines().filter(|line| !line.is_empty()).take(6).collect::<Vec<_>>().join("\n");
-    assert!(upto_wrap.len() <= MAX_PASSAGE_BYTES && upto_wrap.len() + 60 > MAX_PASSAGE_BYTES);
+    let lines: Vec<&str> = mail.lines().filter(|line| !line.is_empty()).collect();
+    let upto_wrap = lines[..6].join("\n");
+    assert!(upto_wrap.ends_with("now begins on") && lines[6].starts_with("2027-03-18"));
+    assert!(upto_wrap.len() <= MAX_PASSAGE_BYTES && upto_wrap.len() + 1 + lines[6].len() > MAX_PASSAGE_BYTES);
     let cut = passages(&Message::tool_result("call_1", mail.clone()));
     assert!(cut.len() > 1, "the mail fills more than one passage: {cut:?}");
     let dated = cut.iter().find(|passage| passage.text.contains("2027-03-18")).expect("the date is kept");
@@ -270,7 +272,7 @@ mod cutting {
 
     proptest! {
         /// Lines shorter than a passage are never cut, lost, doubled or reordered, whatever moves
-        /// between passages, and no passage is longer than the bound or starts or ends a line with a newline.
+        /// between passages, and no passage is longer than the bound or starts or ends with a newline.
         #[test]
         fn short_lines_are_kept_whole_and_in_order(lines in arb_lines()) {
             let text = lines.join("\n");

@@ -186,7 +186,7 @@ struct Model {
 /// for a passage index under other rules ([`PASSAGE_RULES`]) may belong to
 /// another passage now: a new rule counts as a new model, and everything is
 /// embedded again.
-pub(super) fn recorded(embedder: &dyn Embedder) -> String {
+fn recorded(embedder: &dyn Embedder) -> String {
     format!("{} | passages {PASSAGE_RULES}", embedder.name())
 }
 

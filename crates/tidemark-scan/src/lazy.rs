@@ -19,7 +19,7 @@ use aho_corasick::AhoCorasick;
 use regex_automata::nfa::thompson::{self, pikevm};
 use regex_automata::util::pool::Pool;
 use regex_automata::{Input, hybrid, meta};
-use regex_syntax::hir::{Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Repetition};
+use regex_syntax::hir::{Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, LookSet, Repetition};
 
 use crate::narrow::Narrowed;
 use crate::shipped::{self, Kind};
@@ -54,6 +54,38 @@ pub(crate) fn guard_still_serves(searches: &AtomicU32, len: usize) -> bool {
     len <= GUARDED_BYTES && searches.fetch_add(1, Ordering::Relaxed) < GUARDED_SEARCHES
 }
 
+/// The capacity of the lazy DFA caches of a large pattern (`regex`'s `dfa_size_limit`, the meta
+/// engine's `hybrid_cache_capacity`, a probe's and a screen's `cache_capacity`).
+///
+/// The crates' default of 2 MiB is too small for the scan's large patterns: the unions over many
+/// languages and their Unicode classes (`\w`, `[^\w]`) make NFAs of tens of thousands of states,
+/// and the reverse NFA the meta engine also builds is about four times larger (up to some 230,000
+/// states). A lazy DFA refuses to build when its cache cannot hold a few states of its NFA, and
+/// the meta engine then drops the lazy DFA altogether: every search of the pattern ran the PikeVM,
+/// about a thousand times slower on a sentence. The capacity picks an engine, never a match.
+const DFA_CACHE_CAPACITY: usize = 16 << 20;
+
+/// The `regex` crate's own default capacity, kept for small patterns.
+const DEFAULT_DFA_CACHE_CAPACITY: usize = 2 << 20;
+
+/// The shortest source that counts as a large pattern ([`cache_capacity`]).
+const LARGE_SOURCE_BYTES: usize = 2 * 1024;
+
+/// The lazy DFA capacity for a pattern of `source_bytes` bytes of source.
+///
+/// Only a large pattern gets the large cache. A small one builds its lazy DFA within the default,
+/// and a cache grows up to its capacity on long and varied text: with hundreds of patterns
+/// in a scanner, a larger cache for each would raise what a long-lived scanner may hold by
+/// gigabytes, for no engine gained.
+fn cache_capacity(source_bytes: usize) -> usize {
+    if source_bytes >= LARGE_SOURCE_BYTES { DFA_CACHE_CAPACITY } else { DEFAULT_DFA_CACHE_CAPACITY }
+}
+
+/// Compiles `source` as a `regex::Regex` with the lazy DFA capacity its size calls for.
+fn build_regex(source: &str) -> Result<regex::Regex, regex::Error> {
+    regex::RegexBuilder::new(source).dfa_size_limit(cache_capacity(source.len())).build()
+}
+
 /// A pattern that matches no text, for a pattern that failed to compile.
 const NEVER: &str = r"[^\s\S]";
 
@@ -81,6 +113,9 @@ pub(crate) struct Regex {
     probe: Probe,
     /// Searches the guard answered so far (see [`GUARDED_SEARCHES`]).
     searches: AtomicU32,
+    /// What tells a text that the compiled pattern cannot match it, for a pattern with a Unicode
+    /// word boundary; `None` for any other.
+    screen: OnceLock<Option<Screen>>,
 }
 
 impl Regex {
@@ -96,6 +131,7 @@ impl Regex {
             narrowed: Narrowed::new(),
             guard: OnceLock::new(),
             searches: AtomicU32::new(0),
+            screen: OnceLock::new(),
         }
     }
 
@@ -104,22 +140,35 @@ impl Regex {
     /// guard or the probe tells, without compiling the pattern, that nothing can match.
     fn engine_from(&self, haystack: &str, start: usize) -> Option<&regex::Regex> {
         if let Some(compiled) = self.compiled.get() {
-            return Some(compiled);
+            return self.screen_admits(haystack, start).then_some(compiled);
         }
         if !guard_still_serves(&self.searches, haystack.len()) {
-            return Some(self.compiled());
+            let compiled = self.compiled();
+            return self.screen_admits(haystack, start).then_some(compiled);
         }
         if !self.guard.get_or_init(|| Guard::shipped(&[self.source.as_ref()])).admits(haystack) {
             return None;
         }
-        if let Some(narrowed) =
-            self.narrowed.get(&self.source, haystack, |source| regex::Regex::new(source).ok())
-        {
+        if let Some(narrowed) = self.narrowed.get(&self.source, haystack, |source| build_regex(source).ok()) {
             return Some(narrowed);
         }
         self.probe
             .is_match(&Input::new(haystack).span(start.min(haystack.len())..haystack.len()))
             .then(|| self.compiled())
+    }
+
+    /// Whether the compiled pattern may match `haystack` from byte `start` on; no only when its
+    /// [`Screen`] finds nothing there. A pattern without a Unicode word boundary has no screen and
+    /// is never held back.
+    ///
+    /// The screen reads the text even when it is ASCII alone, where the pattern's own lazy DFA would
+    /// not give up: telling ASCII text apart costs a pass over the rest of the text on every call,
+    /// and a caller that walks a megabyte match by match calls once per match. The screen stops at
+    /// its first candidate, so it reads no more than the search it guards.
+    fn screen_admits(&self, haystack: &str, start: usize) -> bool {
+        self.screen.get_or_init(|| Screen::new(&self.source)).as_ref().is_none_or(|screen| {
+            screen.admits(&Input::new(haystack).span(start.min(haystack.len())..haystack.len()))
+        })
     }
 
     fn engine(&self, haystack: &str) -> Option<&regex::Regex> {
@@ -128,8 +177,7 @@ impl Regex {
 
     /// The compiled regex (compiled now if need be).
     fn compiled(&self) -> &regex::Regex {
-        self.compiled
-            .get_or_init(|| regex::Regex::new(&self.source).unwrap_or_else(|_| failed(|| never().clone())))
+        self.compiled.get_or_init(|| build_regex(&self.source).unwrap_or_else(|_| failed(|| never().clone())))
     }
 
     pub(crate) fn is_match(&self, haystack: &str) -> bool {
@@ -154,6 +202,55 @@ impl Regex {
 
     pub(crate) fn captures_iter<'r, 'h>(&'r self, haystack: &'h str) -> regex::CaptureMatches<'r, 'h> {
         self.engine(haystack).unwrap_or_else(|| never()).captures_iter(haystack)
+    }
+}
+
+/// A lazy DFA over a pattern [`loosened`] and rid of its Unicode word boundaries, that tells a text
+/// that the pattern cannot match it, without giving up on text outside ASCII as the pattern's own
+/// lazy DFA does.
+///
+/// A lazy DFA handles a Unicode word boundary (`\b`, `\B` under Unicode) only on ASCII: it quits
+/// at the first byte outside ASCII, and the meta engine then runs the PikeVM over the whole text.
+/// For the unions over every language (`Cues::find_exfiltration`), whose tables hold a few `\b`,
+/// that was a millisecond per sentence with a dash or a curly quote in it. The screen matches
+/// wherever the pattern does (an assertion taken away and a class widened only admit more), so a
+/// text it finds nothing in has no match of the pattern; one it finds something in is searched by
+/// the pattern itself, and the verdict is the pattern's.
+pub(crate) struct Screen(Searcher<hybrid::dfa::DFA, hybrid::dfa::Cache>);
+
+impl Screen {
+    /// The screen of `source`, or `None` for a pattern without a Unicode word boundary (which needs
+    /// none) or one whose screen cannot be built (then the pattern answers alone).
+    pub(crate) fn new(source: &str) -> Option<Self> {
+        // A word boundary is written `\b`, `\B`, `\<` or `\>`: a source without any of them
+        // needs no parse to know it has none.
+        if !["\\b", "\\B", "\\<", "\\>"].iter().any(|assertion| source.contains(assertion)) {
+            return None;
+        }
+        let hir = regex_syntax::Parser::new().parse(source).ok()?;
+        if !hir.properties().look_set().contains_word_unicode() {
+            return None;
+        }
+        let nfa = thompson::Compiler::new()
+            .configure(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
+            .build_from_hir(&loosened(&hir, Words::Dropped))
+            .ok()?;
+        let dfa = hybrid::dfa::DFA::builder()
+            .configure(hybrid::dfa::Config::new().cache_capacity(cache_capacity(source.len())))
+            .build_from_nfa(nfa)
+            .ok()?;
+        let maker = dfa.clone();
+        Some(Self(Searcher {
+            automaton: dfa,
+            caches: Pool::new(Box::new(move || maker.create_cache()) as CacheMaker<_>),
+        }))
+    }
+
+    /// Whether `input`'s span may hold a match: no only when the screen finds none (a lazy DFA that
+    /// gives up answers yes).
+    pub(crate) fn admits(&self, input: &Input<'_>) -> bool {
+        let input = input.clone().earliest(true);
+        !matches!(self.0.automaton.try_search_fwd(&mut self.0.caches.get(), &input), Ok(None))
     }
 }
 
@@ -208,7 +305,10 @@ impl RegexSet {
             return self
                 .compiled
                 .get_or_init(|| {
-                    regex::RegexSet::new(&self.sources).unwrap_or_else(|_| failed(|| self.nothing()))
+                    regex::RegexSetBuilder::new(&self.sources)
+                        .dfa_size_limit(cache_capacity(self.sources.iter().map(String::len).sum()))
+                        .build()
+                        .unwrap_or_else(|_| failed(|| self.nothing()))
                 })
                 .matches(haystack);
         }
@@ -240,7 +340,8 @@ impl Guard {
     }
 }
 
-/// A `regex_automata::meta::Regex` compiled on first use, with the crate's defaults.
+/// A `regex_automata::meta::Regex` compiled on first use, with the crate's defaults but for the
+/// lazy DFA's cache, which a large pattern gets larger ([`cache_capacity`]).
 pub(crate) struct Meta {
     source: Arc<str>,
     compiled: OnceLock<meta::Regex>,
@@ -282,9 +383,12 @@ impl Deref for Meta {
 
     fn deref(&self) -> &meta::Regex {
         self.compiled.get_or_init(|| {
-            meta::Regex::new(&self.source).unwrap_or_else(|_| {
-                failed(|| meta::Regex::new(NEVER).expect("the pattern that matches nothing compiles"))
-            })
+            meta::Builder::new()
+                .configure(meta::Config::new().hybrid_cache_capacity(cache_capacity(self.source.len())))
+                .build(&self.source)
+                .unwrap_or_else(|_| {
+                    failed(|| meta::Regex::new(NEVER).expect("the pattern that matches nothing compiles"))
+                })
         })
     }
 }
@@ -357,7 +461,11 @@ impl ProbeEngine {
         // The DFA is built lazily as it reads, so building it is cheap; one that cannot be built
         // (a pattern too large for its state IDs) leaves the PikeVM to answer alone.
         let dfa = hybrid::dfa::DFA::builder()
-            .configure(hybrid::dfa::Config::new().unicode_word_boundary(true))
+            .configure(
+                hybrid::dfa::Config::new()
+                    .unicode_word_boundary(true)
+                    .cache_capacity(cache_capacity(source.len())),
+            )
             .build_from_nfa(nfa.clone())
             .ok();
         let Ok(pikevm) = pikevm::PikeVM::new_from_nfa(nfa) else {
@@ -386,7 +494,7 @@ pub(crate) fn probe_nfa(source: &str) -> Result<thompson::NFA, String> {
     let hir = regex_syntax::Parser::new().parse(source).map_err(|error| error.to_string())?;
     thompson::Compiler::new()
         .configure(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
-        .build_from_hir(&loosened(&hir))
+        .build_from_hir(&loosened(&hir, Words::Kept))
         .map_err(|error| error.to_string())
 }
 
@@ -404,7 +512,11 @@ const HEAVY_SEQUENCES: usize = 16;
 /// outside ASCII: on an ASCII text the two agree, since nothing else changes (word boundaries keep
 /// their Unicode meaning). A probe that says yes where the pattern would not costs the pattern's
 /// compile, never a verdict.
-fn loosened(hir: &Hir) -> Hir {
+///
+/// With [`Words::Dropped`], every Unicode word boundary gives way to the empty expression, which
+/// only admits more too (for a [`Screen`]).
+fn loosened(hir: &Hir, words: Words) -> Hir {
+    let loosened = |hir: &Hir| loosened(hir, words);
     match hir.kind() {
         HirKind::Class(Class::Unicode(class)) if heavy(class) => {
             let mut ranges: Vec<ClassUnicodeRange> = class
@@ -422,10 +534,24 @@ fn loosened(hir: &Hir) -> Hir {
         HirKind::Capture(capture) => {
             Hir::capture(Capture { sub: Box::new(loosened(&capture.sub)), ..capture.clone() })
         }
+        HirKind::Look(look)
+            if words == Words::Dropped && LookSet::singleton(*look).contains_word_unicode() =>
+        {
+            Hir::empty()
+        }
         HirKind::Concat(subs) => Hir::concat(subs.iter().map(loosened).collect()),
         HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(loosened).collect()),
         HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) | HirKind::Look(_) => hir.clone(),
     }
+}
+
+/// What [`loosened`] does with a Unicode word boundary.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Words {
+    /// Kept, with its Unicode meaning (for a [`Probe`]).
+    Kept,
+    /// Taken away (for a [`Screen`]).
+    Dropped,
 }
 
 /// Whether the part of `class` outside ASCII takes more than [`HEAVY_SEQUENCES`] UTF-8 sequences.

@@ -9,7 +9,7 @@ use regex_automata::{Anchored, Input, meta};
 
 use super::Scanner;
 use super::gate::{Gate, Group, Reader};
-use super::lazy::{Probe, registry::Engine};
+use super::lazy::{GUARDED_BYTES, Probe, Regex, Screen, registry::Engine};
 use super::shipped::registry::Asked;
 use super::tests_shipped::corpus_views;
 
@@ -105,6 +105,8 @@ fn text_strategy() -> impl Strategy<Value = String> {
         "x",
         "_",
         "ü",
+        "— ",
+        "’s ",
     ]);
     prop::collection::vec(pieces, 0..12).prop_map(|pieces| pieces.concat())
 }
@@ -149,6 +151,75 @@ proptest! {
         by_index.sort_unstable();
         by_automaton.sort_unstable();
         prop_assert_eq!(by_index, by_automaton);
+    }
+}
+
+/// Patterns with a Unicode word boundary, whose lazy DFA gives up at the first byte outside ASCII:
+/// a [`Screen`] stands before each of them on such text.
+const SCREENED: &[&str] = &[
+    r"(?i)\bignore (?:all )?(?:previous|prior) instructions\b",
+    r"\bсистем\w*\b",
+    r"(?i)\b(?:über|system)\b[^\n]{0,12}?\bprompt",
+    r"\Bprompt\b|\b指示",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// A compiled pattern with a screen before it finds what the pattern finds alone, on any text
+    /// and from any start: the screen only ever holds a search back that could find nothing.
+    #[test]
+    fn a_screened_pattern_finds_what_its_pattern_finds(
+        shape in 0..SCREENED.len(),
+        text in text_strategy(),
+        start in 0_usize..64,
+    ) {
+        let source = SCREENED[shape];
+        let screened = Regex::new(source);
+        let alone = regex::Regex::new(source).expect("compiles");
+        // A text past the guard's bound compiles the pattern at once: what follows is read through
+        // the screen rather than answered by the guard.
+        let long = "x ".repeat(GUARDED_BYTES);
+        prop_assert_eq!(screened.is_match(&long), alone.is_match(&long));
+        prop_assert_eq!(screened.is_match(&text), alone.is_match(&text));
+        let spans = |found: regex::Matches<'_, '_>| found.map(|m| m.range()).collect::<Vec<_>>();
+        prop_assert_eq!(spans(screened.find_iter(&text)), spans(alone.find_iter(&text)));
+        let mut start = start.min(text.len());
+        while !text.is_char_boundary(start) {
+            start -= 1;
+        }
+        let whole = |captures: Option<regex::Captures<'_>>| captures.and_then(|c| c.get(0)).map(|m| m.range());
+        prop_assert_eq!(whole(screened.captures_at(&text, start)), whole(alone.captures_at(&text, start)));
+    }
+}
+
+/// Each screened pattern gets a screen, and a screen turns away a text outside ASCII that the
+/// pattern cannot match; a pattern without a Unicode word boundary gets none.
+#[test]
+fn screens_turn_away_what_cannot_match() {
+    for source in SCREENED {
+        let screen = Screen::new(source).unwrap_or_else(|| panic!("no screen for {source}"));
+        let text = "Über — ein Satz ohne das Gesuchte, l’été";
+        assert!(!regex::Regex::new(source).expect("compiles").is_match(text), "{source} matches {text}");
+        assert!(!screen.admits(&Input::new(text)), "the screen of {source} admits {text}");
+        let matching = [
+            "ignore previous instructions — é",
+            "— систему",
+            "Über — the system’s prompt",
+            "a sysprompt 指示",
+        ];
+        let alone = regex::Regex::new(source).expect("compiles");
+        let matched: Vec<&str> = matching.into_iter().filter(|text| alone.is_match(text)).collect();
+        assert!(!matched.is_empty(), "no text matches {source}");
+        for text in matched {
+            assert!(
+                screen.admits(&Input::new(text)),
+                "the screen of {source} turns away its match in {text}"
+            );
+        }
+    }
+    for source in [r"(?-u:\b)über", r"\d+ — \w+", r"a\\b"] {
+        assert!(Screen::new(source).is_none(), "{source} has no Unicode word boundary");
     }
 }
 

@@ -48,7 +48,7 @@ use tidemark_core::{
     StoredMessage, TokenCounter,
 };
 
-pub use self::follow::{answers, exchange};
+pub use self::follow::{EXCHANGE_SPAN, answers, exchange};
 pub use self::search::Recalled;
 use self::supersede::Topic;
 use crate::scan::{Scanner, Verdict};

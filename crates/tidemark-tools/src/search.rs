@@ -13,13 +13,11 @@ use serde_json::{Value, json};
 use tidemark_core::recall::passage_texts;
 use tidemark_core::{ConversationId, ConversationStore, FactStore, Message, Part, Role, Seq, SeqRange};
 use tidemark_facts::Recalled;
-use tidemark_facts::recall::{answers, exchange};
+use tidemark_facts::recall::{EXCHANGE_SPAN, answers, exchange};
 use tidemark_facts::scan::Verdict;
 
 use crate::{MemoryTools, ToolOutput, store_error};
 
-/// How many turns after a found passage are read for its follow-ups.
-const FOLLOW_SPAN: u64 = 4;
 /// The most follow-up passages one found passage brings.
 pub(crate) const FOLLOW_UPS: usize = 2;
 
@@ -81,7 +79,7 @@ impl<S: ConversationStore + FactStore> MemoryTools<S> {
         end: Seq,
     ) -> Result<Vec<FollowUp>, ToolOutput> {
         let start = passage.seq.after(1);
-        let stop = Seq(start.0.saturating_add(FOLLOW_SPAN).min(end.0));
+        let stop = Seq(start.0.saturating_add(EXCHANGE_SPAN).min(end.0));
         if stop <= start {
             return Ok(Vec::new());
         }

@@ -25,8 +25,9 @@ use super::{Found, Recall, locked};
 
 /// How many of the best candidates that are a user's questions bring what followed them.
 pub(super) const ASKED: usize = 2;
-/// How many turns after such a candidate are read for its answer.
-const SPAN: u64 = 4;
+/// How many turns after a found passage are read for what answered it: by recall for its best
+/// questions, and by `search_history` for its follow-ups.
+pub const EXCHANGE_SPAN: u64 = 4;
 /// The most passages one candidate brings.
 pub(super) const ANSWERS: usize = 2;
 
@@ -112,10 +113,10 @@ impl Exchanges {
 
 impl Exchange {
     /// The exchange that starts with `turns`, and whether it is whole: it ends at a user
-    /// instruction, or runs the [`SPAN`] turns read, so that later turns cannot change it.
+    /// instruction, or runs the [`EXCHANGE_SPAN`] turns read, so that later turns cannot change it.
     fn read(turns: &[StoredMessage]) -> (Self, bool) {
         let exchange = exchange(turns);
-        let whole = exchange.len() < turns.len() || turns.len() as u64 >= SPAN;
+        let whole = exchange.len() < turns.len() || turns.len() as u64 >= EXCHANGE_SPAN;
         let calling = exchange
             .iter()
             .filter(|turn| turn.message.tool_calls().next().is_some())
@@ -152,7 +153,7 @@ impl<S: ConversationStore> Recall<S> {
             let start = question.passage.seq.after(1);
             // Every turn of another conversation is out of view; in this one, only those below the window.
             let end = if from.is_some() { Seq(u64::MAX) } else { request.below() };
-            let stop = Seq(start.0.saturating_add(SPAN).min(end.0));
+            let stop = Seq(start.0.saturating_add(EXCHANGE_SPAN).min(end.0));
             if stop <= start {
                 continue;
             }

@@ -220,12 +220,12 @@ impl Topic {
     /// The new value must be of a kind the older holds (see [`Kinds`]): "the window is now Sunday
     /// 06:00" changes a time or a day, not "the contract promises 99.95% uptime" beside it.
     pub(crate) fn replaces(&self, older: &Topic) -> bool {
-        if older.values.is_empty() || self.values.iter().all(|value| older.values.contains(value)) {
+        if older.values.is_empty() || self.values.iter().all(|value| holds(&older.values, value)) {
             return false;
         }
         let held = older.values.iter().fold(Kinds::default(), |kinds, value| kinds | older.kinds(value));
         let changed =
-            self.changed.iter().any(|value| !older.values.contains(value) && self.kinds(value).meets(held));
+            self.changed.iter().any(|value| !holds(&older.values, value) && self.kinds(value).meets(held));
         (changed && super::shared(&self.terms, &older.terms) >= SHARED_TERMS) || self.restates(older)
     }
 
@@ -256,13 +256,13 @@ impl Topic {
         if shared < RESTATED_TERMS.min(older.words.len()) || super::shared(&older.words, &self.words) == 0 {
             return false;
         }
-        let differs = |term: &String| self.values.contains(term) != older.values.contains(term);
+        let differs = |term: &String| holds(&self.values, term) != holds(&older.values, term);
         // Half the terms at least are shared, the values that changed aside.
         let kept = |topic: &Topic| topic.terms.iter().filter(|term| !differs(term)).count();
         if shared * 2 < kept(self).min(kept(older)) {
             return false;
         }
-        let fresh = self.values.iter().filter(|value| !older.values.contains(value));
+        let fresh = self.values.iter().filter(|value| !holds(&older.values, value));
         let in_place = fresh.into_iter().any(|value| {
             let mine = beside(&self.sequence, value, &differs);
             older
@@ -271,7 +271,7 @@ impl Topic {
                 .filter(|old| *old != value)
                 .any(|old| beside(&older.sequence, old, &differs).iter().any(|term| mine.contains(term)))
         });
-        let heads = |term: &String| !self.values.contains(term) && !older.values.contains(term);
+        let heads = |term: &String| !holds(&self.values, term) && !holds(&older.values, term);
         in_place
             && !qualified_apart_before(&older.sequence, &self.sequence, &heads)
             && !self.substitutes(older, &differs)
@@ -297,6 +297,11 @@ impl Topic {
                 && theirs.contains(&mine)
         })
     }
+}
+
+/// Whether `values`, sorted and distinct as a topic keeps its values, holds `term`.
+fn holds(values: &[String], term: &str) -> bool {
+    values.binary_search_by(|value| value.as_str().cmp(term)).is_ok()
 }
 
 /// How many terms a [restatement](Topic::restates) must share with the older passage (as many as the
@@ -632,8 +637,9 @@ mod tests {
             prop_assert_eq!(says_adding(&adding), ADDING.iter().any(|word| has_phrase(&adding, word)));
         }
 
-        /// Sentences cut a text without losing or repeating any of it, the values a marker
-        /// changes are values of the text, found only when it carries a marker, and every value has a kind.
+        /// Sentences cut a text without losing or repeating any of it, a topic's values are sorted
+        /// and distinct, the values a marker changes are values of the text, found only when it
+        /// carries a marker, and every value has a kind.
         #[test]
         fn sentences_cover_the_text_and_changed_values_are_its_values(
             pieces in prop::collection::vec(
@@ -648,6 +654,8 @@ mod tests {
             let text = pieces.join(" ");
             prop_assert_eq!(sentences(&text).concat(), text.clone());
             let topic = Topic::of(&text);
+            // Sorted and distinct, as `holds` looks values up.
+            prop_assert!(topic.values.windows(2).all(|pair| pair[0] < pair[1]));
             prop_assert!(topic.changed.iter().all(|value| topic.values.binary_search(value).is_ok()));
             prop_assert!(topic.updates || topic.changed.is_empty());
             // Every value has a kind, and the kinds name only values.

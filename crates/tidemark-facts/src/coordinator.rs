@@ -540,8 +540,7 @@ impl<S: FactStore> FactCoordinator<S> {
         let changes: Vec<(usize, Topic)> = evicted
             .iter()
             .enumerate()
-            .map(|(at, message)| (at, Topic::of_statement(&readable(message))))
-            .filter(|(_, topic)| topic.updates())
+            .filter_map(|(at, message)| Some((at, Topic::of_stated_change(&readable(message))?)))
             .collect();
         // Before the new facts are stored, so that a fact taken from the changing turn is never weighed against it.
         let mut changed: Vec<(usize, Scope, Tier)> = Vec::new();

@@ -82,6 +82,11 @@ fn says_changed(lower: &str) -> bool {
     has_any(MARKER_FINDER.as_ref(), MARKERS, lower)
 }
 
+/// Whether `lower` carries one of the [`FACT_MARKERS`] at word boundaries.
+fn says_fact_changed(lower: &str) -> bool {
+    FACT_MARKERS.iter().any(|marker| has_phrase(lower, marker))
+}
+
 /// Whether `lower` says it adds to what came before ([`ADDING`]) at word boundaries.
 fn says_adding(lower: &str) -> bool {
     has_any(ADDING_FINDER.as_ref(), ADDING, lower)
@@ -135,9 +140,20 @@ const ADDING: &[&str] = &["also", "too", "again", "another", "as well", "then", 
 impl Topic {
     /// The topic of a stated fact, or of a turn that may change one: recall's markers and [`FACT_MARKERS`].
     pub(crate) fn of_statement(text: &str) -> Self {
-        let mut topic = Self::of(text);
-        let says_fact_changed = |lower: &str| FACT_MARKERS.iter().any(|marker| has_phrase(lower, marker));
-        if says_fact_changed(&text.to_lowercase()) {
+        Self::read_statement(text, &text.to_lowercase())
+    }
+
+    /// [`of_statement`](Topic::of_statement) of a turn that says something changed, `None` for any other:
+    /// most turns carry no marker, and one pass finds one, where working out a topic reads the text many times.
+    pub(crate) fn of_stated_change(text: &str) -> Option<Self> {
+        let lower = text.to_lowercase();
+        (says_changed(&lower) || says_fact_changed(&lower)).then(|| Self::read_statement(text, &lower))
+    }
+
+    /// What [`of_statement`](Topic::of_statement) and [`of_stated_change`](Topic::of_stated_change) share.
+    fn read_statement(text: &str, lower: &str) -> Self {
+        let mut topic = Self::read(text, lower, says_changed(lower));
+        if says_fact_changed(lower) {
             topic.updates = true;
             topic.changed = values_near_marker(text, &topic.values, &|lower| {
                 says_changed(lower) || says_fact_changed(lower)
@@ -206,11 +222,6 @@ impl Topic {
         let counted = self.counted.binary_search(value).is_ok();
         let named = !when && !value.chars().any(|c| c.is_ascii_digit());
         Kinds { when, counted, named }
-    }
-
-    /// Whether it carries a change marker.
-    pub(crate) fn updates(&self) -> bool {
-        self.updates
     }
 
     /// Whether this passage, the newer, replaces `older`: it says something changed about the same
@@ -639,7 +650,8 @@ mod tests {
 
         /// Sentences cut a text without losing or repeating any of it, a topic's values are sorted
         /// and distinct, the values a marker changes are values of the text, found only when it
-        /// carries a marker, and every value has a kind.
+        /// carries a marker, every value has a kind, and `of_stated_change` is `of_statement` for a
+        /// turn that says something changed and `None` otherwise.
         #[test]
         fn sentences_cover_the_text_and_changed_values_are_its_values(
             pieces in prop::collection::vec(
@@ -663,6 +675,9 @@ mod tests {
             prop_assert!(topic.values.iter().all(|value| topic.kinds(value) != Kinds::default()));
             let statement = Topic::of_statement(&text);
             prop_assert!(statement.changed.iter().all(|value| statement.values.binary_search(value).is_ok()));
+            // The shortcut for turns without a marker gives the same topic, or none where it says no change.
+            let shortcut = Topic::of_stated_change(&text).map(|topic| format!("{topic:?}"));
+            prop_assert_eq!(shortcut, statement.updates.then(|| format!("{statement:?}")));
         }
     }
 

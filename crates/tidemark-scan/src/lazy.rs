@@ -239,11 +239,7 @@ impl Screen {
             .configure(hybrid::dfa::Config::new().cache_capacity(cache_capacity(source.len())))
             .build_from_nfa(nfa)
             .ok()?;
-        let maker = dfa.clone();
-        Some(Self(Searcher {
-            automaton: dfa,
-            caches: Pool::new(Box::new(move || maker.create_cache()) as CacheMaker<_>),
-        }))
+        Some(Self(Searcher::new(dfa, hybrid::dfa::DFA::create_cache)))
     }
 
     /// Whether `input`'s span may hold a match: no only when the screen finds none (a lazy DFA that
@@ -422,6 +418,18 @@ struct Searcher<A, C> {
 /// Makes a cache for a [`Searcher`]'s pool.
 type CacheMaker<C> = Box<dyn Fn() -> C + Send + Sync + std::panic::RefUnwindSafe + std::panic::UnwindSafe>;
 
+impl<A, C> Searcher<A, C>
+where
+    A: Clone + Send + Sync + std::panic::RefUnwindSafe + std::panic::UnwindSafe + 'static,
+    C: 'static,
+{
+    /// `automaton` with a pool of the caches `create` makes for it.
+    fn new(automaton: A, create: fn(&A) -> C) -> Self {
+        let maker = automaton.clone();
+        Self { automaton, caches: Pool::new(Box::new(move || create(&maker)) as CacheMaker<C>) }
+    }
+}
+
 impl Probe {
     /// Keeps `source`, to be compiled by the first search that needs it.
     pub(crate) fn new(source: &str) -> Self {
@@ -472,18 +480,8 @@ impl ProbeEngine {
             mark_broken();
             return None;
         };
-        let dfa = dfa.map(|dfa| {
-            let maker = dfa.clone();
-            Searcher {
-                automaton: dfa,
-                caches: Pool::new(Box::new(move || maker.create_cache()) as CacheMaker<_>),
-            }
-        });
-        let maker = pikevm.clone();
-        let pikevm = Searcher {
-            automaton: pikevm,
-            caches: Pool::new(Box::new(move || maker.create_cache()) as CacheMaker<_>),
-        };
+        let dfa = dfa.map(|dfa| Searcher::new(dfa, hybrid::dfa::DFA::create_cache));
+        let pikevm = Searcher::new(pikevm, pikevm::PikeVM::create_cache);
         Some(Self { dfa, pikevm })
     }
 }

@@ -681,7 +681,28 @@ crate::forward! {
 
 /// The keywords of `text` as search and ranking see them: runs of letters and digits, lowercased.
 pub fn keywords(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric()).filter(|word| !word.is_empty()).map(str::to_lowercase)
+    words(text).map(str::to_lowercase)
+}
+
+/// The runs of letters and digits in `text`, as written: the words [`keywords`] lowers.
+pub(crate) fn words(text: &str) -> impl Iterator<Item = &str> + '_ {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|word| !word.is_empty())
+}
+
+/// `word` in lower case as [`keywords`] gives it, borrowed when it already is and lowered into
+/// `buffer` otherwise, so a caller going over many words allocates only for the non-ASCII ones.
+pub(crate) fn lowered<'a>(word: &'a str, buffer: &'a mut String) -> &'a str {
+    if !word.is_ascii() {
+        *buffer = word.to_lowercase();
+        buffer.as_str()
+    } else if word.bytes().any(|byte| byte.is_ascii_uppercase()) {
+        buffer.clear();
+        buffer.push_str(word);
+        buffer.make_ascii_lowercase();
+        buffer.as_str()
+    } else {
+        word
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::keywords;
+use super::{keywords, lowered, words};
 
 /// BM25's term-frequency saturation.
 const K1: f64 = 1.2;
@@ -41,22 +41,12 @@ pub fn bm25(query: &str, documents: &[&str]) -> Vec<f64> {
     let mut containing = vec![0usize; terms.len()];
     let mut frequency = vec![0u32; terms.len()];
     let mut touched = Vec::new();
-    let mut lowered = String::new();
+    let mut lowered_word = String::new();
     for document in documents {
         let mut length = 0usize;
-        for word in document.split(|c: char| !c.is_alphanumeric()).filter(|word| !word.is_empty()) {
+        for word in words(document) {
             length += 1;
-            let key = if !word.is_ascii() {
-                lowered = word.to_lowercase();
-                lowered.as_str()
-            } else if word.bytes().any(|byte| byte.is_ascii_uppercase()) {
-                lowered.clear();
-                lowered.push_str(word);
-                lowered.make_ascii_lowercase();
-                lowered.as_str()
-            } else {
-                word
-            };
+            let key = lowered(word, &mut lowered_word);
             if let Some(&term) = numbered.get(key) {
                 if frequency[term] == 0 {
                     touched.push(term);

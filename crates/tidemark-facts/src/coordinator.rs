@@ -38,7 +38,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use quick_cache::unsync::Cache;
-use tidemark_core::fact::rank;
+use tidemark_core::fact::rank::Corpus;
 use tidemark_core::{
     CompactionEvent, CompactionObserver, ContextError, ContextRequest, ContextSource, ConversationId, Fact,
     FactError, FactFilter, FactId, FactStore, Message, NewFact, ObserverError, Put, Scope, SeqRange,
@@ -122,7 +122,15 @@ struct Session {
 struct Snapshot {
     generation: u64,
     store_generation: u64,
-    facts: Arc<Vec<Fact>>,
+    shown: Arc<Shown>,
+}
+
+/// The scanned facts a conversation may be shown, with their texts read once for ranking.
+#[derive(Debug)]
+struct Shown {
+    facts: Vec<Fact>,
+    /// The facts' texts, in the same order, so a load ranks them without reading them again.
+    corpus: Corpus,
 }
 
 /// Extraction before compaction, a security scan on every write and read, and injection of relevant facts; see the module docs.
@@ -336,7 +344,7 @@ impl<S: FactStore> FactCoordinator<S> {
     ///
     /// The store's error.
     pub async fn visible(&self, conversation: &ConversationId) -> Result<Vec<Fact>, FactError> {
-        Ok(self.snapshot(conversation).await?.as_ref().clone())
+        Ok(self.snapshot(conversation).await?.facts.clone())
     }
 
     /// The facts `conversation` may be shown that share a keyword with `query`, best first, at most `limit`.
@@ -354,9 +362,8 @@ impl<S: FactStore> FactCoordinator<S> {
         query: &str,
         limit: usize,
     ) -> Result<Vec<Fact>, FactError> {
-        let facts = self.snapshot(conversation).await?;
-        let texts: Vec<&str> = facts.iter().map(|fact| fact.text.as_str()).collect();
-        let scores = rank::bm25(query, &texts);
+        let shown = self.snapshot(conversation).await?;
+        let (facts, scores) = (&shown.facts, shown.corpus.scores(query));
         let mut order: Vec<usize> = (0..facts.len()).filter(|&index| scores[index] > 0.0).collect();
         order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(facts[b].id.cmp(&facts[a].id)));
         Ok(order.into_iter().take(limit).map(|index| facts[index].clone()).collect())
@@ -417,14 +424,14 @@ impl<S: FactStore> FactCoordinator<S> {
     }
 
     /// The scanned facts `conversation` may be shown, from the snapshot when it is current.
-    async fn snapshot(&self, conversation: &ConversationId) -> Result<Arc<Vec<Fact>>, FactError> {
+    async fn snapshot(&self, conversation: &ConversationId) -> Result<Arc<Shown>, FactError> {
         let generation = self.generation();
         let store_generation = self.store.generation().await?;
         if let Some(snapshot) = locked(&self.snapshots).get(conversation)
             && snapshot.generation == generation
             && snapshot.store_generation == store_generation
         {
-            return Ok(Arc::clone(&snapshot.facts));
+            return Ok(Arc::clone(&snapshot.shown));
         }
         let mut facts = Vec::new();
         for scope in self.scopes(conversation) {
@@ -437,14 +444,16 @@ impl<S: FactStore> FactCoordinator<S> {
                 facts.push(fact);
             }
         }
-        let facts = Arc::new(facts);
+        let texts: Vec<&str> = facts.iter().map(|fact| fact.text.as_str()).collect();
+        let corpus = Corpus::new(&texts);
+        let shown = Arc::new(Shown { facts, corpus });
         // The quarantines above moved the store's generation; record where it stands now.
         let store_generation = self.store.generation().await?;
         locked(&self.snapshots).insert(
             conversation.clone(),
-            Snapshot { generation, store_generation, facts: Arc::clone(&facts) },
+            Snapshot { generation, store_generation, shown: Arc::clone(&shown) },
         );
-        Ok(facts)
+        Ok(shown)
     }
 
     /// Why a stored fact must not reach a model, if it must not.
@@ -497,9 +506,8 @@ impl<S: FactStore> FactCoordinator<S> {
         max_tokens: u32,
         counter: &dyn TokenCounter,
     ) -> Result<Option<Message>, FactError> {
-        let facts = self.snapshot(conversation).await?;
-        let texts: Vec<&str> = facts.iter().map(|fact| fact.text.as_str()).collect();
-        let scores = rank::bm25(query, &texts);
+        let shown = self.snapshot(conversation).await?;
+        let (facts, scores) = (&shown.facts, shown.corpus.scores(query));
         let mut order: Vec<usize> = (0..facts.len())
             .filter(|&index| scores[index] > 0.0 || facts[index].tier == Tier::UserProfile)
             .collect();

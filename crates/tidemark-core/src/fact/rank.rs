@@ -4,7 +4,8 @@
 //! injection, which ranks a scope's facts against the latest user message. It
 //! lives in core because both sides need the same scores and neither may
 //! depend on the other. The corpus is the candidate set itself, so rarity is
-//! judged among the facts at hand.
+//! judged among the facts at hand. [`bm25`] reads the documents for one query;
+//! a [`Corpus`] reads them once and gives the same scores to many.
 
 use std::collections::HashMap;
 
@@ -62,28 +63,136 @@ pub fn bm25(query: &str, documents: &[&str]) -> Vec<f64> {
         lengths.push(length);
         ends.push(held.len());
     }
-    let count = documents.len() as f64;
-    let average = (lengths.iter().sum::<usize>() as f64 / count).max(1.0);
-    // The "plus one" form keeps the weight positive even for a word in every document.
-    let weights: Vec<f64> =
-        containing.iter().map(|&n| ((count - n as f64 + 0.5) / (n as f64 + 0.5) + 1.0).ln()).collect();
+    let count = documents.len();
+    let average = average(&lengths);
+    let weights: Vec<f64> = containing.iter().map(|&n| weight(count, n)).collect();
     let mut start = 0;
     lengths
         .iter()
         .zip(&ends)
         .map(|(&length, &end)| {
-            let norm = K1 * (1.0 - B + B * length as f64 / average);
-            let score = held[start..end]
-                .iter()
-                .map(|&(term, tf)| {
-                    let tf = f64::from(tf);
-                    weights[term] * tf * (K1 + 1.0) / (tf + norm)
-                })
-                .sum();
+            let norm = norm(length, average);
+            let score = held[start..end].iter().map(|&(term, tf)| weights[term] * saturated(tf, norm)).sum();
             start = end;
             score
         })
         .collect()
+}
+
+/// The mean document length in words, at least 1.
+fn average(lengths: &[usize]) -> f64 {
+    (lengths.iter().sum::<usize>() as f64 / lengths.len().max(1) as f64).max(1.0)
+}
+
+/// The weight of a term held by `containing` of `count` documents; the "plus one" form keeps it
+/// positive even for a word in every document.
+fn weight(count: usize, containing: usize) -> f64 {
+    let (count, n) = (count as f64, containing as f64);
+    ((count - n + 0.5) / (n + 0.5) + 1.0).ln()
+}
+
+/// A document's length normalisation: [`K1`] scaled by its length against the mean.
+fn norm(length: usize, average: f64) -> f64 {
+    K1 * (1.0 - B + B * length as f64 / average)
+}
+
+/// The saturated term frequency, for a term a document holds `tf` times.
+fn saturated(tf: u32, norm: f64) -> f64 {
+    let tf = f64::from(tf);
+    tf * (K1 + 1.0) / (tf + norm)
+}
+
+/// Documents read once and ranked against many queries, with the scores [`bm25`] gives.
+///
+/// [`bm25`] reads every document again for each query; a corpus keeps, for
+/// each word, the documents holding it, so a query costs only the postings of
+/// its own words. The fact coordinator keeps one beside each cached set of
+/// facts, and a load ranks them without reading their texts.
+///
+/// ```
+/// use tidemark_core::fact::rank::{bm25, Corpus};
+///
+/// let documents = ["User prefers metric units.", "User lives in Lyon."];
+/// let corpus = Corpus::new(&documents);
+/// assert_eq!(corpus.len(), 2);
+/// for query in ["metric units", "where does the user live? Lyon"] {
+///     let (read_once, read_again) = (corpus.scores(query), bm25(query, &documents));
+///     assert!(read_once.iter().zip(&read_again).all(|(a, b)| (a - b).abs() < 1e-9));
+/// }
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Corpus {
+    /// Each word the documents hold, lowered, by its number.
+    numbers: HashMap<String, usize>,
+    /// For each word's number, the documents holding it and how often, in document order.
+    postings: Vec<Vec<(usize, u32)>>,
+    /// Each document's length normalisation.
+    norms: Vec<f64>,
+}
+
+impl Corpus {
+    /// Reads `documents` once.
+    pub fn new(documents: &[&str]) -> Self {
+        let mut numbers: HashMap<String, usize> = HashMap::new();
+        let mut postings: Vec<Vec<(usize, u32)>> = Vec::new();
+        let mut lengths = Vec::with_capacity(documents.len());
+        let mut frequency: Vec<u32> = Vec::new();
+        let mut touched = Vec::new();
+        let mut lowered_word = String::new();
+        for (at, document) in documents.iter().enumerate() {
+            let mut length = 0usize;
+            for word in words(document) {
+                length += 1;
+                let key = lowered(word, &mut lowered_word);
+                let term = match numbers.get(key) {
+                    Some(&term) => term,
+                    None => {
+                        numbers.insert(key.to_owned(), postings.len());
+                        postings.push(Vec::new());
+                        frequency.push(0);
+                        postings.len() - 1
+                    }
+                };
+                if frequency[term] == 0 {
+                    touched.push(term);
+                }
+                frequency[term] += 1;
+            }
+            for term in touched.drain(..) {
+                postings[term].push((at, frequency[term]));
+                frequency[term] = 0;
+            }
+            lengths.push(length);
+        }
+        let average = average(&lengths);
+        Self { numbers, postings, norms: lengths.iter().map(|&length| norm(length, average)).collect() }
+    }
+
+    /// How many documents the corpus holds.
+    pub fn len(&self) -> usize {
+        self.norms.len()
+    }
+
+    /// Whether the corpus holds no document.
+    pub fn is_empty(&self) -> bool {
+        self.norms.is_empty()
+    }
+
+    /// Every document's score against `query`, in document order, as [`bm25`] scores them.
+    pub fn scores(&self, query: &str) -> Vec<f64> {
+        let mut terms: Vec<String> = keywords(query).collect();
+        terms.sort_unstable();
+        terms.dedup();
+        let mut scores = vec![0.0; self.len()];
+        for term in terms.iter().filter_map(|term| self.numbers.get(term.as_str())) {
+            let postings = &self.postings[*term];
+            let weight = weight(self.len(), postings.len());
+            for &(at, tf) in postings {
+                scores[at] += weight * saturated(tf, self.norms[at]);
+            }
+        }
+        scores
+    }
 }
 
 /// The indices of `documents` that share a keyword with `query`, best first (ties: earlier first), at most `limit`.
@@ -155,6 +264,27 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// A corpus read once scores each query as `bm25` does reading the documents again.
+        #[test]
+        fn a_corpus_scores_as_bm25_does(
+            queries in proptest::collection::vec("(tea|Tea|OSLO|oslo|ÉTÉ|été|Σας|user|x1|,| ){0,12}", 1..4),
+            documents in proptest::collection::vec("(tea|Tea|OSLO|oslo|ÉTÉ|été|Σας|user|x1|,|-| ){0,30}", 0..12),
+        ) {
+            let documents: Vec<&str> = documents.iter().map(String::as_str).collect();
+            let corpus = Corpus::new(&documents);
+            proptest::prop_assert_eq!(corpus.len(), documents.len());
+            for query in &queries {
+                let (read_once, read_again) = (corpus.scores(query), bm25(query, &documents));
+                proptest::prop_assert_eq!(read_once.len(), read_again.len());
+                for (once, again) in read_once.iter().zip(&read_again) {
+                    proptest::prop_assert!(once.is_finite());
+                    proptest::prop_assert!((once - again).abs() <= 1e-9 * again.abs().max(1.0), "{once} against {again}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn rarer_and_more_frequent_words_rank_higher() {
         let documents =
@@ -170,5 +300,7 @@ mod tests {
         assert_eq!(bm25("", &["a b"]), vec![0.0]);
         assert!(bm25("a", &[]).is_empty());
         assert_eq!(top("a", &["a"], 0), Vec::<usize>::new());
+        assert!(Corpus::new(&[]).scores("a").is_empty());
+        assert_eq!(Corpus::new(&["a b", ""]).scores(" ,;"), vec![0.0, 0.0]);
     }
 }

@@ -33,50 +33,58 @@ pub fn bm25(query: &str, documents: &[&str]) -> Vec<f64> {
         return vec![0.0; documents.len()];
     }
     let numbered: HashMap<&str, usize> = terms.iter().map(String::as_str).zip(0..).collect();
-    // One pass over the documents: each one's length in words, and the query
-    // terms it holds with how often, kept flat; words are lowered into one
-    // reused buffer, so a load over many facts allocates almost nothing.
-    let mut lengths = Vec::with_capacity(documents.len());
-    let mut held: Vec<(usize, u32)> = Vec::new();
-    let mut ends = Vec::with_capacity(documents.len());
     let mut containing = vec![0usize; terms.len()];
-    let mut frequency = vec![0u32; terms.len()];
+    let mut held: Vec<(usize, usize, u32)> = Vec::new();
+    let lengths = count(
+        documents,
+        |word| numbered.get(word).copied(),
+        |at, term, tf| {
+            containing[term] += 1;
+            held.push((at, term, tf));
+        },
+    );
+    let average = average(&lengths);
+    let weights: Vec<f64> = containing.iter().map(|&n| weight(documents.len(), n)).collect();
+    let mut scores = vec![0.0; documents.len()];
+    for (at, term, tf) in held {
+        scores[at] += weights[term] * saturated(tf, norm(lengths[at], average));
+    }
+    scores
+}
+
+/// One pass over `documents` that both rankings share: each word is lowered
+/// into one reused buffer and numbered by `number` (`None` leaves it out), and
+/// `held(document, term, tf)` hears each numbered term a document holds and how
+/// often. Returns each document's length in words, counted or not.
+fn count(
+    documents: &[&str],
+    mut number: impl FnMut(&str) -> Option<usize>,
+    mut held: impl FnMut(usize, usize, u32),
+) -> Vec<usize> {
+    let mut lengths = Vec::with_capacity(documents.len());
+    let mut frequency: Vec<u32> = Vec::new();
     let mut touched = Vec::new();
     let mut lowered_word = String::new();
-    for document in documents {
+    for (at, document) in documents.iter().enumerate() {
         let mut length = 0usize;
         for word in words(document) {
             length += 1;
-            let key = lowered(word, &mut lowered_word);
-            if let Some(&term) = numbered.get(key) {
-                if frequency[term] == 0 {
-                    touched.push(term);
-                }
-                frequency[term] += 1;
+            let Some(term) = number(lowered(word, &mut lowered_word)) else { continue };
+            if term >= frequency.len() {
+                frequency.resize(term + 1, 0);
             }
+            if frequency[term] == 0 {
+                touched.push(term);
+            }
+            frequency[term] += 1;
         }
         for term in touched.drain(..) {
-            containing[term] += 1;
-            held.push((term, frequency[term]));
+            held(at, term, frequency[term]);
             frequency[term] = 0;
         }
         lengths.push(length);
-        ends.push(held.len());
     }
-    let count = documents.len();
-    let average = average(&lengths);
-    let weights: Vec<f64> = containing.iter().map(|&n| weight(count, n)).collect();
-    let mut start = 0;
     lengths
-        .iter()
-        .zip(&ends)
-        .map(|(&length, &end)| {
-            let norm = norm(length, average);
-            let score = held[start..end].iter().map(|&(term, tf)| weights[term] * saturated(tf, norm)).sum();
-            start = end;
-            score
-        })
-        .collect()
 }
 
 /// The mean document length in words, at least 1.
@@ -135,35 +143,22 @@ impl Corpus {
     pub fn new(documents: &[&str]) -> Self {
         let mut numbers: HashMap<String, usize> = HashMap::new();
         let mut postings: Vec<Vec<(usize, u32)>> = Vec::new();
-        let mut lengths = Vec::with_capacity(documents.len());
-        let mut frequency: Vec<u32> = Vec::new();
-        let mut touched = Vec::new();
-        let mut lowered_word = String::new();
-        for (at, document) in documents.iter().enumerate() {
-            let mut length = 0usize;
-            for word in words(document) {
-                length += 1;
-                let key = lowered(word, &mut lowered_word);
-                let term = match numbers.get(key) {
+        let lengths = count(
+            documents,
+            |word| {
+                let next = numbers.len();
+                Some(match numbers.get(word) {
                     Some(&term) => term,
-                    None => {
-                        numbers.insert(key.to_owned(), postings.len());
-                        postings.push(Vec::new());
-                        frequency.push(0);
-                        postings.len() - 1
-                    }
-                };
-                if frequency[term] == 0 {
-                    touched.push(term);
+                    None => *numbers.entry(word.to_owned()).or_insert(next),
+                })
+            },
+            |at, term, tf| {
+                if term >= postings.len() {
+                    postings.resize_with(term + 1, Vec::new);
                 }
-                frequency[term] += 1;
-            }
-            for term in touched.drain(..) {
-                postings[term].push((at, frequency[term]));
-                frequency[term] = 0;
-            }
-            lengths.push(length);
-        }
+                postings[term].push((at, tf));
+            },
+        );
         let average = average(&lengths);
         Self { numbers, postings, norms: lengths.iter().map(|&length| norm(length, average)).collect() }
     }

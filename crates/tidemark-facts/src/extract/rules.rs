@@ -6,7 +6,8 @@ use regex::{Captures, Regex};
 
 use super::CandidateKind;
 use super::words::{
-    NOT_BUT_HEDGES, NOT_NAMES, POINTERS, carries_value, claim_stands_alone, has_content, object_ok, words,
+    NOT_BUT_HEDGES, NOT_NAMES, NOT_PLACES, POINTERS, carries_value, claim_stands_alone, has_content,
+    object_ok, words,
 };
 
 /// What a match must pass besides its pattern.
@@ -22,6 +23,8 @@ pub(super) enum Check {
     Committed,
     /// The `name` group is not a state ("I'm Sorry").
     Name,
+    /// As [`Check::Name`], and the `name` group is not a place one works in ("I'm in Slack").
+    Place,
     /// The `obj` group of "I meant" is not "to ask / mention / add / tell".
     Meant,
     /// "not X but Y" is not "not only / just … but".
@@ -128,7 +131,35 @@ pub(super) fn identity_specs() -> Vec<(String, Check)> {
                 .into(),
             Check::None,
         ),
-        (r"(?ix) \b I \s+ (?: currently\s+ )? live \s+ in \s+ \S".into(), Check::None),
+        (r"(?ix) \b I \s+ (?: currently\s+ | still\s+ | now\s+ )? live \s+ in \s+ \S".into(), Check::None),
+        // "I live just outside Utrecht", "I live near Ghent": where, by a place named nearby.
+        (
+            r"(?ix) \b I \s+ (?: currently\s+ | still\s+ | now\s+ )? live \s+ (?: just\s+ | right\s+ )?
+                (?: outside | near | by | north\s+of | south\s+of | east\s+of | west\s+of ) \s+
+                (?-i:\p{Lu})"
+                .into(),
+            Check::None,
+        ),
+        // "Living in Bergen means rain": a sentence opening on where the speaker lives.
+        (r"(?ix) ^ living \s+ in \s+ (?-i:\p{Lu})".into(), Check::None),
+        // "I'm Dublin-based", "I'm a Cork native".
+        (
+            r"(?ix) \b I (?: 'm | \s+am ) \s+ (?: a \s+ (?-i:\p{Lu}\p{Ll}+) \s+ native | (?-i:\p{Lu}\p{Ll}+) -based )
+                \b"
+            .into(),
+            Check::None,
+        ),
+        // "I'm in Hobart, so …", "since I'm over in Vancouver, …", "I'm in Reno, NV.": a place
+        // named alone and closed by a clause's end. A stay ("in London for the conference"), a
+        // time ("in Meetings until noon") or an app ("in Slack all day") runs on instead.
+        (
+            r"(?ix) \b I (?: 'm | \s+am ) \s+ (?: over\s+ | down\s+ | up\s+ | out\s+ | back\s+ )? in \s+
+                (?P<name> (?-i:\p{Lu}\p{Ll}+) ) (?: [\s-] (?-i:\p{Lu}\p{Ll}+) )?
+                (?: \s* , \s* (?-i: \p{Lu}\p{Ll}+ | \p{Lu}{2} ) )?
+                \s* (?: [,.;!—–] | \s+ (?: so | and | now | these\s+days | nowadays | which ) \b | $ )"
+                .into(),
+            Check::Place,
+        ),
         (
             r"(?ix) \b I (?: 'm | \s+am ) \s+ (?: currently\s+ )? (?: based | located | living ) \s+ (?:
                 in | out\s+of ) \s+ \S"
@@ -560,6 +591,10 @@ impl Rules {
                         .is_some_and(|exploratory| exploratory.is_match(group("obj")))
             }
             Check::Name => !NOT_NAMES.contains(&first_word("name").as_str()),
+            Check::Place => {
+                let name = first_word("name");
+                !NOT_NAMES.contains(&name.as_str()) && !NOT_PLACES.contains(&name.as_str())
+            }
             Check::Meant => {
                 let object = group("obj").to_lowercase();
                 object_ok(&object, false)

@@ -661,3 +661,43 @@ proptest! {
         check_candidates(&Extractor::new().with_max_chars(max).with_max_candidates(n), &history)?;
     }
 }
+
+/// Where the user lives, said in the shapes people use. Written before the rules that catch them;
+/// three shapes of the same list are still missed and left out here ("we're in Porto now", "I moved
+/// to Glasgow", "I'm down in Brighton most weeks"): "we" and "moved to" name migrations and teams as
+/// often as homes, and a place followed by more words is read as a stay.
+#[test]
+fn where_the_user_lives() {
+    for (text, key) in [
+        ("I'm in Hobart, so times are AEDT unless I say otherwise.", "Hobart"),
+        ("I'm in Leeds, which is why the morning train matters.", "Leeds"),
+        ("Since I'm over in Vancouver, anything before 9 my time is a stretch.", "Vancouver"),
+        ("Quick context: I live just outside Utrecht with two cats and a very loud parrot.", "Utrecht"),
+        ("I'm a Cork native and still live there, for what it's worth.", "Cork"),
+        ("I'm Dublin-based, so GMT most of the year.", "Dublin"),
+        ("I'm out in Perth, so my mornings are your evenings.", "Perth"),
+        ("Living in Bergen means rain, so schedule outdoor shoots for July.", "Bergen"),
+        ("Just so you know, I'm located in Reno, Nevada.", "Reno"),
+        ("I'm in Reno, NV.", "Reno"),
+    ] {
+        let candidate = one(text);
+        assert_eq!(candidate.kind, CandidateKind::Identity, "{text:?}");
+        assert_eq!(candidate.tier, Tier::UserProfile);
+        assert!(candidate.text.contains(key), "{}", candidate.text);
+    }
+    for text in [
+        "I'm in Slack all day, ping me there.",
+        "I'm in Figma right now, give me a minute.",
+        "I'm in Slack, ping me there.",
+        "I'm in London for the conference next week.",
+        "I'm in Meetings until noon.",
+        "I'm in Production, so careful.",
+        "I'm in the office today.",
+    ] {
+        assert!(
+            !kinds(&from_user(text)).contains(&CandidateKind::Identity),
+            "{text:?} gave {:#?}",
+            from_user(text)
+        );
+    }
+}

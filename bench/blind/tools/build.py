@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build set-a.json, set-b.json, set-c.json and set-d.json next to this tools/ folder."""
+"""Build set-a.json, set-b.json, set-c.json, set-d.json and set-e.json next to this tools/ folder."""
 import importlib
 import os
 import sys
@@ -10,7 +10,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.dirname(HERE)
 
 if __name__ == "__main__":
-    names = sys.argv[1:] or ["a", "b", "c", "d"]
+    names = sys.argv[1:] or ["a", "b", "c", "d", "e"]
     for n in names:
         mod = importlib.import_module("set_" + n)
         data = mod.build()

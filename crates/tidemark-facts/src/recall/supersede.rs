@@ -21,6 +21,11 @@
 //! listens on port 6432", after "… on port 5432"), so a newer plain statement
 //! that *restates* an older one with another value in the same place replaces
 //! it too ([`Topic::restates`]); questions, records and tool output never do.
+//!
+//! A correction that names the value it turns away ("it's 84.5 kg a week,
+//! not 48.5"; "6.85%, not 6.35%") replaces any older passage holding that
+//! value, when it gives another value of the same kind and shares a word
+//! with it ([`Topic::rejects`]): the value itself ties the two together.
 
 use std::sync::LazyLock;
 
@@ -116,6 +121,9 @@ pub(crate) struct Topic {
     /// Its values said in a sentence that carries a change marker or in the sentence right after
     /// one, sorted and distinct: where a change gives its new value.
     changed: Vec<String>,
+    /// Its values named right after "not", "rather than", "instead of" or "in place of": values it
+    /// turns away ("6.85%, not 6.35%"), sorted and distinct.
+    rejected: Vec<String>,
     /// Its terms with a digit in them (times, dates, amounts, versions, codes) and its names, sorted and distinct.
     values: Vec<String>,
     /// Its values that say when (a clock time, a date, a day or month named), sorted and distinct.
@@ -149,7 +157,9 @@ impl Topic {
     pub(crate) fn of_stated_change(text: &str) -> Option<Self> {
         let lower = text.to_lowercase();
         let (changed, fact_changed) = (says_changed(&lower), says_fact_changed(&lower));
-        (changed || fact_changed).then(|| Self::read_statement(text, &lower, changed, fact_changed))
+        // Any word after "not" may be a name turned away ("Friday, not Thursday"): the topic tells.
+        (changed || fact_changed || after_rejecting(&lower).next().is_some())
+            .then(|| Self::read_statement(text, &lower, changed, fact_changed))
     }
 
     /// What [`of_statement`](Topic::of_statement) and [`of_stated_change`](Topic::of_stated_change) share,
@@ -182,6 +192,8 @@ impl Topic {
         let mut values: Vec<String> =
             terms.iter().filter(|term| term.chars().any(|c| c.is_ascii_digit())).cloned().collect();
         values.extend(names(text).into_iter().map(stem));
+        let codes = codes(text);
+        values.extend(codes.iter().cloned());
         values.sort_unstable();
         values.dedup();
         // A question states nothing, and a record (`key=value`, JSON, a tool call) is one of many alike.
@@ -190,8 +202,14 @@ impl Topic {
         let adds = !tool && says_adding(lower);
         let words = terms.iter().filter(|term| values.binary_search(term).is_err()).cloned().collect();
         let changed = if updates { values_near_marker(text, &values, &says_changed) } else { Vec::new() };
-        let (when, counted) = value_kinds(text, &values);
-        Self { terms, updates, changed, values, when, counted, sequence, words, adds, tool }
+        let (when, mut counted) = value_kinds(text, &values);
+        if !codes.is_empty() {
+            counted.extend(codes);
+            counted.sort_unstable();
+            counted.dedup();
+        }
+        let rejected = rejected_values(lower, &values);
+        Self { terms, updates, changed, rejected, values, when, counted, sequence, words, adds, tool }
     }
 
     /// The same topic, of a passage a tool returned when `tool` is true.
@@ -211,12 +229,13 @@ impl Topic {
             && text.split_whitespace().nth(RESTATED_MAX_TERMS * 3).is_none();
         let lower = text.to_lowercase();
         let updates = says_changed(&lower);
-        if !plain && !updates {
+        if !plain && !updates && !names_rejected(&lower) {
             return None;
         }
         let topic = Self::read(text, &lower, updates).returned_by_tool(tool);
         let restating = !topic.adds && !topic.tool && topic.terms.len() <= RESTATED_MAX_TERMS;
-        (!topic.values.is_empty() && (!topic.changed.is_empty() || restating)).then_some(topic)
+        let replacing = !topic.changed.is_empty() || !topic.rejected.is_empty() || restating;
+        (!topic.values.is_empty() && replacing).then_some(topic)
     }
 
     /// The kinds `value`, one of its values, is said as: a term may be a day in one place and an amount in another.
@@ -240,7 +259,22 @@ impl Topic {
         let held = older.values.iter().fold(Kinds::default(), |kinds, value| kinds | older.kinds(value));
         let changed =
             self.changed.iter().any(|value| !holds(&older.values, value) && self.kinds(value).meets(held));
-        (changed && super::shared(&self.terms, &older.terms) >= SHARED_TERMS) || self.restates(older)
+        (changed && super::shared(&self.terms, &older.terms) >= SHARED_TERMS)
+            || self.rejects(older)
+            || self.restates(older)
+    }
+
+    /// Whether this passage, the newer, turns away a value `older` holds ("… 84.5 kg a week, not
+    /// 48.5" over "… about 48.5 kg a week") and gives another of the same kind, sharing a word
+    /// (a term that is not a value) with it.
+    fn rejects(&self, older: &Topic) -> bool {
+        let Some(turned_away) = self.rejected.iter().find(|value| holds(&older.values, value)) else {
+            return false;
+        };
+        let kind = older.kinds(turned_away);
+        self.values.iter().any(|value| {
+            !holds(&older.values, value) && !holds(&self.rejected, value) && self.kinds(value).meets(kind)
+        }) && super::shared(&self.words, &older.words) > 0
     }
 
     /// Whether this passage, the newer, says what `older` said with another value in the same place,
@@ -451,6 +485,54 @@ fn stem(term: String) -> String {
         }
     }
     term
+}
+
+/// Phrases after which the value named is one a change turns away.
+const REJECTING: &[&str] = &["not", "rather than", "instead of", "in place of"];
+
+/// The least letters of a capitalised code ([`codes`]): shorter capitals are mostly acronyms (`AWS`, `HACCP`).
+const CODE_LETTERS: usize = 6;
+
+/// The words of `text` written in capitals only, of at least [`CODE_LETTERS`] letters, lower-cased:
+/// codes said as words (`LOAFTIDE`), which count as amounts or codes.
+fn codes(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| word.len() >= CODE_LETTERS && word.chars().all(|c| c.is_ascii_uppercase()))
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// The word after each [`REJECTING`] phrase of `lower`, an article skipped.
+fn after_rejecting(lower: &str) -> impl Iterator<Item = &str> {
+    REJECTING.iter().flat_map(move |phrase| {
+        lower.match_indices(phrase).filter(|(at, _)| apart_at(lower, *at, phrase)).filter_map(
+            move |(at, _)| {
+                let mut rest = lower.get(at + phrase.len()..)?.split_whitespace();
+                let first = rest.next()?;
+                if matches!(first, "the" | "a" | "an") { rest.next() } else { Some(first) }
+            },
+        )
+    })
+}
+
+/// Whether `lower` names a value with a digit right after a [`REJECTING`] phrase.
+/// A cheap look before a topic is worked out; names and codes are looked for in the topic.
+fn names_rejected(lower: &str) -> bool {
+    after_rejecting(lower).any(|word| word.chars().any(|c| c.is_ascii_digit()))
+}
+
+/// The `values` (sorted) of `lower` named right after a [`REJECTING`] phrase, sorted and distinct.
+fn rejected_values(lower: &str, values: &[String]) -> Vec<String> {
+    if values.is_empty() {
+        return Vec::new();
+    }
+    let mut found: Vec<String> = after_rejecting(lower)
+        .filter_map(|word| terms(word).into_iter().map(stem).next())
+        .filter(|term| values.binary_search(term).is_ok())
+        .collect();
+    found.sort_unstable();
+    found.dedup();
+    found
 }
 
 /// The capitalised words of `text` that do not open a sentence, lower-cased: names of people and places.

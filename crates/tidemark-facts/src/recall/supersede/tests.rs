@@ -293,3 +293,48 @@ fn a_changed_plan_replaces_the_plan_it_changes() {
     let search = Topic::of("Correction: the search deadline moved to 3 May.");
     assert!(!search.replaces(&billing));
 }
+
+/// A correction that names the value it turns away replaces the passage holding it, marker or not;
+/// one that names a value without giving another of its kind, or shares no word with the older
+/// passage, does not. Written for this test, not from the blind sets.
+#[test]
+fn a_value_turned_away_is_replaced() {
+    for (old, new) in [
+        ("The deposit for the venue is 450 euros.", "Small fix: the venue deposit is 540 euros, not 450."),
+        (
+            "We agreed the launch is on 2027-03-02.",
+            "The launch is on 2027-03-09, not 2027-03-02, marketing needs the extra week.",
+        ),
+        ("Book the meeting room for Thursday.", "Book the meeting room for Friday, not Thursday."),
+        (
+            "The shared drive folder is PRJ-2231.",
+            "Put the files in PRJ-2213 rather than PRJ-2231, I mixed them up.",
+        ),
+        ("Your badge number is 88412.", "Security reissued it: use 88419 instead of 88412 for the badge."),
+    ] {
+        assert!(Topic::of(new).rejects(&Topic::of(old)), "{new:?} over {old:?}");
+        assert!(Topic::of(new).replaces(&Topic::of(old)), "{new:?} over {old:?}");
+        assert!(
+            Topic::of_stated_change(new)
+                .is_some_and(|change| change.replaces_clearly(&Topic::of_statement(old))),
+            "{new:?} over {old:?} as facts"
+        );
+    }
+    for (old, new) in [
+        (
+            "The invoice total is £1,240.",
+            "The invoice total is not £1,240 yet, finance is still adding travel.",
+        ),
+        ("Ticket 4471 is about the login page.", "Please do not close 4471 until QA signs off on build 88."),
+        ("The standup is at 09:30.", "Not 09:30 for me, I have the dentist; the platform sync is at 11:00."),
+    ] {
+        assert!(!Topic::of(new).rejects(&Topic::of(old)), "{new:?} over {old:?}");
+    }
+    // Codes written in capitals are values of their own: "go with X instead" changes "X was Y".
+    let old = Topic::of("For the shop I'd like a code, WINTERTEN, giving ten percent off.");
+    assert!(
+        Topic::of("WINTERTEN looks odd on the banner. Go with FROSTBITE instead, same ten percent.")
+            .replaces(&old)
+    );
+    assert_eq!(codes("Use LOAFTIDE, not HACCP or AWS."), ["loaftide"]);
+}

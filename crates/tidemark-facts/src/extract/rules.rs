@@ -90,6 +90,20 @@ pub(super) fn identity_specs() -> Vec<(String, Check)> {
             Check::None,
         ),
         (r"(?ix) \b I \s+ go \s+ by \s+ (?-i:\p{Lu})".into(), Check::None),
+        // "it's Rob to everyone", "it's Kasia to friends": the name others use, said of the speaker.
+        (
+            r"(?ix) \b it (?: 's | \s+is ) \s+ (?P<name> (?-i:\p{Lu}\p{Ll}+) ) \s+ to \s+ (?: everyone | everybody
+                | (?: my\s+ )? friends | most\s+people | the\s+team | colleagues ) (?: [\s,.;!] | $ )"
+                .into(),
+            Check::Name,
+        ),
+        // "Officially I'm Wilhelmina Achterberg, but …": a full name given inside a sentence.
+        (
+            r"(?ix) \b (?: officially | formally | technically | legally ) ,? \s+ I (?: 'm | \s+am ) \s+
+                (?P<name> (?-i:\p{Lu}\p{Ll}+) ) \b"
+                .into(),
+            Check::Name,
+        ),
         // "Everyone here calls me Sam", "people call me Sam": what others call the speaker.
         (
             r"(?ix) \b (?: everyone | everybody | people | friends | colleagues | most\s+people | they | folks
@@ -137,6 +151,13 @@ pub(super) fn identity_specs() -> Vec<(String, Check)> {
             r"(?ix) \b I \s+ (?: currently\s+ | still\s+ | now\s+ )? live \s+ (?: just\s+ | right\s+ )?
                 (?: outside | near | by | north\s+of | south\s+of | east\s+of | west\s+of ) \s+
                 (?-i:\p{Lu})"
+                .into(),
+            Check::None,
+        ),
+        // "my flat is in Hexham", "our house is just outside Galway": where the speaker's home is.
+        (
+            r"(?ix) \b (?: my | our ) \s+ (?: flat | house | home | apartment | place | cottage | family\s+home )
+                \s+ is \s+ (?: just\s+ | right\s+ )? (?: in | outside | near | by ) \s+ (?-i:\p{Lu})"
                 .into(),
             Check::None,
         ),

@@ -177,6 +177,19 @@ fn identities() {
         assert!(candidate.text.contains(key), "{}", candidate.text);
     }
     assert_eq!(one("Oh, and my name is Dana.").text, "About the user: \"my name is Dana.\"");
+    // The name others use, said inside a longer sentence.
+    for (text, key) in [
+        ("It's Rob to everyone here, nobody uses Robert.", "Rob"),
+        ("Officially I'm Katarzyna Nowak, but it's Kasia to friends.", "Kasia"),
+        ("Formally I am Theodore, though most people stick to Teddy.", "Theodore"),
+    ] {
+        let candidate = one(text);
+        assert_eq!(candidate.kind, CandidateKind::Identity, "{text:?}");
+        assert!(candidate.text.contains(key), "{}", candidate.text);
+    }
+    for text in ["It's Friday to everyone's relief.", "It's Done to everyone, ship it."] {
+        assert!(!kinds(&from_user(text)).contains(&CandidateKind::Identity), "{text:?}");
+    }
 }
 
 #[test]
@@ -679,6 +692,9 @@ fn where_the_user_lives() {
         ("Living in Bergen means rain, so schedule outdoor shoots for July.", "Bergen"),
         ("Just so you know, I'm located in Reno, Nevada.", "Reno"),
         ("I'm in Reno, NV.", "Reno"),
+        ("My flat is in Hexham itself, so the early calls are mine.", "Hexham"),
+        ("Our house is just outside Galway, by the river.", "Galway"),
+        ("My place is near Aarhus, so I'm on Danish time.", "Aarhus"),
     ] {
         let candidate = one(text);
         assert_eq!(candidate.kind, CandidateKind::Identity, "{text:?}");

@@ -675,10 +675,12 @@ proptest! {
     }
 }
 
-/// Where the user lives, said in the shapes people use. Written before the rules that catch them;
-/// three shapes of the same list are still missed and left out here ("we're in Porto now", "I moved
-/// to Glasgow", "I'm down in Brighton most weeks"): "we" and "moved to" name migrations and teams as
-/// often as homes, and a place followed by more words is read as a stay.
+/// Where the user lives, said in the shapes people use. The first ten were written before the rules
+/// that catch them, in a list of thirteen; three shapes of that list are still missed and left out
+/// here ("we're in Porto now", "I moved to Glasgow", "I'm down in Brighton most weeks"): "we" and
+/// "moved to" name migrations and teams as often as homes, and a place followed by more words is
+/// read as a stay. The last three came with the rule for a home named ("my flat is in …"), written
+/// after blind set E showed that shape.
 #[test]
 fn where_the_user_lives() {
     for (text, key) in [

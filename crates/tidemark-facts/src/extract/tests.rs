@@ -152,6 +152,22 @@ fn reactions_and_questions_are_not_preferences() {
     }
 }
 
+/// The one candidate `text` yields as a user message, checked to be about the user and to hold `key`.
+#[track_caller]
+fn identity(text: &str, key: &str) -> Candidate {
+    let candidate = one(text);
+    assert_eq!(candidate.kind, CandidateKind::Identity, "{text:?}");
+    assert!(candidate.text.contains(key), "{}", candidate.text);
+    candidate
+}
+
+/// `text` yields no candidate about the user.
+#[track_caller]
+fn not_identity(text: &str) {
+    let candidates = from_user(text);
+    assert!(!kinds(&candidates).contains(&CandidateKind::Identity), "{text:?} gave {candidates:#?}");
+}
+
 #[test]
 fn identities() {
     for (text, key) in [
@@ -170,11 +186,9 @@ fn identities() {
         ("I'm in the PST time zone.", "PST"),
         ("My email is dana@example.com.", "dana@example.com"),
     ] {
-        let candidate = one(text);
-        assert_eq!(candidate.kind, CandidateKind::Identity, "{text:?}");
+        let candidate = identity(text, key);
         assert_eq!(candidate.tier, Tier::UserProfile);
         assert!(candidate.text.starts_with("About the user: \""), "{}", candidate.text);
-        assert!(candidate.text.contains(key), "{}", candidate.text);
     }
     assert_eq!(one("Oh, and my name is Dana.").text, "About the user: \"my name is Dana.\"");
     // The name others use, said inside a longer sentence.
@@ -183,12 +197,10 @@ fn identities() {
         ("Officially I'm Katarzyna Nowak, but it's Kasia to friends.", "Kasia"),
         ("Formally I am Theodore, though most people stick to Teddy.", "Theodore"),
     ] {
-        let candidate = one(text);
-        assert_eq!(candidate.kind, CandidateKind::Identity, "{text:?}");
-        assert!(candidate.text.contains(key), "{}", candidate.text);
+        identity(text, key);
     }
     for text in ["It's Friday to everyone's relief.", "It's Done to everyone, ship it."] {
-        assert!(!kinds(&from_user(text)).contains(&CandidateKind::Identity), "{text:?}");
+        not_identity(text);
     }
 }
 
@@ -698,10 +710,7 @@ fn where_the_user_lives() {
         ("Our house is just outside Galway, by the river.", "Galway"),
         ("My place is near Aarhus, so I'm on Danish time.", "Aarhus"),
     ] {
-        let candidate = one(text);
-        assert_eq!(candidate.kind, CandidateKind::Identity, "{text:?}");
-        assert_eq!(candidate.tier, Tier::UserProfile);
-        assert!(candidate.text.contains(key), "{}", candidate.text);
+        assert_eq!(identity(text, key).tier, Tier::UserProfile);
     }
     for text in [
         "I'm in Slack all day, ping me there.",
@@ -712,10 +721,6 @@ fn where_the_user_lives() {
         "I'm in Production, so careful.",
         "I'm in the office today.",
     ] {
-        assert!(
-            !kinds(&from_user(text)).contains(&CandidateKind::Identity),
-            "{text:?} gave {:#?}",
-            from_user(text)
-        );
+        not_identity(text);
     }
 }
